@@ -1,0 +1,246 @@
+//! What one move does to one player's hands.
+//!
+//! A player's hands are a sorted multiset of values (`0` = dead). Every move of the
+//! game changes exactly one player's multiset: an attack changes the tapped
+//! opponent's, a self-attack, split or pass changes the mover's. These functions are
+//! the single source of truth for those changes: [`crate::Position::moves`] composes
+//! them into whole positions, and the dense successor tables of the state-space crate
+//! are built from them too.
+//!
+//! Each function returns every *distinct* result once. Two moves with different
+//! descriptions never lead to the same multiset (the values that change differ), so a
+//! move is identified by its resulting position.
+
+use crate::ruleset::Ruleset;
+
+/// The three kinds of split. They differ in the number of dead hands: a transfer keeps
+/// it, a division lowers it by one, a suicide raises it by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SplitKind {
+    /// Fingers move between two live hands; both stay alive.
+    Transfer,
+    /// Fingers move from a live hand onto a dead one, reviving it.
+    Division,
+    /// A live hand gives all its fingers to another live hand and dies.
+    Suicide,
+}
+
+impl SplitKind {
+    /// Lower-case name: `transfer`, `division`, `suicide`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitKind::Transfer => "transfer",
+            SplitKind::Division => "division",
+            SplitKind::Suicide => "suicide",
+        }
+    }
+}
+
+/// Whether a player with these hands has a live hand.
+#[inline]
+pub fn is_alive(hands: &[u32]) -> bool {
+    hands.iter().any(|&v| v != 0)
+}
+
+/// The distinct live values of a sorted multiset, in increasing order.
+pub fn live_values(hands: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::with_capacity(hands.len());
+    for &v in hands {
+        if v != 0 && out.last() != Some(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The distinct values of a sorted multiset (dead hands included), increasing.
+fn distinct_values(hands: &[u32]) -> Vec<u32> {
+    let mut out = hands.to_vec();
+    out.dedup();
+    out
+}
+
+/// Replaces one hand of value `from` by `to` and re-sorts.
+fn replace_one(hands: &[u32], from: u32, to: u32) -> Vec<u32> {
+    let mut out = hands.to_vec();
+    let i = out
+        .iter()
+        .position(|&v| v == from)
+        .expect("value present in multiset");
+    out[i] = to;
+    out.sort_unstable();
+    out
+}
+
+/// The results of tapping each distinct live hand of `target` with a hand of value
+/// `by`: pairs `(tapped value, target's hands afterwards)`.
+pub fn attack_results(rules: &Ruleset, target: &[u32], by: u32) -> Vec<(u32, Vec<u32>)> {
+    live_values(target)
+        .into_iter()
+        .map(|y| (y, replace_one(target, y, rules.hit(by, y))))
+        .collect()
+}
+
+/// The results of the mover tapping one of their own live hands (value `x`) on
+/// another of their live hands (value `y`): triples `(x, y, hands afterwards)`.
+/// Empty unless [`Ruleset::self_attack`] is on.
+pub fn self_attack_results(rules: &Ruleset, hands: &[u32]) -> Vec<(u32, u32, Vec<u32>)> {
+    let mut out = Vec::new();
+    if !rules.self_attack {
+        return out;
+    }
+    let values = live_values(hands);
+    for &x in &values {
+        for &y in &values {
+            // Two distinct hands are needed: tapping x on y when x == y needs two copies.
+            if x == y && hands.iter().filter(|&&v| v == x).count() < 2 {
+                continue;
+            }
+            out.push((x, y, replace_one(hands, y, rules.hit(x, y))));
+        }
+    }
+    out
+}
+
+/// Every split the rules allow from `hands`: pairs `(kind, hands afterwards)`, each
+/// distinct result once, never the unchanged multiset (see [`can_pass`] for that).
+/// A split never makes a hand reach `F`.
+pub fn split_results(rules: &Ruleset, hands: &[u32]) -> Vec<(SplitKind, Vec<u32>)> {
+    let mut out: Vec<(SplitKind, Vec<u32>)> = Vec::new();
+    if !rules.has_splits() {
+        return out;
+    }
+    let f = rules.fingers;
+    let values = distinct_values(hands);
+    for &x in values.iter().filter(|&&x| x != 0) {
+        for &y in &values {
+            // The receiver must be a different hand from the giver.
+            if x == y && hands.iter().filter(|&&v| v == x).count() < 2 {
+                continue;
+            }
+            for k in 1..=x {
+                let (nx, ny) = (x - k, y + k);
+                if ny >= f {
+                    break;
+                }
+                let kind = if y == 0 {
+                    if nx == 0 || !rules.divide {
+                        continue; // moving a whole hand onto a dead one is a swap
+                    }
+                    if rules.even_divide && (x % 2 != 0 || k != x / 2) {
+                        continue;
+                    }
+                    SplitKind::Division
+                } else if nx == 0 {
+                    if !rules.suicide {
+                        continue;
+                    }
+                    SplitKind::Suicide
+                } else {
+                    if !rules.transfer {
+                        continue;
+                    }
+                    SplitKind::Transfer
+                };
+                let mut after = replace_one(hands, x, nx);
+                let at = after
+                    .iter()
+                    .rposition(|&v| v == y)
+                    .expect("receiver present");
+                after[at] = ny;
+                after.sort_unstable();
+                if after == hands {
+                    continue; // a mere swap
+                }
+                if !out.iter().any(|(_, h)| *h == after) {
+                    out.push((kind, after));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the mover may make a pass-split: swap two hands of different values, by a
+/// transfer (both live) or a division (one dead, moving the whole live hand across;
+/// not an even division, so not under even-only division).
+pub fn can_pass(rules: &Ruleset, hands: &[u32]) -> bool {
+    if !rules.pass_splits {
+        return false;
+    }
+    let live = live_values(hands);
+    let two_different_live = live.len() >= 2;
+    let has_dead = hands.contains(&0);
+    (rules.transfer && two_different_live)
+        || (rules.divide && !rules.even_divide && has_dead && !live.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::Preset;
+
+    fn afters(r: &Ruleset, h: &[u32]) -> Vec<Vec<u32>> {
+        let mut v: Vec<Vec<u32>> = split_results(r, h).into_iter().map(|(_, a)| a).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn wikipedia_split_examples() {
+        let r = Preset::Rollover.ruleset();
+        // [3,1] can be split into [2,2] but not into [1,3]; [0,4] into [1,3], [2,2].
+        assert_eq!(afters(&r, &[1, 3]), vec![vec![2, 2]]);
+        assert_eq!(afters(&r, &[0, 4]), vec![vec![1, 3], vec![2, 2]]);
+        assert_eq!(afters(&r, &[1, 1]), Vec::<Vec<u32>>::new());
+        let rahman = Preset::Rahman.ruleset();
+        assert_eq!(afters(&rahman, &[1, 1]), vec![vec![0, 2]]);
+        assert_eq!(afters(&rahman, &[1, 3]), vec![vec![0, 4], vec![2, 2]]);
+    }
+
+    #[test]
+    fn even_division_only_halves() {
+        let mut r = Preset::Simple.ruleset();
+        r.divide = true;
+        r.even_divide = true;
+        assert_eq!(afters(&r, &[0, 4]), vec![vec![2, 2]]);
+        assert_eq!(afters(&r, &[0, 3]), Vec::<Vec<u32>>::new());
+    }
+
+    #[test]
+    fn kinds_are_classified() {
+        let mut r = Preset::Rahman.ruleset();
+        r.hands = vec![3, 3];
+        let res = split_results(&r, &[0, 1, 2]);
+        for (kind, after) in res {
+            let zeros = after.iter().filter(|&&v| v == 0).count();
+            match kind {
+                SplitKind::Transfer => assert_eq!(zeros, 1),
+                SplitKind::Division => assert_eq!(zeros, 0),
+                SplitKind::Suicide => assert_eq!(zeros, 2),
+            }
+        }
+    }
+
+    #[test]
+    fn self_attack_needs_two_hands() {
+        let r = Preset::Standard.ruleset();
+        assert!(self_attack_results(&r, &[0, 1]).is_empty());
+        let res = self_attack_results(&r, &[1, 1]);
+        assert_eq!(res, vec![(1, 1, vec![1, 2])]);
+        let res = self_attack_results(&r, &[2, 3]);
+        assert_eq!(res.len(), 2);
+        assert!(res.contains(&(2, 3, vec![0, 2])));
+        assert!(res.contains(&(3, 2, vec![0, 3])));
+    }
+
+    #[test]
+    fn pass_split_availability() {
+        let mut r = Preset::Rollover.ruleset();
+        r.pass_splits = true;
+        assert!(can_pass(&r, &[1, 3]));
+        assert!(!can_pass(&r, &[2, 2]));
+        assert!(can_pass(&r, &[0, 1]));
+        assert!(!can_pass(&r, &[0, 0]));
+    }
+}

@@ -1,0 +1,28 @@
+//! Rules and positions of Chopsticks, in all its generalisations.
+//!
+//! The model: a [`Ruleset`] is one point of the rule space (players, hands per player,
+//! fingers `F`, cutoff or rollover, and switches for self-attacks, transfers,
+//! divisions, even-only divisions, suicide, pass-splits and misère play). A
+//! [`Position`] is canonical: players listed mover first, each player's hands a sorted
+//! multiset. [`Position::moves`] lists the legal moves ([`Move`], each with a textual
+//! description that [`Position::find_move`] reads back) and the positions they lead
+//! to. [`PositionIndex`] numbers the canonical positions `0..count` so that solvers
+//! can use flat arrays. Positions are read and written in every notation of the
+//! sources ([`Notation`]).
+//!
+//! The effect of a move on one player's hands lives in [`hands`], the one place where
+//! the rules are spelled out; everything else composes it.
+
+mod error;
+pub mod hands;
+mod index;
+mod notation;
+mod position;
+mod ruleset;
+
+pub use error::{Result, RulesError};
+pub use hands::SplitKind;
+pub use index::{MultisetIndex, PositionIndex};
+pub use notation::Notation;
+pub use position::{Move, Position};
+pub use ruleset::{Overflow, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
