@@ -7,9 +7,10 @@
 //! them into whole positions, and the dense successor tables of the state-space crate
 //! are built from them too.
 //!
-//! Each function returns every *distinct* result once. Two moves with different
-//! descriptions never lead to the same multiset (the values that change differ), so a
-//! move is identified by its resulting position.
+//! Each function returns every *distinct* result once for the move values it is
+//! given. Different moves can still lead to the same multiset in one way only: under
+//! cutoff, two taps (attacks, or self-attacks) by different values that both kill a
+//! hand of the same value. Under rollover every move has its own result.
 
 use crate::ruleset::Ruleset;
 

@@ -230,8 +230,9 @@ impl Position {
     }
 
     /// Every legal move with the position it leads to. Empty when the game is over.
-    /// Each move leads to a different position. Order: attacks (by tapper value, then
-    /// target player, then tapped value), self-attacks, splits, pass.
+    /// Moves are distinct as moves (different hand values), but under cutoff two taps
+    /// that kill hands of the same value lead to the same position. Order: attacks (by
+    /// target player, then tapper value, then tapped value), self-attacks, splits, pass.
     pub fn moves(&self, rules: &Ruleset) -> Vec<(Move, Position)> {
         let mut out = Vec::new();
         if self.is_terminal(rules) || !is_alive(self.mover()) {
@@ -243,8 +244,11 @@ impl Position {
             players[k] = hands;
             Position::advance(rules, self.seat, players)
         };
-        for from in live_values(self.mover()) {
-            for target in 1..p {
+        for target in 1..p {
+            if !is_alive(&self.players[target]) {
+                continue;
+            }
+            for from in live_values(self.mover()) {
                 for (to, hands) in attack_results(rules, &self.players[target], from) {
                     out.push((Move::Tap { from, target, to }, replaced(target, hands)));
                 }

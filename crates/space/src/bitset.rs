@@ -1,0 +1,145 @@
+//! Plain and atomic bit sets over position indices.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A fixed-size set of indices `0..len`, one bit each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl BitSet {
+    /// An empty set over `0..len`.
+    pub fn new(len: u64) -> BitSet {
+        BitSet {
+            words: vec![0; len.div_ceil(64) as usize],
+            len,
+        }
+    }
+
+    /// The size of the universe `0..len`.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the universe is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn contains(&self, i: u64) -> bool {
+        self.words[(i >> 6) as usize] >> (i & 63) & 1 != 0
+    }
+
+    #[inline]
+    pub fn insert(&mut self, i: u64) {
+        self.words[(i >> 6) as usize] |= 1 << (i & 63);
+    }
+
+    /// The number of members.
+    pub fn count(&self) -> u64 {
+        self.words.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    /// The members in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        iter_word_bits(&self.words, 0)
+    }
+
+    /// The indices of `0..len` that are not members, in increasing order.
+    pub fn iter_missing(&self) -> impl Iterator<Item = u64> + '_ {
+        let len = self.len;
+        (0..self.words.len()).flat_map(move |w| {
+            let word = !self.words[w];
+            bits_of(word, w as u64 * 64).take_while(move |&i| i < len)
+        })
+    }
+
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// The number of bytes the set occupies.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+}
+
+/// The set bits of `word`, offset by `base`.
+#[inline]
+pub(crate) fn bits_of(mut word: u64, base: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            None
+        } else {
+            let t = word.trailing_zeros() as u64;
+            word &= word - 1;
+            Some(base + t)
+        }
+    })
+}
+
+/// The set bits of a slice of words whose first word holds indices from `base`.
+pub(crate) fn iter_word_bits(words: &[u64], base: u64) -> impl Iterator<Item = u64> + '_ {
+    words
+        .iter()
+        .enumerate()
+        .flat_map(move |(w, &word)| bits_of(word, base + w as u64 * 64))
+}
+
+/// A bit set that many threads may add to at once.
+#[derive(Debug)]
+pub struct AtomicBitSet {
+    words: Vec<AtomicU64>,
+}
+
+impl AtomicBitSet {
+    pub fn new(len: u64) -> AtomicBitSet {
+        AtomicBitSet {
+            words: (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Adds `i`. Relaxed ordering suffices: the set is only read after the parallel
+    /// section that writes it has been joined, which synchronises.
+    #[inline]
+    pub fn insert(&self, i: u64) {
+        let word = &self.words[(i >> 6) as usize];
+        let bit = 1u64 << (i & 63);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn words_mut(&mut self) -> &mut [AtomicU64] {
+        &mut self.words
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitset_basics() {
+        let mut s = BitSet::new(130);
+        for i in [0, 5, 63, 64, 129] {
+            s.insert(i);
+        }
+        assert_eq!(s.count(), 5);
+        assert!(s.contains(64) && !s.contains(65));
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 5, 63, 64, 129]);
+        assert_eq!(s.iter_missing().count(), 125);
+        assert!(s.iter_missing().all(|i| i < 130 && !s.contains(i)));
+        let mut a = AtomicBitSet::new(130);
+        a.insert(129);
+        a.insert(129);
+        assert_eq!(*a.words_mut()[2].get_mut(), 2);
+    }
+}

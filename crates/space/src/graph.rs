@@ -1,0 +1,343 @@
+//! The move graph of a ruleset over its dense position index.
+//!
+//! A move changes exactly one player's multiset of hands (see
+//! [`chopsticks_rules::hands`]). So for every hand count of the ruleset we tabulate,
+//! once, for every multiset rank: whether it is alive, its distinct live values, the
+//! ranks it can become when attacked by each value, and the ranks the mover can turn
+//! it into with their own moves (self-attacks, splits, pass). A position's children
+//! are then table look-ups and a mixed-radix recombination, with no allocation:
+//! this is what makes exploring and solving tens of millions of positions fast.
+//!
+//! The tables are built from the same functions as [`Position::moves`], and the tests
+//! check that both give the same children for every position of many rulesets.
+
+use chopsticks_rules::hands::{
+    attack_results, can_pass, is_alive, live_values, self_attack_results, split_results,
+};
+use chopsticks_rules::{
+    Overflow, Position, PositionIndex, RulesError, Ruleset, MAX_HANDS, MAX_PLAYERS,
+};
+use rayon::prelude::*;
+
+/// A compressed list of lists: list `i` is `data[offsets[i]..offsets[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+struct Lists {
+    offsets: Vec<u32>,
+    data: Vec<u32>,
+}
+
+impl Lists {
+    fn from_lists(lists: impl Iterator<Item = Vec<u32>>) -> Result<Lists, RulesError> {
+        let mut offsets = vec![0u32];
+        let mut data = Vec::new();
+        for list in lists {
+            data.extend_from_slice(&list);
+            let end = u32::try_from(data.len())
+                .map_err(|_| RulesError::TooLarge("move tables exceed 2^32 entries".into()))?;
+            offsets.push(end);
+        }
+        Ok(Lists { offsets, data })
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> &[u32] {
+        &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.offsets.len() + self.data.len()) as u64 * 4
+    }
+}
+
+/// The tables for players with one particular number of hands.
+#[derive(Clone, Debug, Default)]
+struct PlayerTables {
+    alive: Vec<bool>,
+    /// Distinct live values of each rank.
+    live: Lists,
+    /// Key `rank * (F - 1) + (v - 1)`: ranks after being attacked by a hand of value `v`.
+    attacked: Lists,
+    /// Ranks the mover can reach by their own moves (self-attacks, splits, pass).
+    own: Lists,
+}
+
+/// Bytes the tables of one hand count take, before building them (an upper bound).
+fn table_bytes_estimate(count: u64, hands: usize, rules: &Ruleset) -> u128 {
+    let f = rules.fingers as u128 - 1;
+    let distinct = (hands as u128).min(f);
+    let n = count as u128;
+    let attacked = n * f * (1 + distinct);
+    let own_bound = (hands * hands) as u128 * f + 1;
+    let own = n * (1 + own_bound.min(n));
+    (attacked + own + n * (2 + distinct)) * 4 + n
+}
+
+/// The largest tables [`Graph::new`] will build (bytes).
+pub const MAX_TABLE_BYTES: u128 = 4 << 30;
+
+/// The move graph of one ruleset: children of any position by index.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    rules: Ruleset,
+    index: PositionIndex,
+    /// Indexed by hand count.
+    tables: Vec<PlayerTables>,
+    players: usize,
+    period: usize,
+    fingers_minus_one: usize,
+    /// Whether attacks by different values can give the same result (cutoff kills).
+    attacks_may_repeat: bool,
+}
+
+impl Graph {
+    /// Builds the tables for a ruleset, refusing (with the estimate) tables larger
+    /// than [`MAX_TABLE_BYTES`].
+    pub fn new(rules: &Ruleset) -> Result<Graph, RulesError> {
+        let index = PositionIndex::new(rules)?;
+        let max_hands = *rules.hands.iter().max().expect("two players at least");
+        let estimate: u128 = {
+            let mut seen = vec![false; max_hands + 1];
+            let mut total = 0;
+            for &h in &rules.hands {
+                if !std::mem::replace(&mut seen[h], true) {
+                    total += table_bytes_estimate(index.multiset(h).count(), h, rules);
+                }
+            }
+            total
+        };
+        if estimate > MAX_TABLE_BYTES {
+            return Err(RulesError::TooLarge(format!(
+                "the move tables of {} would take about {:.1} GiB (limit {} GiB)",
+                rules.describe(),
+                estimate as f64 / (1u64 << 30) as f64,
+                MAX_TABLE_BYTES >> 30
+            )));
+        }
+        let mut tables = vec![PlayerTables::default(); max_hands + 1];
+        for h in 1..=max_hands {
+            if rules.hands.contains(&h) {
+                tables[h] = build_tables(rules, &index, h)?;
+            }
+        }
+        Ok(Graph {
+            rules: rules.clone(),
+            players: rules.players(),
+            period: index.period(),
+            fingers_minus_one: rules.fingers as usize - 1,
+            attacks_may_repeat: rules.overflow == Overflow::Cutoff,
+            index,
+            tables,
+        })
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// The dense index of positions.
+    pub fn index(&self) -> &PositionIndex {
+        &self.index
+    }
+
+    /// The number of positions (the index's count).
+    pub fn count(&self) -> u64 {
+        self.index.count()
+    }
+
+    /// Bytes taken by the move tables.
+    pub fn table_bytes(&self) -> u64 {
+        self.tables
+            .iter()
+            .map(|t| t.live.bytes() + t.attacked.bytes() + t.own.bytes() + t.alive.len() as u64)
+            .sum()
+    }
+
+    /// The position of an index.
+    pub fn position(&self, index: u64) -> Position {
+        self.index.unrank(index)
+    }
+
+    /// The index of a position.
+    pub fn index_of(&self, position: &Position) -> u64 {
+        self.index.rank(position)
+    }
+
+    #[inline]
+    fn tables_of(&self, seat: usize, k: usize) -> &PlayerTables {
+        &self.tables[self.index.hands_of(seat, k)]
+    }
+
+    #[inline]
+    fn over(&self, alive: &[bool]) -> bool {
+        let living = alive.iter().filter(|&&a| a).count();
+        if self.rules.misere {
+            living < alive.len()
+        } else {
+            living <= 1
+        }
+    }
+
+    /// Whether the game is over at this position (see [`Position::is_terminal`]).
+    pub fn is_terminal(&self, index: u64) -> bool {
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let p = self.players;
+        let seat = self.index.split(index, &mut ranks[..p]);
+        let mut alive = [false; MAX_PLAYERS];
+        for k in 0..p {
+            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+        }
+        self.over(&alive[..p])
+    }
+
+    /// Calls `emit` with the index of every child of the position, each distinct
+    /// child once (two cutoff taps that kill hands of the same value are one child).
+    /// Nothing is emitted for a finished game. Children come in the order of
+    /// [`Position::moves`], a repeated child where it first occurs.
+    #[inline]
+    pub fn for_each_child(&self, index: u64, mut emit: impl FnMut(u64)) {
+        let p = self.players;
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let seat = self.index.split(index, &mut ranks[..p]);
+        let mut alive = [false; MAX_PLAYERS];
+        for k in 0..p {
+            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+        }
+        if self.over(&alive[..p]) || !alive[0] {
+            return;
+        }
+        let mover = self.tables_of(seat, 0);
+        let r0 = ranks[0] as usize;
+        let mut child = |k: usize, rank: u32| {
+            let mut r = ranks;
+            let mut a = alive;
+            r[k] = rank as u64;
+            a[k] = self.tables_of(seat, k).alive[rank as usize];
+            emit(self.advance(seat, &r[..p], &a[..p]));
+        };
+        for t in 1..p {
+            if !alive[t] {
+                continue;
+            }
+            let target = self.tables_of(seat, t);
+            let base = ranks[t] as usize * self.fingers_minus_one;
+            if self.attacks_may_repeat {
+                // At most MAX_HANDS live values on each side.
+                let mut seen = [0u32; MAX_HANDS * MAX_HANDS];
+                let mut len = 0;
+                for &v in mover.live.get(r0) {
+                    for &r in target.attacked.get(base + v as usize - 1) {
+                        if !seen[..len].contains(&r) {
+                            seen[len] = r;
+                            len += 1;
+                        }
+                    }
+                }
+                for &r in &seen[..len] {
+                    child(t, r);
+                }
+            } else {
+                for &v in mover.live.get(r0) {
+                    for &r in target.attacked.get(base + v as usize - 1) {
+                        child(t, r);
+                    }
+                }
+            }
+        }
+        for &r in mover.own.get(r0) {
+            child(0, r);
+        }
+    }
+
+    /// The index after the mover changed the players' ranks: the turn passes to the
+    /// next live player (or the next player, when the game is over).
+    #[inline]
+    fn advance(&self, seat: usize, ranks: &[u64], alive: &[bool]) -> u64 {
+        let p = ranks.len();
+        let step = if self.over(alive) {
+            1
+        } else {
+            (1..p).find(|&k| alive[k]).expect("a live opponent")
+        };
+        let mut rotated = [0u64; MAX_PLAYERS];
+        for k in 0..p {
+            rotated[k] = ranks[(k + step) % p];
+        }
+        self.index.join((seat + step) % self.period, &rotated[..p])
+    }
+
+    /// The children of a position, in the order [`Graph::for_each_child`] emits them.
+    pub fn children(&self, index: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.for_each_child(index, |c| out.push(c));
+        out
+    }
+}
+
+fn build_tables(
+    rules: &Ruleset,
+    index: &PositionIndex,
+    h: usize,
+) -> Result<PlayerTables, RulesError> {
+    let m = index.multiset(h);
+    let n = m.count();
+    if n > u32::MAX as u64 {
+        return Err(RulesError::TooLarge(format!(
+            "{n} multisets of {h} hands do not fit the move tables"
+        )));
+    }
+    let f = rules.fingers;
+    let rank = |hands: &[u32]| m.rank(hands) as u32;
+    struct Row {
+        alive: bool,
+        live: Vec<u32>,
+        attacked: Vec<Vec<u32>>,
+        own: Vec<u32>,
+    }
+    let rows: Vec<Row> = (0..n)
+        .into_par_iter()
+        .map(|r| {
+            let mut hands = vec![0; h];
+            m.unrank(r, &mut hands);
+            let attacked = (1..f)
+                .map(|v| {
+                    attack_results(rules, &hands, v)
+                        .into_iter()
+                        .map(|(_, after)| rank(&after))
+                        .collect()
+                })
+                .collect();
+            let mut own: Vec<u32> = self_attack_results(rules, &hands)
+                .into_iter()
+                .map(|(_, _, after)| rank(&after))
+                .chain(
+                    split_results(rules, &hands)
+                        .into_iter()
+                        .map(|(_, after)| rank(&after)),
+                )
+                .collect();
+            if can_pass(rules, &hands) {
+                own.push(r as u32);
+            }
+            // Cutoff self-attacks that kill a hand of the same value coincide.
+            let mut seen = Vec::with_capacity(own.len());
+            own.retain(|&c| {
+                let fresh = !seen.contains(&c);
+                seen.push(c);
+                fresh
+            });
+            Row {
+                alive: is_alive(&hands),
+                live: live_values(&hands),
+                attacked,
+                own,
+            }
+        })
+        .collect();
+    Ok(PlayerTables {
+        alive: rows.iter().map(|r| r.alive).collect(),
+        live: Lists::from_lists(rows.iter().map(|r| r.live.clone()))?,
+        attacked: Lists::from_lists(rows.iter().flat_map(|r| r.attacked.iter().cloned()))?,
+        own: Lists::from_lists(rows.into_iter().map(|r| r.own))?,
+    })
+}

@@ -1,0 +1,17 @@
+//! The state space of a Chopsticks variant.
+//!
+//! [`Graph`] turns a [`chopsticks_rules::Ruleset`] into a move graph over the dense
+//! position index (children by table look-up, no allocation), and [`explore`] walks
+//! it breadth-first from a start, in parallel, to measure the variant: reachable and
+//! finished positions, shortest and deepest games, eccentricity, branching.
+//! [`Statistics`] gathers every figure of `chopsticks stats`.
+
+mod bitset;
+mod explore;
+mod graph;
+mod stats;
+
+pub use bitset::{AtomicBitSet, BitSet};
+pub use explore::{explore, explore_bytes, Exploration, Progress};
+pub use graph::{Graph, MAX_TABLE_BYTES};
+pub use stats::Statistics;

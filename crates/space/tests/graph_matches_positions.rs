@@ -1,0 +1,112 @@
+//! The fast move graph agrees with the plain position moves, and the parallel
+//! exploration agrees with a naive breadth-first search over positions.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use chopsticks_rules::{Overflow, Position, Ruleset};
+use chopsticks_space::{explore, Graph};
+
+/// Many rule combinations, small enough to check every position.
+fn rulesets() -> Vec<Ruleset> {
+    let mut out = Vec::new();
+    for hands in [
+        vec![2, 2],
+        vec![1, 1],
+        vec![1, 3],
+        vec![3, 3],
+        vec![2, 2, 2],
+        vec![1, 2, 1, 2],
+    ] {
+        for fingers in [2u32, 3, 4, 5] {
+            for overflow in [Overflow::Cutoff, Overflow::Rollover] {
+                for bits in 0u32..128 {
+                    let b = |k: u32| bits >> k & 1 == 1;
+                    let rules = Ruleset {
+                        hands: hands.clone(),
+                        fingers,
+                        overflow,
+                        self_attack: b(0),
+                        transfer: b(1),
+                        divide: b(2),
+                        even_divide: b(2) && b(3),
+                        suicide: b(4),
+                        pass_splits: b(5),
+                        misere: b(6),
+                    };
+                    if rules.validate().is_err() {
+                        continue;
+                    }
+                    // Sample the larger configurations to keep the test quick.
+                    let big = hands.len() > 2 || hands.iter().sum::<usize>() > 4;
+                    if big && (bits % 7 != 0 || fingers == 2) {
+                        continue;
+                    }
+                    out.push(rules);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn children_agree_for_every_position() {
+    let mut checked = 0u64;
+    for rules in rulesets() {
+        let graph = Graph::new(&rules).unwrap();
+        for i in 0..graph.count() {
+            let pos = graph.position(i);
+            assert_eq!(graph.index_of(&pos), i);
+            let fast = graph.children(i);
+            // The distinct children of the plain move list, in first-occurrence order.
+            let mut slow: Vec<u64> = Vec::new();
+            for (_, q) in pos.moves(&rules) {
+                let c = graph.index_of(&q);
+                if !slow.contains(&c) {
+                    slow.push(c);
+                }
+            }
+            assert_eq!(fast, slow, "{} at {pos:?}", rules.describe());
+            assert_eq!(graph.is_terminal(i), pos.is_terminal(&rules));
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
+
+fn naive_reachable(rules: &Ruleset) -> (usize, HashMap<Position, u32>) {
+    let start = Position::start(rules);
+    let mut dist = HashMap::from([(start.clone(), 0u32)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(p) = queue.pop_front() {
+        let d = dist[&p];
+        for (_, q) in p.moves(rules) {
+            if !dist.contains_key(&q) {
+                dist.insert(q.clone(), d + 1);
+                queue.push_back(q);
+            }
+        }
+    }
+    (dist.len(), dist)
+}
+
+#[test]
+fn exploration_agrees_with_naive_search() {
+    for rules in rulesets().into_iter().step_by(5) {
+        let graph = Graph::new(&rules).unwrap();
+        let start = graph.index_of(&Position::start(&rules));
+        let e = explore(&graph, start, &|_| {});
+        let (count, dist) = naive_reachable(&rules);
+        assert_eq!(e.reachable(), count as u64, "{}", rules.describe());
+        let reached: HashSet<u64> = e.reached.iter().collect();
+        for (p, d) in &dist {
+            assert!(reached.contains(&graph.index_of(p)));
+            assert!((*d as usize) < e.layers.len());
+        }
+        let mut layers = vec![0u64; e.layers.len()];
+        for d in dist.values() {
+            layers[*d as usize] += 1;
+        }
+        assert_eq!(layers, e.layers);
+    }
+}

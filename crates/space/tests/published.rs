@@ -1,0 +1,184 @@
+//! The published figures of REFERENCE.md §4 about state spaces, computed.
+
+use chopsticks_rules::{Notation, Position, Preset, Ruleset};
+use chopsticks_space::{Graph, Statistics};
+
+fn stats(rules: &Ruleset) -> (Graph, Statistics) {
+    let graph = Graph::new(rules).unwrap();
+    let start = graph.index_of(&Position::start(rules));
+    let stats = Statistics::compute(&graph, start, &|_| {});
+    (graph, stats)
+}
+
+fn compact(graph: &Graph, i: u64) -> String {
+    graph
+        .position(i)
+        .to_notation(graph.rules(), Notation::Compact)
+        .unwrap()
+}
+
+fn rollover(fingers: u32) -> Ruleset {
+    Ruleset {
+        fingers,
+        ..Preset::Rollover.ruleset()
+    }
+}
+
+#[test]
+fn wikipedia_five_finger_rollover() {
+    let (graph, s) = stats(&Preset::Rollover.ruleset());
+    assert_eq!(s.raw, Some(625));
+    assert_eq!(s.distinct, 225);
+    assert_eq!(s.reachable(), 204);
+    assert_eq!(s.unreachable(), 21);
+    let mut unreachable: Vec<String> = s
+        .unreachable_positions()
+        .map(|i| compact(&graph, i))
+        .collect();
+    unreachable.sort();
+    let listed = "0000, 0100, 0200, 0300, 0400, 1100, 1101, 1200, 1300, 1400, 2200, 2202, 2300, \
+                  2400, 3300, 3303, 3400, 3444, 4400, 4404, 4444";
+    assert_eq!(unreachable.join(", "), listed);
+    // 14 reachable endgames, all 14 possible: the mover has no hand, the other any live pair.
+    let e = &s.exploration;
+    assert_eq!(e.terminal(), 14);
+    let endgames: Vec<String> = e
+        .reached
+        .iter()
+        .filter(|&i| graph.is_terminal(i))
+        .map(|i| compact(&graph, i))
+        .collect();
+    assert!(endgames.iter().all(|p| p.starts_with("00") && p != "0000"));
+    // "The shortest possible game is five moves. There is one instance."
+    assert_eq!(e.shortest_game(), Some(5));
+    assert_eq!(e.terminal_layers[5], 1);
+    // "Without revisitation, the longest possible game is nine moves. There are two
+    // instances": the deepest endgame (largest shortest distance to a finished game)
+    // is 9 plies, reached by two endgames (0001 and 0004). The eccentricity is also 9,
+    // but three positions lie at distance 9 (3404 is not an endgame).
+    assert_eq!(e.deepest_endgame(), Some(9));
+    assert_eq!(e.terminal_layers[9], 2);
+    assert_eq!(e.eccentricity(), 9);
+    assert_eq!(e.layers[9], 3);
+    // "Out of these 14 endgames, the first player wins 8 of them, assuming that the
+    // games are ended in the minimum number of moves": odd distance = first player moved last.
+    let first_player_wins: u64 = e.terminal_layers.iter().skip(1).step_by(2).sum();
+    assert_eq!(first_player_wins, 8);
+}
+
+#[test]
+fn rahman_reachable() {
+    let (_, s) = stats(&Preset::Rahman.ruleset());
+    assert_eq!(s.reachable(), 207);
+    assert_eq!(s.exploration.terminal(), 14);
+}
+
+/// Wikipedia's table of reachable positions for rollover 3..12 (two players, two
+/// hands, transfers and divisions). The published entries are T(F)² − T(F+1) with
+/// T(k) = k(k+1)/2; that count is exact for odd F, but for even F the endgame
+/// `00hh` (h = F/2) is unreachable too (its only predecessor `hh0h` is unreachable),
+/// so the true count is one less. See docs/FINDINGS.md.
+#[test]
+fn rollover_table_true_values() {
+    let published = [26u64, 85, 204, 413, 748, 1251, 1970, 2959, 4278, 5993];
+    let truth = [26u64, 84, 204, 412, 748, 1250, 1970, 2958, 4278, 5992];
+    for (k, f) in (3..=12u32).enumerate() {
+        let rules = rollover(f);
+        let (graph, s) = stats(&rules);
+        let t = |k: u64| k * (k + 1) / 2;
+        let f64_ = f as u64;
+        assert_eq!(s.distinct, t(f64_) * t(f64_));
+        assert_eq!(
+            published[k],
+            t(f64_) * t(f64_) - t(f64_ + 1),
+            "the published formula"
+        );
+        assert_eq!(s.reachable(), truth[k], "F = {f}");
+        if f % 2 == 0 {
+            let h = f / 2;
+            let end = Position::new(&rules, vec![vec![0, 0], vec![h, h]]).unwrap();
+            assert!(!s.exploration.reached.contains(graph.index_of(&end)));
+            let before = Position::new(&rules, vec![vec![h, h], vec![0, h]]).unwrap();
+            assert!(!s.exploration.reached.contains(graph.index_of(&before)));
+        }
+    }
+}
+
+/// With divisions and suicide but no transfers, the even entries of the published
+/// table come out right and the odd ones one too high: no single ruleset gives the
+/// whole published table.
+#[test]
+fn division_and_suicide_only_matches_the_even_entries() {
+    let got: Vec<u64> = (3..=12u32)
+        .map(|f| {
+            let rules = Ruleset {
+                transfer: false,
+                suicide: true,
+                ..rollover(f)
+            };
+            stats(&rules).1.reachable()
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![27, 85, 205, 413, 749, 1251, 1971, 2959, 4279, 5993]
+    );
+}
+
+#[test]
+fn three_players_five_finger_rollover() {
+    let rules = Ruleset {
+        hands: vec![2, 2, 2],
+        ..Preset::Rollover.ruleset()
+    };
+    let (_, s) = stats(&rules);
+    // Functionally distinct positions for p players: (F(F+1)/2)^p.
+    assert_eq!(s.distinct, 15u64.pow(3));
+    assert_eq!(s.raw, Some(5u128.pow(6)));
+    assert_eq!(s.reachable(), THREE_PLAYER_REACHABLE);
+}
+
+/// Computed by this project (no published figure) and confirmed by an independent
+/// brute-force search: see docs/FINDINGS.md.
+const THREE_PLAYER_REACHABLE: u64 = 3141;
+
+#[test]
+fn distinct_formula_for_p_players() {
+    // (F(F+1)/2)^p for two hands each, and C(F+h-1, h)^p in general; checked against
+    // a direct enumeration of raw positions reduced to canonical form.
+    for players in 2..=4usize {
+        for fingers in 2..=5u32 {
+            for hands in 1..=3usize {
+                if hands * players > 8 {
+                    continue; // keep the raw enumeration small
+                }
+                let rules = Ruleset {
+                    hands: vec![hands; players],
+                    fingers,
+                    ..Preset::Rollover.ruleset()
+                };
+                let graph = Graph::new(&rules).unwrap();
+                let total = hands * players;
+                let mut canonical = std::collections::HashSet::new();
+                for raw in 0..(fingers as u64).pow(total as u32) {
+                    let mut digits = Vec::with_capacity(total);
+                    let mut r = raw;
+                    for _ in 0..total {
+                        digits.push((r % fingers as u64) as u32);
+                        r /= fingers as u64;
+                    }
+                    let players_hands = digits.chunks(hands).map(<[u32]>::to_vec).collect();
+                    canonical.insert(Position::new(&rules, players_hands).unwrap());
+                }
+                let multisets =
+                    (1..=hands as u64).fold(1u64, |acc, i| acc * (fingers as u64 + i - 1) / i);
+                assert_eq!(canonical.len() as u64, graph.count());
+                assert_eq!(graph.count(), multisets.pow(players as u32));
+                if hands == 2 {
+                    let t = fingers as u64 * (fingers as u64 + 1) / 2;
+                    assert_eq!(graph.count(), t.pow(players as u32));
+                }
+            }
+        }
+    }
+}
