@@ -9,7 +9,9 @@
 //! Within a player the order of hands does not matter when reading; writing always
 //! sorts them ascending (dead hands, `0`, first). The paper's notation lists live hands
 //! only (dead hands are removed) and names no player to move: reading it puts Left
-//! (seat 0) to move, writing it puts seat 0 on the left.
+//! (seat 0) to move, writing it puts seat 0 on the left. Positions of symmetric
+//! rulesets are mover-relative (the mover is always seat 0), so for them the paper's
+//! notation is written with the player to move as Left.
 //!
 //! Reading rules for a group of characters without commas (a player in dashed
 //! notation): when `F ≤ 10` each digit is one hand; when `F > 10` the group is one

@@ -179,7 +179,9 @@ impl Ruleset {
     pub fn rotation_period(&self) -> usize {
         let p = self.players();
         (1..=p)
-            .find(|&d| p % d == 0 && (0..p).all(|i| self.hands[i] == self.hands[(i + d) % p]))
+            .find(|&d| {
+                p.is_multiple_of(d) && (0..p).all(|i| self.hands[i] == self.hands[(i + d) % p])
+            })
             .unwrap_or(p)
     }
 

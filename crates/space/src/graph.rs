@@ -114,9 +114,9 @@ impl Graph {
             )));
         }
         let mut tables = vec![PlayerTables::default(); max_hands + 1];
-        for h in 1..=max_hands {
+        for (h, slot) in tables.iter_mut().enumerate() {
             if rules.hands.contains(&h) {
-                tables[h] = build_tables(rules, &index, h)?;
+                *slot = build_tables(rules, &index, h)?;
             }
         }
         Ok(Graph {

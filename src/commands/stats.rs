@@ -1,0 +1,165 @@
+//! `chopsticks stats`: measure a variant's state space.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset};
+use chopsticks_space::{explore_bytes, Graph, Statistics};
+use clap::Args;
+use serde_json::json;
+
+use crate::memory::{ensure_fits, human_bytes};
+use crate::progress;
+use crate::rules_args::{NotationArgs, RulesArgs};
+
+/// Unreachable positions are listed when there are fewer than this many.
+const LIST_LIMIT: u64 = 1000;
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    notation: NotationArgs,
+    /// Start from this position instead of the usual start (every hand at 1).
+    #[arg(long)]
+    start: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Builds the move graph of a ruleset after checking that the graph and an
+/// exploration fit in memory.
+pub fn graph_for(rules: &Ruleset) -> Result<Graph> {
+    let count = PositionIndex::new(rules)?.count();
+    ensure_fits(
+        explore_bytes(count),
+        &format!("exploring {count} positions"),
+    )?;
+    Ok(Graph::new(rules)?)
+}
+
+/// Explores from the start (or `start`), with a progress bar.
+pub fn measure(graph: &Graph, start: &Position, quiet: bool) -> Statistics {
+    let bar = progress::bar(graph.count(), "exploring", quiet);
+    let stats = Statistics::compute(graph, graph.index_of(start), &|p| {
+        bar.set_position(p.reached);
+        bar.set_message(format!("exploring, depth {}", p.depth));
+    });
+    bar.finish_and_clear();
+    stats
+}
+
+pub fn run(args: &StatsArgs) -> Result<()> {
+    let rules = args.rules.ruleset()?;
+    let notation = args.notation.notation(&rules)?;
+    let start = match &args.start {
+        Some(text) => Position::parse(text, &rules).context("--start")?,
+        None => Position::start(&rules),
+    };
+    let write = |p: &Position| p.to_notation(&rules, notation);
+    let clock = Instant::now();
+    let graph = graph_for(&rules)?;
+    let stats = measure(&graph, &start, args.quiet);
+    let seconds = clock.elapsed().as_secs_f64();
+    let e = &stats.exploration;
+    let unreachable: Option<Vec<String>> = if stats.unreachable() < LIST_LIMIT {
+        let mut list = stats
+            .unreachable_positions()
+            .map(|i| write(&graph.position(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        list.sort();
+        Some(list)
+    } else {
+        None
+    };
+    let branching_at = write(&graph.position(e.max_branching_at))?;
+    if args.json {
+        super::print_json(&json!({
+            "ruleset": rules,
+            "description": rules.describe(),
+            "start": write(&start)?,
+            "raw": stats.raw,
+            "distinct": stats.distinct,
+            "reachable": stats.reachable(),
+            "terminal": e.terminal(),
+            "unreachable": stats.unreachable(),
+            "unreachable_positions": unreachable,
+            "shortest_game": e.shortest_game(),
+            "deepest_endgame": e.deepest_endgame(),
+            "eccentricity": e.eccentricity(),
+            "max_branching": e.max_branching,
+            "max_branching_position": branching_at,
+            "layers": e.layers,
+            "terminal_layers": e.terminal_layers,
+            "seconds": seconds,
+        }));
+        return Ok(());
+    }
+    let raw = stats
+        .raw
+        .map_or_else(|| "more than 2^128".to_string(), |r| r.to_string());
+    println!("Ruleset:                    {}", rules.describe());
+    println!("Start:                      {}", write(&start)?);
+    println!("Raw positions:              {raw}");
+    println!("Functionally distinct:      {}", stats.distinct);
+    println!("Reachable from the start:   {}", stats.reachable());
+    println!("  of which finished games:  {}", e.terminal());
+    println!("Unreachable:                {}", stats.unreachable());
+    if let Some(list) = &unreachable {
+        if !list.is_empty() {
+            for chunk in list.chunks(12) {
+                println!("  {}", chunk.join(" "));
+            }
+        }
+    }
+    let at_depth = |d: Option<u32>| {
+        d.map_or_else(
+            || "none (no finished game is reachable)".to_string(),
+            |d| {
+                let n = e.terminal_layers[d as usize];
+                format!("{d} plies ({n} endgame{} at that depth)", plural(n))
+            },
+        )
+    };
+    println!(
+        "Shortest game:              {}",
+        at_depth(e.shortest_game())
+    );
+    println!(
+        "Deepest endgame:            {}",
+        at_depth(e.deepest_endgame())
+    );
+    println!(
+        "Eccentricity of the start:  {} plies ({} position{} at that depth)",
+        e.eccentricity(),
+        e.layers[e.eccentricity() as usize],
+        plural(e.layers[e.eccentricity() as usize])
+    );
+    println!(
+        "Largest branching factor:   {} (at {branching_at})",
+        e.max_branching
+    );
+    let layers: Vec<String> = e.layers.iter().map(u64::to_string).collect();
+    println!("Positions by depth:         {}", layers.join(" "));
+    println!(
+        "Time:                       {seconds:.3} s (move tables {})",
+        human_bytes(graph.table_bytes())
+    );
+    if notation == Notation::Paper {
+        println!("(the paper's notation names no mover: Left is seat 0)");
+    }
+    Ok(())
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

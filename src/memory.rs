@@ -1,0 +1,51 @@
+//! Refusing work that cannot fit in memory, before starting it.
+
+use anyhow::{bail, Result};
+
+/// Bytes of memory available to this process, as the kernel estimates it
+/// (`MemAvailable`), or `None` where that cannot be read.
+pub fn available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Peak resident memory of this process so far (`VmHWM`), in bytes.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Human form of a byte count.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Refuses a job that needs `needed` bytes when the machine has fewer available
+/// (keeping a margin of a quarter for everything else).
+pub fn ensure_fits(needed: u64, what: &str) -> Result<()> {
+    if let Some(available) = available_bytes() {
+        if needed > available / 4 * 3 {
+            bail!(
+                "{what} needs about {} of memory, but only {} is available",
+                human_bytes(needed),
+                human_bytes(available)
+            );
+        }
+    }
+    Ok(())
+}

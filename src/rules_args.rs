@@ -1,0 +1,167 @@
+//! The ruleset options shared by every command: `--preset NAME` and flags that
+//! override it.
+
+use anyhow::{bail, Result};
+use chopsticks_rules::{Notation, Overflow, Preset, Ruleset};
+use clap::Args;
+
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Rules")]
+pub struct RulesArgs {
+    /// Named ruleset to start from: standard, rollover, rahman, simple
+    /// (see `chopsticks rules --list`).
+    #[arg(long, default_value = "standard")]
+    pub preset: String,
+    /// Number of players (turns go round in seat order).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Hands per player: one number for everybody (`2`) or one per seat (`1,3`).
+    #[arg(long, value_delimiter = ',')]
+    pub hands: Option<Vec<usize>>,
+    /// F: a hand dies when it reaches F fingers (5 for human play; the paper's n is F-1).
+    #[arg(long)]
+    pub fingers: Option<u32>,
+    /// Sums wrap around modulo F; a hand dies only at exactly 0.
+    #[arg(long, overrides_with = "cutoff")]
+    pub rollover: bool,
+    /// A hand reaching F or more dies.
+    #[arg(long, overrides_with = "rollover")]
+    pub cutoff: bool,
+    // `--no-…` forms are accepted for every switch below.
+    #[arg(
+        long,
+        help = "Allow moving fingers between two live hands (--no-transfer to forbid)",
+        overrides_with = "no_transfer"
+    )]
+    pub transfer: bool,
+    #[arg(long, hide = true, overrides_with = "transfer")]
+    pub no_transfer: bool,
+    #[arg(
+        long,
+        help = "Allow reviving a dead hand with fingers from a live one (--no-divide)",
+        overrides_with = "no_divide"
+    )]
+    pub divide: bool,
+    #[arg(long, hide = true, overrides_with = "divide")]
+    pub no_divide: bool,
+    #[arg(
+        long,
+        help = "Divisions only into two equal halves (turns divisions on; --no-even-divide)",
+        overrides_with = "no_even_divide"
+    )]
+    pub even_divide: bool,
+    #[arg(long, hide = true, overrides_with = "even_divide")]
+    pub no_even_divide: bool,
+    #[arg(
+        long,
+        help = "Allow a transfer that empties (kills) one of your hands (--no-suicide)",
+        overrides_with = "no_suicide"
+    )]
+    pub suicide: bool,
+    #[arg(long, hide = true, overrides_with = "suicide")]
+    pub no_suicide: bool,
+    #[arg(
+        long,
+        help = "Allow tapping your own other hand (--no-self-attack)",
+        overrides_with = "no_self_attack"
+    )]
+    pub self_attack: bool,
+    #[arg(long, hide = true, overrides_with = "self_attack")]
+    pub no_self_attack: bool,
+    #[arg(
+        long,
+        help = "Allow splits that only swap two hands, passing the turn (--no-pass-splits)",
+        overrides_with = "no_pass_splits"
+    )]
+    pub pass_splits: bool,
+    #[arg(long, hide = true, overrides_with = "pass_splits")]
+    pub no_pass_splits: bool,
+    #[arg(
+        long,
+        help = "Misère play: a player whose hands all die wins (--no-misere)",
+        overrides_with = "no_misere"
+    )]
+    pub misere: bool,
+    #[arg(long, hide = true, overrides_with = "misere")]
+    pub no_misere: bool,
+}
+
+fn pick(yes: bool, no: bool, current: bool) -> bool {
+    if yes {
+        true
+    } else if no {
+        false
+    } else {
+        current
+    }
+}
+
+impl RulesArgs {
+    /// The ruleset these options describe, checked.
+    pub fn ruleset(&self) -> Result<Ruleset> {
+        let Some(preset) = Preset::from_name(&self.preset) else {
+            let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+            bail!(
+                "unknown preset `{}`; the presets are {}",
+                self.preset,
+                names.join(", ")
+            );
+        };
+        let mut r = preset.ruleset();
+        match (&self.hands, self.players) {
+            (Some(h), Some(p)) if h.len() == 1 => r.hands = vec![h[0]; p],
+            (Some(h), Some(p)) if h.len() != p => {
+                bail!("--hands lists {} players but --players says {p}", h.len())
+            }
+            (Some(h), _) if h.len() == 1 => r.hands = vec![h[0]; r.players()],
+            (Some(h), _) => r.hands = h.clone(),
+            (None, Some(p)) => r.hands = vec![r.hands[0]; p],
+            (None, None) => {}
+        }
+        if let Some(f) = self.fingers {
+            r.fingers = f;
+        }
+        if self.rollover {
+            r.overflow = Overflow::Rollover;
+        }
+        if self.cutoff {
+            r.overflow = Overflow::Cutoff;
+        }
+        r.transfer = pick(self.transfer, self.no_transfer, r.transfer);
+        r.divide = pick(self.divide, self.no_divide, r.divide);
+        r.even_divide = pick(self.even_divide, self.no_even_divide, r.even_divide);
+        if self.even_divide {
+            r.divide = true;
+        }
+        if self.no_divide {
+            r.even_divide = false;
+        }
+        r.suicide = pick(self.suicide, self.no_suicide, r.suicide);
+        r.self_attack = pick(self.self_attack, self.no_self_attack, r.self_attack);
+        r.pass_splits = pick(self.pass_splits, self.no_pass_splits, r.pass_splits);
+        r.misere = pick(self.misere, self.no_misere, r.misere);
+        r.validate()?;
+        Ok(r)
+    }
+}
+
+/// The `--notation` option.
+#[derive(Args, Debug, Clone, Default)]
+pub struct NotationArgs {
+    /// How to write positions: compact (Wikipedia, 1211), dashed (Rahman, 12-11) or
+    /// paper ((1,2|1,1)_4). Default: compact when every hand is one digit.
+    #[arg(long)]
+    pub notation: Option<String>,
+}
+
+impl NotationArgs {
+    pub fn notation(&self, rules: &Ruleset) -> Result<Notation> {
+        match &self.notation {
+            None => Ok(Notation::default_for(rules)),
+            Some(name) => match Notation::from_name(name) {
+                Some(n) => Ok(n),
+                None => bail!("unknown notation `{name}`; use compact, dashed or paper"),
+            },
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! End-to-end tests of the `chopsticks` binary.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn stats_json_has_the_documented_keys() {
+    let v = json(&["stats", "--preset", "rollover", "--json"]);
+    assert_eq!(v["raw"], 625);
+    assert_eq!(v["distinct"], 225);
+    assert_eq!(v["reachable"], 204);
+    assert_eq!(v["terminal"], 14);
+    assert_eq!(v["unreachable"], 21);
+    assert_eq!(v["unreachable_positions"].as_array().unwrap().len(), 21);
+    assert_eq!(v["shortest_game"], 5);
+    assert_eq!(v["eccentricity"], 9);
+    assert_eq!(v["deepest_endgame"], 9);
+    assert_eq!(v["max_branching"], 5);
+}
+
+#[test]
+fn stats_flags_override_the_preset() {
+    let v = json(&["stats", "--preset", "rollover", "--suicide", "--json"]);
+    assert_eq!(v["reachable"], 207);
+    let v = json(&["stats", "--preset", "rahman", "--no-suicide", "--json"]);
+    assert_eq!(v["reachable"], 204);
+    let v = json(&["stats", "--preset", "rollover", "--players", "3", "--json"]);
+    assert_eq!(v["reachable"], 3141);
+    assert_eq!(v["distinct"], 3375);
+    let v = json(&["stats", "--preset", "rollover", "--fingers", "4", "--json"]);
+    assert_eq!(v["reachable"], 84);
+}
+
+#[test]
+fn stats_human_output() {
+    let out = run(&["stats", "--preset", "rollover"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Reachable from the start:   204"), "{text}");
+    assert!(text.contains("3444"));
+}
+
+#[test]
+fn moves_lists_wikipedia_example() {
+    let v = json(&["moves", "1312", "--preset", "rollover", "--json"]);
+    let mut to: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["to"].as_str().unwrap().to_string())
+        .collect();
+    to.sort();
+    assert_eq!(to, vec!["0113", "1222", "1313", "2213", "2413"]);
+    let v = json(&["moves", "12-11", "--notation", "dashed", "--json"]);
+    assert_eq!(v["position"], "12-11");
+    assert!(v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["move"] == "self 1→2"));
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    fails_with(&["moves", "1711"], "out of range");
+    fails_with(&["moves", "12-1"], "hand counts [2, 1]");
+    fails_with(&["moves", "121"], "3 digits");
+    fails_with(&["stats", "--hands", "0"], "0 hands");
+    fails_with(&["stats", "--fingers", "1"], "fingers must be at least 2");
+    fails_with(&["stats", "--preset", "nope"], "unknown preset");
+    fails_with(
+        &["stats", "--hands", "1,2", "--players", "3"],
+        "--hands lists 2 players",
+    );
+    fails_with(
+        &["moves", "11-11", "--notation", "klingon"],
+        "unknown notation",
+    );
+    fails_with(
+        &[
+            "stats",
+            "--hands",
+            "16",
+            "--players",
+            "8",
+            "--fingers",
+            "100",
+        ],
+        "too large",
+    );
+}
+
+#[test]
+fn rules_list_and_show() {
+    let v = json(&["rules", "--list", "--json"]);
+    assert_eq!(v.as_array().unwrap().len(), 4);
+    let v = json(&["rules", "--preset", "simple", "--hands", "1,3", "--json"]);
+    assert_eq!(v["ruleset"]["hands"], serde_json::json!([1, 3]));
+}
