@@ -182,3 +182,34 @@ fn distinct_formula_for_p_players() {
         }
     }
 }
+
+/// "Without revisitation, the longest possible game is nine moves" cannot mean the
+/// longest game that never repeats a position: here is a legal 75-ply game from the
+/// start to an endgame that repeats none (found by a randomised depth-first search;
+/// the exact longest is not known). Nine is the deepest endgame (see above).
+#[test]
+fn a_long_game_without_revisitation() {
+    let game = "1111 1211 1212 2212 2322 2214 1122 2311 1114 0111 1201 0312 0103 0401 0122 \
+        2301 0114 0101 0201 0302 0212 1402 0223 3402 0134 0301 0112 2201 0113 1401 0123 \
+        3301 0124 3401 0434 2404 0324 2203 0313 1103 0411 1113 1411 1123 2411 1133 3411 \
+        1434 4414 1344 4422 1244 1412 0214 1102 0311 1112 2211 1322 2222 2213 3322 0233 \
+        3311 1124 0211 1302 0222 2402 0424 2304 0414 0404 0422 1204 0012";
+    let rules = Preset::Rollover.ruleset();
+    let positions: Vec<Position> = game
+        .split_whitespace()
+        .map(|t| Position::parse(t, &rules).unwrap())
+        .collect();
+    assert_eq!(positions[0], Position::start(&rules));
+    for pair in positions.windows(2) {
+        assert!(
+            pair[0].moves(&rules).iter().any(|(_, q)| *q == pair[1]),
+            "{:?} → {:?}",
+            pair[0],
+            pair[1]
+        );
+    }
+    let distinct: std::collections::HashSet<&Position> = positions.iter().collect();
+    assert_eq!(distinct.len(), positions.len());
+    assert!(positions.last().unwrap().is_terminal(&rules));
+    assert_eq!(positions.len() - 1, 75);
+}
