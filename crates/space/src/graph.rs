@@ -47,6 +47,39 @@ impl Lists {
     fn bytes(&self) -> u64 {
         (self.offsets.len() + self.data.len()) as u64 * 4
     }
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// The inverse relation: list `key_of(i, x)` of the result holds `source_of(i)`
+    /// for every member `x` of list `i`. `keys` is the number of result lists.
+    fn invert(
+        &self,
+        keys: usize,
+        key_of: impl Fn(usize, u32) -> usize,
+        source_of: impl Fn(usize) -> u32,
+    ) -> Lists {
+        let mut offsets = vec![0u32; keys + 1];
+        for i in 0..self.len() {
+            for &x in self.get(i) {
+                offsets[key_of(i, x) + 1] += 1;
+            }
+        }
+        for k in 0..keys {
+            offsets[k + 1] += offsets[k];
+        }
+        let mut fill = offsets.clone();
+        let mut data = vec![0u32; self.data.len()];
+        for i in 0..self.len() {
+            for &x in self.get(i) {
+                let key = key_of(i, x);
+                data[fill[key] as usize] = source_of(i);
+                fill[key] += 1;
+            }
+        }
+        Lists { offsets, data }
+    }
 }
 
 /// The tables for players with one particular number of hands.
@@ -59,6 +92,11 @@ struct PlayerTables {
     attacked: Lists,
     /// Ranks the mover can reach by their own moves (self-attacks, splits, pass).
     own: Lists,
+    /// The inverse of `attacked`: key `rank * (F - 1) + (v - 1)` lists the ranks that
+    /// become `rank` when attacked by a hand of value `v`.
+    attacked_from: Lists,
+    /// The inverse of `own`: the ranks whose own moves reach `rank`.
+    own_from: Lists,
 }
 
 /// Bytes the tables of one hand count take, before building them (an upper bound).
@@ -66,9 +104,9 @@ fn table_bytes_estimate(count: u64, hands: usize, rules: &Ruleset) -> u128 {
     let f = rules.fingers as u128 - 1;
     let distinct = (hands as u128).min(f);
     let n = count as u128;
-    let attacked = n * f * (1 + distinct);
+    let attacked = 2 * n * f * (1 + distinct);
     let own_bound = (hands * hands) as u128 * f + 1;
-    let own = n * (1 + own_bound.min(n));
+    let own = 2 * n * (1 + own_bound.min(n));
     (attacked + own + n * (2 + distinct)) * 4 + n
 }
 
@@ -149,7 +187,14 @@ impl Graph {
     pub fn table_bytes(&self) -> u64 {
         self.tables
             .iter()
-            .map(|t| t.live.bytes() + t.attacked.bytes() + t.own.bytes() + t.alive.len() as u64)
+            .map(|t| {
+                t.live.bytes()
+                    + t.attacked.bytes()
+                    + t.own.bytes()
+                    + t.attacked_from.bytes()
+                    + t.own_from.bytes()
+                    + t.alive.len() as u64
+            })
             .sum()
     }
 
@@ -266,6 +311,96 @@ impl Graph {
         self.index.join((seat + step) % self.period, &rotated[..p])
     }
 
+    /// Calls `emit` with the index of every parent of the position: every position
+    /// one of whose children it is, each once. **Two players only** (the solver's
+    /// case); with more players nothing is emitted.
+    #[inline]
+    pub fn for_each_parent(&self, index: u64, mut emit: impl FnMut(u64)) {
+        if self.players != 2 {
+            return;
+        }
+        let mut ranks = [0u64; 2];
+        let seat = self.index.split(index, &mut ranks);
+        let [ra, rb] = ranks;
+        let (a, b) = (self.tables_of(seat, 0), self.tables_of(seat, 1));
+        // The player who just moved (b) has a live hand after any move, and the
+        // parent (b to move) was not finished: both players alive there.
+        if !b.alive[rb as usize] {
+            return;
+        }
+        let parent_seat = (seat + 1) % self.period;
+        let base = ra as usize * self.fingers_minus_one;
+        // b attacked a: a was one of the ranks that become `ra` under b's values.
+        // Under cutoff, taps by two values can give the same parent; keep the first.
+        let values = b.live.get(rb as usize);
+        for (j, &v) in values.iter().enumerate() {
+            for &r in a.attacked_from.get(base + v as usize - 1) {
+                if self.attacks_may_repeat {
+                    let key = r as usize * self.fingers_minus_one;
+                    let earlier = values[..j]
+                        .iter()
+                        .any(|&w| a.attacked.get(key + w as usize - 1).contains(&(ra as u32)));
+                    if earlier {
+                        continue;
+                    }
+                }
+                emit(self.index.join(parent_seat, &[rb, r as u64]));
+            }
+        }
+        // b moved alone (self-attack, split, pass): a is unchanged and was alive.
+        if a.alive[ra as usize] {
+            for &r in b.own_from.get(rb as usize) {
+                emit(self.index.join(parent_seat, &[r as u64, ra]));
+            }
+        }
+    }
+
+    /// The parents of a position (two players only), in emission order.
+    pub fn parents(&self, index: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.for_each_parent(index, |c| out.push(c));
+        out
+    }
+
+    /// Whether the mover has a live hand.
+    pub fn mover_alive(&self, index: u64) -> bool {
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let p = self.players;
+        let seat = self.index.split(index, &mut ranks[..p]);
+        self.tables_of(seat, 0).alive[ranks[0] as usize]
+    }
+
+    /// An upper bound on the number of children of any position.
+    pub fn max_children_bound(&self) -> usize {
+        let mut own = 0;
+        let mut live = 0;
+        let mut attacked = 0;
+        for (h, t) in self.tables.iter().enumerate() {
+            if !self.rules.hands.contains(&h) {
+                continue;
+            }
+            own = own.max(
+                (0..t.own.len())
+                    .map(|i| t.own.get(i).len())
+                    .max()
+                    .unwrap_or(0),
+            );
+            live = live.max(
+                (0..t.live.len())
+                    .map(|i| t.live.get(i).len())
+                    .max()
+                    .unwrap_or(0),
+            );
+            attacked = attacked.max(
+                (0..t.attacked.len())
+                    .map(|i| t.attacked.get(i).len())
+                    .max()
+                    .unwrap_or(0),
+            );
+        }
+        own + (self.players - 1) * live * attacked
+    }
+
     /// The children of a position, in the order [`Graph::for_each_child`] emits them.
     pub fn children(&self, index: u64) -> Vec<u64> {
         let mut out = Vec::new();
@@ -334,10 +469,23 @@ fn build_tables(
             }
         })
         .collect();
+    let live = Lists::from_lists(rows.iter().map(|r| r.live.clone()))?;
+    let attacked = Lists::from_lists(rows.iter().flat_map(|r| r.attacked.iter().cloned()))?;
+    let alive = rows.iter().map(|r| r.alive).collect();
+    let own = Lists::from_lists(rows.into_iter().map(|r| r.own))?;
+    let values = f as usize - 1;
+    let attacked_from = attacked.invert(
+        n as usize * values,
+        |i, target| target as usize * values + i % values,
+        |i| (i / values) as u32,
+    );
+    let own_from = own.invert(n as usize, |_, target| target as usize, |i| i as u32);
     Ok(PlayerTables {
-        alive: rows.iter().map(|r| r.alive).collect(),
-        live: Lists::from_lists(rows.iter().map(|r| r.live.clone()))?,
-        attacked: Lists::from_lists(rows.iter().flat_map(|r| r.attacked.iter().cloned()))?,
-        own: Lists::from_lists(rows.into_iter().map(|r| r.own))?,
+        alive,
+        live,
+        attacked,
+        own,
+        attacked_from,
+        own_from,
     })
 }

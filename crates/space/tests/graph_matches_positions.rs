@@ -110,3 +110,32 @@ fn exploration_agrees_with_naive_search() {
         assert_eq!(layers, e.layers);
     }
 }
+
+#[test]
+fn parents_invert_children() {
+    let mut checked = 0;
+    for rules in rulesets().into_iter().filter(|r| r.players() == 2) {
+        let graph = Graph::new(&rules).unwrap();
+        let n = graph.count();
+        let mut parents: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
+        for i in 0..n {
+            for c in graph.children(i) {
+                parents[c as usize].push(i);
+            }
+        }
+        for c in 0..n {
+            let mut got = graph.parents(c);
+            let before = got.len();
+            got.sort_unstable();
+            got.dedup();
+            assert_eq!(got.len(), before, "parents are distinct");
+            let mut want = parents[c as usize].clone();
+            want.sort_unstable();
+            assert_eq!(got, want, "{} at {:?}", rules.describe(), graph.position(c));
+            checked += 1;
+        }
+        let bound = graph.max_children_bound();
+        assert!((0..n).all(|i| graph.children(i).len() <= bound));
+    }
+    assert!(checked > 10_000, "{checked}");
+}
