@@ -23,6 +23,15 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Solve every position of a two-player variant: win, loss or draw with
+    /// remoteness; summary of the reachable positions and the start.
+    Solve(commands::solve::SolveArgs),
+    /// The value of a position and of every move from it, best first.
+    Query(commands::query::QueryArgs),
+    /// Play against the perfect computer (reads moves from standard input).
+    Play(commands::play::PlayArgs),
+    /// A winning strategy to remember, or the positions to avoid in a drawn variant.
+    Strategy(commands::strategy::StrategyArgs),
     /// Measure a variant's state space: raw, distinct, reachable and finished
     /// positions, shortest game, eccentricity, branching.
     Stats(commands::stats::StatsArgs),
@@ -37,6 +46,10 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Solve(args) => commands::solve::run(&args),
+        Command::Query(args) => commands::query::run(&args),
+        Command::Play(args) => commands::play::run(&args),
+        Command::Strategy(args) => commands::strategy::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Rules(args) => commands::rules::run(&args),

@@ -8,10 +8,10 @@ use clap::Args;
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Rules")]
 pub struct RulesArgs {
-    /// Named ruleset to start from: standard, rollover, rahman, simple
+    /// Named ruleset to start from: standard (the default), rollover, rahman, simple
     /// (see `chopsticks rules --list`).
-    #[arg(long, default_value = "standard")]
-    pub preset: String,
+    #[arg(long)]
+    pub preset: Option<String>,
     /// Number of players (turns go round in seat order).
     #[arg(long)]
     pub players: Option<usize>,
@@ -86,6 +86,36 @@ pub struct RulesArgs {
     pub no_misere: bool,
 }
 
+/// Whether any ruleset option was given on the command line.
+impl RulesArgs {
+    pub fn any_given(&self) -> bool {
+        self.preset.is_some()
+            || self.players.is_some()
+            || self.hands.is_some()
+            || self.fingers.is_some()
+            || [
+                self.rollover,
+                self.cutoff,
+                self.transfer,
+                self.no_transfer,
+                self.divide,
+                self.no_divide,
+                self.even_divide,
+                self.no_even_divide,
+                self.suicide,
+                self.no_suicide,
+                self.self_attack,
+                self.no_self_attack,
+                self.pass_splits,
+                self.no_pass_splits,
+                self.misere,
+                self.no_misere,
+            ]
+            .iter()
+            .any(|&b| b)
+    }
+}
+
 fn pick(yes: bool, no: bool, current: bool) -> bool {
     if yes {
         true
@@ -99,11 +129,11 @@ fn pick(yes: bool, no: bool, current: bool) -> bool {
 impl RulesArgs {
     /// The ruleset these options describe, checked.
     pub fn ruleset(&self) -> Result<Ruleset> {
-        let Some(preset) = Preset::from_name(&self.preset) else {
+        let name = self.preset.as_deref().unwrap_or("standard");
+        let Some(preset) = Preset::from_name(name) else {
             let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
             bail!(
-                "unknown preset `{}`; the presets are {}",
-                self.preset,
+                "unknown preset `{name}`; the presets are {}",
                 names.join(", ")
             );
         };

@@ -2,8 +2,13 @@
 
 pub mod bench;
 pub mod moves;
+pub mod play;
+pub mod query;
 pub mod rules;
+pub mod solve;
+pub mod solved;
 pub mod stats;
+pub mod strategy;
 
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json(value: &serde_json::Value) {

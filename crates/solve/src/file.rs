@@ -1,0 +1,166 @@
+//! Saved solutions: a versioned binary file with the ruleset in its header and a
+//! checksum over everything.
+//!
+//! ```text
+//! 8 bytes   magic "CHOPSOLV"
+//! u32 LE    format version (1)
+//! u32 LE    header length H
+//! H bytes   header, JSON: {"ruleset": …, "positions": N, "encoding": "narrow"|"wide"}
+//! N or 2N   the table (see `Table`)
+//! u32 LE    CRC-32 of every byte before it
+//! ```
+//!
+//! Files are written to a temporary name beside the target and renamed, so a failed
+//! or interrupted save never leaves a half-written file under the target name.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use chopsticks_rules::{PositionIndex, Ruleset};
+use serde::{Deserialize, Serialize};
+
+use crate::{Solution, SolveError, Table};
+
+/// The first bytes of every solution file.
+pub const MAGIC: &[u8; 8] = b"CHOPSOLV";
+/// The format version this code writes and reads.
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    ruleset: Ruleset,
+    positions: u64,
+    encoding: String,
+}
+
+fn error(path: &Path, message: impl Into<String>) -> SolveError {
+    SolveError::File {
+        path: path.display().to_string(),
+        message: message.into(),
+    }
+}
+
+/// The bytes of a solution file.
+pub fn encode(solution: &Solution) -> Vec<u8> {
+    let table = solution.table();
+    let header = serde_json::to_vec(&Header {
+        ruleset: solution.rules().clone(),
+        positions: table.len(),
+        encoding: table.encoding().to_string(),
+    })
+    .expect("the header serialises");
+    let mut out = Vec::with_capacity(16 + header.len() + table.len() as usize * 2 + 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(&table.to_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// Writes a solution to `path` (atomically: temporary file, then rename).
+pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
+    let bytes = encode(solution);
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = Path::new(&tmp_name);
+    let write = || -> std::io::Result<()> {
+        let mut file = fs::File::create(tmp)?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        fs::rename(tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(tmp);
+        error(path, format!("cannot write the solution: {e}"))
+    })
+}
+
+/// Reads a solution back from its bytes, checking everything.
+pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        return Err(error(
+            path,
+            "not a chopsticks solution file (wrong magic bytes)",
+        ));
+    }
+    if bytes.len() < 20 {
+        return Err(error(path, "truncated: the file ends inside its header"));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(error(
+            path,
+            format!("format version {version}; this program reads version {VERSION}"),
+        ));
+    }
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let header_end = 16usize
+        .checked_add(header_len)
+        .filter(|&e| e + 4 <= bytes.len())
+        .ok_or_else(|| error(path, "truncated: the file ends inside its header"))?;
+    let header: Header = serde_json::from_slice(&bytes[16..header_end])
+        .map_err(|e| error(path, format!("corrupted header: {e}")))?;
+    let width = match header.encoding.as_str() {
+        "narrow" => 1,
+        "wide" => 2,
+        other => {
+            return Err(error(
+                path,
+                format!("corrupted header: unknown encoding `{other}`"),
+            ))
+        }
+    };
+    let expected = header
+        .positions
+        .checked_mul(width)
+        .and_then(|p| p.checked_add(header_end as u64 + 4))
+        .ok_or_else(|| error(path, "corrupted header: impossible size"))?;
+    if (bytes.len() as u64) < expected {
+        return Err(error(
+            path,
+            format!(
+                "truncated: {} bytes, but a solution of {} positions takes {expected}",
+                bytes.len(),
+                header.positions
+            ),
+        ));
+    }
+    if bytes.len() as u64 > expected {
+        return Err(error(
+            path,
+            "corrupted: unexpected bytes after the checksum",
+        ));
+    }
+    let body_end = bytes.len() - 4;
+    let stored = u32::from_le_bytes(bytes[body_end..].try_into().expect("4 bytes"));
+    if crc32fast::hash(&bytes[..body_end]) != stored {
+        return Err(error(path, "corrupted: the checksum does not match"));
+    }
+    header
+        .ruleset
+        .validate()
+        .map_err(|e| error(path, format!("corrupted header: {e}")))?;
+    let count = PositionIndex::new(&header.ruleset)?.count();
+    if count != header.positions {
+        return Err(error(
+            path,
+            format!(
+                "corrupted header: {} positions, but its ruleset has {count}",
+                header.positions
+            ),
+        ));
+    }
+    let table = Table::from_bytes(&header.encoding, &bytes[header_end..body_end])
+        .ok_or_else(|| error(path, "corrupted table"))?;
+    Solution::from_table(header.ruleset, table)
+}
+
+/// Reads a solution from `path`.
+pub fn load(path: &Path) -> Result<Solution, SolveError> {
+    let bytes = fs::read(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    decode(&bytes, path)
+}

@@ -1,0 +1,172 @@
+//! Exact solutions of two-player Chopsticks variants.
+//!
+//! [`Solution::solve`] runs a parallel retrograde analysis (see [`retrograde`]) over
+//! the move graph of [`chopsticks_space::Graph`], loops included, and gives every
+//! position of the ruleset's dense index an [`Outcome`]: win, loss or draw for the
+//! player to move, with its remoteness. A solution answers queries
+//! ([`Solution::outcome`], [`Solution::evaluate_moves`]), summarises what is reachable
+//! from a start ([`Summary`]), extracts strategies ([`strategy`]) and is saved to and
+//! loaded from a checksummed file ([`file`]).
+
+pub mod file;
+mod outcome;
+pub mod retrograde;
+pub mod strategy;
+mod table;
+
+use chopsticks_rules::{Move, Position, PositionIndex, RulesError, Ruleset};
+use chopsticks_space::{BitSet, Graph};
+use thiserror::Error;
+
+pub use outcome::{Outcome, Value};
+pub use retrograde::{solve_bytes, SolveProgress};
+pub use table::Table;
+
+/// What can stop a solve, a query or a file operation.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    #[error("the solver handles two players; this ruleset has {0}")]
+    Players(usize),
+    #[error("positions may have up to {0} moves, more than the solver's counters hold (16383)")]
+    TooManyMoves(usize),
+    #[error("a remoteness of {0} plies exceeds what the solver stores (16383)")]
+    Remoteness(u32),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+}
+
+/// Every position of a two-player ruleset, solved.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    rules: Ruleset,
+    index: PositionIndex,
+    table: Table,
+}
+
+/// A legal move with the position it leads to and the outcome it gives the mover.
+#[derive(Clone, Debug)]
+pub struct EvaluatedMove {
+    pub mv: Move,
+    pub to: Position,
+    /// The outcome for the player making the move.
+    pub outcome: Outcome,
+}
+
+impl Solution {
+    /// Solves every position of the graph's ruleset.
+    pub fn solve(
+        graph: &Graph,
+        progress: &(dyn Fn(SolveProgress) + Sync),
+    ) -> Result<Solution, SolveError> {
+        let table = retrograde::solve(graph, progress)?;
+        Ok(Solution {
+            rules: graph.rules().clone(),
+            index: graph.index().clone(),
+            table,
+        })
+    }
+
+    /// Wraps a table read back from a file.
+    pub(crate) fn from_table(rules: Ruleset, table: Table) -> Result<Solution, SolveError> {
+        let index = PositionIndex::new(&rules)?;
+        Ok(Solution {
+            rules,
+            index,
+            table,
+        })
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// The table of outcomes.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The number of positions solved.
+    pub fn count(&self) -> u64 {
+        self.table.len()
+    }
+
+    /// The outcome of the position with this index.
+    pub fn outcome_at(&self, index: u64) -> Outcome {
+        self.table.get(index)
+    }
+
+    /// The outcome of a position for its mover.
+    pub fn outcome(&self, position: &Position) -> Outcome {
+        self.table.get(self.index.rank(position))
+    }
+
+    /// Every legal move of the position with the outcome it gives the mover, best
+    /// first: fastest win, then draws, then slowest loss. Ties keep the order of
+    /// [`Position::moves`].
+    pub fn evaluate_moves(&self, position: &Position) -> Vec<EvaluatedMove> {
+        let mut moves: Vec<EvaluatedMove> = position
+            .moves(&self.rules)
+            .into_iter()
+            .map(|(mv, to)| {
+                let outcome = self.outcome(&to).through_move();
+                EvaluatedMove { mv, to, outcome }
+            })
+            .collect();
+        moves.sort_by(|a, b| a.outcome.preference(&b.outcome));
+        moves
+    }
+}
+
+/// What a solution says about the positions reachable from a start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub reachable: u64,
+    /// Reachable positions the mover wins (finished games excluded).
+    pub win: u64,
+    /// Reachable positions the mover loses (finished games excluded).
+    pub lose: u64,
+    pub draw: u64,
+    /// Reachable finished games.
+    pub terminal: u64,
+    pub start: Outcome,
+    /// The reachable win with the largest remoteness, and that remoteness.
+    pub longest_win: Option<(u64, u32)>,
+}
+
+impl Summary {
+    /// Counts the outcomes of the reachable positions.
+    pub fn new(graph: &Graph, solution: &Solution, reached: &BitSet, start: u64) -> Summary {
+        let mut s = Summary {
+            reachable: 0,
+            win: 0,
+            lose: 0,
+            draw: 0,
+            terminal: 0,
+            start: solution.outcome_at(start),
+            longest_win: None,
+        };
+        for i in reached.iter() {
+            s.reachable += 1;
+            if graph.is_terminal(i) {
+                s.terminal += 1;
+                continue;
+            }
+            let o = solution.outcome_at(i);
+            match o.value {
+                Value::Win => {
+                    s.win += 1;
+                    let r = o.remoteness.expect("wins have a remoteness");
+                    if s.longest_win.is_none_or(|(_, best)| r > best) {
+                        s.longest_win = Some((i, r));
+                    }
+                }
+                Value::Lose => s.lose += 1,
+                Value::Draw => s.draw += 1,
+            }
+        }
+        s
+    }
+}

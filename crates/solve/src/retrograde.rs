@@ -1,0 +1,195 @@
+//! Parallel retrograde analysis over the dense index.
+//!
+//! One 16-bit cell per position holds either a counter (the position is not yet
+//! resolved; the counter is the number of its children not yet known to be wins for
+//! the opponent) or a resolved value with its remoteness:
+//!
+//! ```text
+//! bits 0-1: 0 = unresolved, 1 = win, 2 = lose
+//! bits 2-15: the counter (unresolved) or the remoteness (resolved)
+//! ```
+//!
+//! Level 0 is every finished position (normal play: the player with live hands won;
+//! misère: the player without won) and every position with no legal move (normal
+//! play: the mover loses; misère: the mover wins). Then for `k = 0, 1, …` every
+//! position resolved at remoteness `k` is visited in parallel: its parents become wins
+//! at `k + 1` if it is a loss, and if it is a win each parent's counter drops by one,
+//! the parent becoming a loss at `k + 1` when the counter reaches zero. This gives
+//! exactly the remoteness of REFERENCE §3: a win is `1 +` the smallest remoteness of
+//! its losing children (the first losing child met, since levels ascend), a loss
+//! `1 +` the largest remoteness of its children (the last child resolved). A counter
+//! never reaches zero while a child is a loss, so the two rules never race. Positions
+//! still unresolved when a level comes out empty are draws.
+//!
+//! Memory: two bytes per position while solving, then one byte per position for the
+//! result when every remoteness is below 127 (two bytes otherwise).
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+
+use chopsticks_space::Graph;
+use rayon::prelude::*;
+
+use crate::outcome::Outcome;
+use crate::table::Table;
+use crate::SolveError;
+
+const UNRESOLVED: u16 = 0;
+const WIN: u16 = 1;
+const LOSE: u16 = 2;
+/// The largest counter or remoteness a cell holds.
+pub const MAX_LEVEL: u32 = (1 << 14) - 1;
+
+#[inline]
+fn cell(tag: u16, level: u32) -> u16 {
+    (level as u16) << 2 | tag
+}
+
+/// Progress of a solve, reported after setting up and after each level.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveProgress {
+    /// Levels (remoteness values) finished; 0 while setting up.
+    pub level: u32,
+    /// Positions resolved so far (wins and losses).
+    pub resolved: u64,
+    /// Positions in the index.
+    pub total: u64,
+}
+
+/// Bytes a solve needs for `count` positions, besides the move tables.
+pub fn solve_bytes(count: u64) -> u64 {
+    // The working cells, then the narrow result beside them while converting.
+    3 * count
+}
+
+/// Solves every position of a two-player variant.
+pub fn solve(
+    graph: &Graph,
+    progress: &(dyn Fn(SolveProgress) + Sync),
+) -> Result<Table, SolveError> {
+    let rules = graph.rules();
+    if rules.players() != 2 {
+        return Err(SolveError::Players(rules.players()));
+    }
+    let bound = graph.max_children_bound();
+    if bound > MAX_LEVEL as usize {
+        return Err(SolveError::TooManyMoves(bound));
+    }
+    let n = graph.count();
+    let misere = rules.misere;
+    // Level 0 and the counters.
+    let cells: Vec<AtomicU16> = (0..n as usize)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|i| {
+            let i = i as u64;
+            let finished = graph.is_terminal(i);
+            let children = if finished {
+                0
+            } else {
+                let mut c = 0u32;
+                graph.for_each_child(i, |_| c += 1);
+                c
+            };
+            let value = if children > 0 {
+                cell(UNRESOLVED, children)
+            } else {
+                // Finished: the mover won if alive (normal) or dead (misère).
+                // No move though not finished: the mover loses (normal) or wins (misère).
+                let mover_wins = if finished {
+                    graph.mover_alive(i) != misere
+                } else {
+                    misere
+                };
+                cell(if mover_wins { WIN } else { LOSE }, 0)
+            };
+            AtomicU16::new(value)
+        })
+        .collect();
+    let resolved = AtomicU64::new(
+        cells
+            .par_iter()
+            .filter(|c| c.load(Relaxed) & 3 != UNRESOLVED)
+            .count() as u64,
+    );
+    progress(SolveProgress {
+        level: 0,
+        resolved: resolved.load(Relaxed),
+        total: n,
+    });
+    let mut level = 0u32;
+    loop {
+        let win_here = cell(WIN, level);
+        let lose_here = cell(LOSE, level);
+        let next = level + 1;
+        if next > MAX_LEVEL {
+            return Err(SolveError::Remoteness(next));
+        }
+        let found: u64 = (0..n as usize)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|i| {
+                let v = cells[i].load(Relaxed);
+                let i = i as u64;
+                if v == lose_here {
+                    graph.for_each_parent(i, |p| {
+                        let c = &cells[p as usize];
+                        let mut cur = c.load(Relaxed);
+                        while cur & 3 == UNRESOLVED {
+                            match c.compare_exchange_weak(cur, cell(WIN, next), Relaxed, Relaxed) {
+                                Ok(_) => {
+                                    resolved.fetch_add(1, Relaxed);
+                                    break;
+                                }
+                                Err(now) => cur = now,
+                            }
+                        }
+                    });
+                    1
+                } else if v == win_here {
+                    graph.for_each_parent(i, |p| {
+                        let c = &cells[p as usize];
+                        let mut cur = c.load(Relaxed);
+                        while cur & 3 == UNRESOLVED {
+                            let remaining = (cur >> 2) as u32;
+                            let new = if remaining <= 1 {
+                                cell(LOSE, next)
+                            } else {
+                                cell(UNRESOLVED, remaining - 1)
+                            };
+                            match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
+                                Ok(_) => {
+                                    if remaining <= 1 {
+                                        resolved.fetch_add(1, Relaxed);
+                                    }
+                                    break;
+                                }
+                                Err(now) => cur = now,
+                            }
+                        }
+                    });
+                    1
+                } else {
+                    0
+                }
+            })
+            .sum();
+        progress(SolveProgress {
+            level: next,
+            resolved: resolved.load(Relaxed),
+            total: n,
+        });
+        if found == 0 {
+            break;
+        }
+        level = next;
+    }
+    let max_remoteness = level.saturating_sub(1);
+    let decode = |v: u16| match v & 3 {
+        WIN => Outcome::win((v >> 2) as u32),
+        LOSE => Outcome::lose((v >> 2) as u32),
+        _ => Outcome::DRAW,
+    };
+    Ok(Table::build(n, max_remoteness, |i| {
+        decode(cells[i as usize].load(Relaxed))
+    }))
+}

@@ -1,0 +1,205 @@
+//! Published game-solving results (REFERENCE.md §4-5), computed.
+
+use chopsticks_rules::{Position, Preset, Ruleset};
+use chopsticks_solve::{strategy, Outcome, Solution, Summary, Value};
+use chopsticks_space::{explore, Graph};
+
+fn solve(rules: &Ruleset) -> (Graph, Solution, Summary) {
+    let graph = Graph::new(rules).unwrap();
+    let solution = Solution::solve(&graph, &|_| {}).unwrap();
+    let start = graph.index_of(&Position::start(rules));
+    let reached = explore(&graph, start, &|_| {}).reached;
+    let summary = Summary::new(&graph, &solution, &reached, start);
+    (graph, solution, summary)
+}
+
+#[test]
+fn rahman() {
+    // 207 reachable positions: 100 drawn, 72 winning, 21 losing, 14 lost; 11-11 drawn.
+    let rules = Preset::Rahman.ruleset();
+    let (_, solution, s) = solve(&rules);
+    assert_eq!(s.reachable, 207);
+    assert_eq!(s.draw, 100);
+    assert_eq!(s.win, 72);
+    assert_eq!(s.lose, 21);
+    assert_eq!(s.terminal, 14);
+    assert_eq!(s.start, Outcome::DRAW);
+    // Observations: merging on the first move (11-11 → 11-02) loses;
+    // 23 and 34 hands are never losing; no drawn position contains a 01 hand.
+    let p = |t: &str| Position::parse(t, &rules).unwrap();
+    assert_eq!(solution.outcome(&p("11-02")).value, Value::Win);
+    let graph = Graph::new(&rules).unwrap();
+    let start = graph.index_of(&Position::start(&rules));
+    for i in explore(&graph, start, &|_| {}).reached.iter() {
+        let pos = graph.position(i);
+        let o = solution.outcome_at(i);
+        if pos.mover() == [2, 3] || pos.mover() == [3, 4] {
+            assert_ne!(o.value, Value::Lose, "{pos:?}");
+        }
+        if o.value == Value::Draw {
+            assert!(pos.players().iter().all(|h| h != &[0, 1]), "{pos:?}");
+        }
+    }
+}
+
+#[test]
+fn simple_chopsticks_is_a_second_player_win() {
+    let (_, _, s) = solve(&Preset::Simple.ruleset());
+    assert_eq!(s.start, Outcome::lose(SIMPLE_REMOTENESS));
+    assert_eq!(s.draw, 0, "Simple Chopsticks has no loops");
+}
+
+/// Remoteness of the start of the paper's two-hand game (`simple`, F = 5): the first
+/// player loses in this many plies against best play.
+const SIMPLE_REMOTENESS: u32 = 8;
+
+#[test]
+fn strategies_are_complete() {
+    for rules in [Preset::Standard.ruleset(), Preset::Simple.ruleset()] {
+        let (graph, solution, s) = solve(&rules);
+        let start = graph.index_of(&Position::start(&rules));
+        let strat = strategy::winning_strategy(&graph, &solution, start).unwrap();
+        assert_eq!(
+            strat.winner == strategy::Winner::First,
+            s.start.value == Value::Win
+        );
+        strategy::verify(&graph, start, &strat).unwrap();
+        // Dropping any non-finishing configuration breaks the strategy.
+        let mut broken = strat.clone();
+        let k = broken
+            .configurations
+            .iter()
+            .position(|&c| !graph.is_terminal(c))
+            .unwrap();
+        broken.configurations.remove(k);
+        assert!(strategy::verify(&graph, start, &broken).is_err());
+    }
+}
+
+fn with(base: Preset, change: impl FnOnce(&mut Ruleset)) -> Ruleset {
+    let mut r = base.ruleset();
+    change(&mut r);
+    r
+}
+
+/// Wikipedia's first text: "For the specific variation described above [cutoff, self-
+/// attacks, transfers, divisions], the first player has a winning strategy".
+#[test]
+fn standard_is_a_first_player_win() {
+    let (_, _, s) = solve(&Preset::Standard.ruleset());
+    assert_eq!(s.start, Outcome::win(23));
+}
+
+/// "If tapping one's own hand is not allowed but splitting two live hands into one is
+/// allowed, then the second player has a winning strategy": true (cutoff, transfers,
+/// divisions, suicide, no self-attack); the second player wins in 26 plies.
+#[test]
+fn no_self_attack_with_merges_is_a_second_player_win() {
+    let rules = with(Preset::Standard, |r| {
+        r.self_attack = false;
+        r.suicide = true;
+    });
+    let (_, _, s) = solve(&rules);
+    assert_eq!(s.start, Outcome::lose(26));
+}
+
+/// Wikipedia's second text: "in the Division and Suicide only variation, the second
+/// player has a winning strategy". Divisions and suicides without ordinary transfers
+/// give a draw under cutoff and rollover, with or without self-attacks (and with
+/// even-only divisions too). No variant of the rule space with F = 5 makes it true in
+/// normal play; see docs/FINDINGS.md.
+#[test]
+fn division_and_suicide_only_is_a_draw() {
+    for overflow in [
+        chopsticks_rules::Overflow::Cutoff,
+        chopsticks_rules::Overflow::Rollover,
+    ] {
+        for self_attack in [false, true] {
+            for even in [false, true] {
+                let rules = with(Preset::Simple, |r| {
+                    r.overflow = overflow;
+                    r.self_attack = self_attack;
+                    r.divide = true;
+                    r.even_divide = even;
+                    r.suicide = true;
+                });
+                let (_, _, s) = solve(&rules);
+                assert_eq!(s.start, Outcome::DRAW, "{}", rules.describe());
+            }
+        }
+    }
+}
+
+/// Wikipedia's strategy list for the standard game, checked against every defence.
+#[test]
+fn wikipedia_strategy_list() {
+    let rules = Preset::Standard.ruleset();
+    let (graph, _, _) = solve(&rules);
+    let listed = [
+        "[2,1],[1,1]",
+        "[?,?],[0,0]",
+        "[2,1],[4,1]",
+        "[2,1],[2,0]",
+        "[3,1],[1,1]",
+        "[3,2],[1,1]",
+        "[3,2],[4,1]",
+        "[3,2],[3,0]",
+        "[3,3],[4,1]",
+        "[3,3],[3,0]",
+        "[3,1],[1,0]",
+        "[3,2],[1,0]",
+        "[3,3],[1,0]",
+        "[1,0],[1,0]",
+        "[2,0],[1,0]",
+        "[3,0],[1,0]",
+        "[2,1],[1,0]",
+        "[2,2],[1,0]",
+        "[4,2],[1,0]",
+        "[4,4],[1,0]",
+        "[1,1],[1,0]",
+    ];
+    let mut configurations = Vec::new();
+    for entry in listed {
+        let digits: Vec<u32> = entry.chars().filter_map(|c| c.to_digit(10)).collect();
+        if entry.starts_with("[?,?]") {
+            // Win immediately: every position where the opponent has no hand left.
+            for i in 0..graph.count() {
+                let p = graph.position(i);
+                if p.players()[0] == [0, 0] && graph.is_terminal(i) && p.players()[1] != [0, 0] {
+                    configurations.push(i);
+                }
+            }
+            continue;
+        }
+        // [mine],[theirs] with the opponent to move: theirs first in mover-first form.
+        let p = Position::new(&rules, vec![digits[2..].to_vec(), digits[..2].to_vec()]).unwrap();
+        configurations.push(graph.index_of(&p));
+    }
+    let strat = strategy::Strategy {
+        winner: strategy::Winner::First,
+        configurations,
+        decisions: 0,
+    };
+    // Every configuration listed is a loss for the opponent...
+    let (_, solution, _) = solve(&rules);
+    for &c in &strat.configurations {
+        assert_eq!(
+            solution.outcome_at(c).value,
+            Value::Lose,
+            "{:?}",
+            graph.position(c)
+        );
+    }
+    // ...but followed literally ("preferentially choosing the first one in the list")
+    // the list lets the opponent loop for ever: at [2,3] v [1,2] the list says reach
+    // [3,2],[4,1] (tap 2→2); the opponent splits 14→23; the list says [3,2],[3,0]
+    // (tap 3→2); the opponent divides 03→12, and [2,3] v [1,2] is back.
+    let start = graph.index_of(&Position::start(&rules));
+    let err = strategy::verify(&graph, start, &strat).unwrap_err();
+    let faced = |mine: [u32; 2], theirs: [u32; 2]| {
+        let p = Position::new(&rules, vec![mine.to_vec(), theirs.to_vec()]).unwrap();
+        graph.index_of(&p).to_string()
+    };
+    let cycle = format!("{} → {}", faced([2, 3], [1, 2]), faced([2, 3], [2, 3]));
+    assert!(err.contains(&cycle), "{err}");
+}

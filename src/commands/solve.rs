@@ -1,0 +1,112 @@
+//! `chopsticks solve`: solve every position of a two-player variant.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use chopsticks_rules::Position;
+use chopsticks_solve::{file, Summary};
+use clap::Args;
+use serde_json::json;
+
+use super::solved::{outcome_json, outcome_text, solved, DbArgs};
+use super::stats::measure;
+use crate::memory::human_bytes;
+use crate::rules_args::{NotationArgs, RulesArgs};
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    notation: NotationArgs,
+    /// Summarise from this position instead of the usual start.
+    #[arg(long)]
+    start: Option<String>,
+    /// Save the solution to this file (versioned, checksummed).
+    #[arg(long, value_name = "FILE")]
+    save: Option<std::path::PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let clock = Instant::now();
+    let s = solved(&args.rules, &DbArgs::default(), args.quiet)?;
+    let notation = args.notation.notation(&s.rules)?;
+    let write = |p: &Position| p.to_notation(&s.rules, notation);
+    let start = match &args.start {
+        Some(text) => Position::parse(text, &s.rules).context("--start")?,
+        None => Position::start(&s.rules),
+    };
+    let start_index = s.graph.index_of(&start);
+    let exploration = measure(&s.graph, &start, true).exploration;
+    let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);
+    if let Some(path) = &args.save {
+        file::save(&s.solution, path)?;
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let solve_seconds = s.solve_time.as_secs_f64();
+    let rate = s.solution.count() as f64 / solve_seconds.max(1e-9);
+    let longest = match summary.longest_win {
+        Some((i, r)) => Some((write(&s.graph.position(i))?, r)),
+        None => None,
+    };
+    if args.json {
+        super::print_json(&json!({
+            "ruleset": s.rules,
+            "description": s.rules.describe(),
+            "positions": s.solution.count(),
+            "reachable": summary.reachable,
+            "win": summary.win,
+            "lose": summary.lose,
+            "draw": summary.draw,
+            "terminal": summary.terminal,
+            "start_position": write(&start)?,
+            "start": outcome_json(&summary.start),
+            "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
+            "seconds": seconds,
+            "solve_seconds": solve_seconds,
+            "positions_per_second": rate,
+            "saved": args.save.as_ref().map(|p| p.display().to_string()),
+        }));
+        return Ok(());
+    }
+    println!("Ruleset:              {}", s.rules.describe());
+    println!(
+        "Solved:               {} positions (every position of the index)",
+        s.solution.count()
+    );
+    println!("Reachable from {:<6} {}", write(&start)?, summary.reachable);
+    println!("  wins for the mover: {}", summary.win);
+    println!("  losses:             {}", summary.lose);
+    println!("  draws:              {}", summary.draw);
+    println!("  finished games:     {}", summary.terminal);
+    let who = match summary.start.value {
+        chopsticks_solve::Value::Win => "the first player can force a win",
+        chopsticks_solve::Value::Lose => "the second player can force a win",
+        chopsticks_solve::Value::Draw => "neither player can force a win",
+    };
+    println!(
+        "Start {}:           {} ({who})",
+        write(&start)?,
+        outcome_text(&summary.start)
+    );
+    match &longest {
+        Some((p, r)) => println!("Longest forced win:   {r} plies (from {p})"),
+        None => println!("Longest forced win:   none (no reachable position is a win)"),
+    }
+    println!(
+        "Time:                 {seconds:.3} s in all; solving {solve_seconds:.3} s ({:.2} M positions/s), {} per position",
+        rate / 1e6,
+        human_bytes(s.solution.table().bytes_per_position())
+    );
+    if let Some(path) = &args.save {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        println!("Saved:                {} ({})", path.display(), human_bytes(size));
+    }
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! What the solver commands share: getting a solution (solved now or loaded from
+//! `--db`), and writing outcomes for people.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use chopsticks_rules::{PositionIndex, Ruleset};
+use chopsticks_solve::{file, solve_bytes, Outcome, Solution, Value};
+use chopsticks_space::Graph;
+use clap::Args;
+
+use crate::memory::ensure_fits;
+use crate::progress;
+use crate::rules_args::RulesArgs;
+
+/// `--db FILE`: use a saved solution instead of solving.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DbArgs {
+    /// Read the solution from this file (written by `solve --save`) instead of solving.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// A ruleset with its move graph and its solution.
+pub struct Solved {
+    pub rules: Ruleset,
+    pub graph: Graph,
+    pub solution: Solution,
+    /// Time spent solving (zero when loaded).
+    pub solve_time: Duration,
+}
+
+/// Builds the move graph after checking that a solve fits in memory.
+pub fn graph_for_solving(rules: &Ruleset) -> Result<Graph> {
+    if rules.players() != 2 {
+        bail!(
+            "the solver handles two players; this ruleset has {}",
+            rules.players()
+        );
+    }
+    let count = PositionIndex::new(rules)?.count();
+    ensure_fits(
+        solve_bytes(count) + count / 4,
+        &format!("solving {count} positions"),
+    )?;
+    Ok(Graph::new(rules)?)
+}
+
+/// Solves the ruleset of `rules`, or loads `db` (refusing a file for other rules).
+pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
+    if let Some(path) = &db.db {
+        let solution = file::load(path)?;
+        let stored = solution.rules().clone();
+        if rules.any_given() {
+            let asked = rules.ruleset()?;
+            if asked != stored {
+                bail!(
+                    "{} holds the solution of {}, not of the rules asked for ({})",
+                    path.display(),
+                    stored.describe(),
+                    asked.describe()
+                );
+            }
+        }
+        let graph = Graph::new(&stored).context("rebuilding the move graph")?;
+        return Ok(Solved {
+            rules: stored,
+            graph,
+            solution,
+            solve_time: Duration::ZERO,
+        });
+    }
+    let rules = rules.ruleset()?;
+    let graph = graph_for_solving(&rules)?;
+    let clock = Instant::now();
+    let bar = progress::bar(graph.count(), "solving", quiet);
+    let solution = Solution::solve(&graph, &|p| {
+        bar.set_position(p.resolved);
+        bar.set_message(format!("solving, remoteness {}", p.level));
+    })?;
+    bar.finish_and_clear();
+    Ok(Solved {
+        rules,
+        graph,
+        solution,
+        solve_time: clock.elapsed(),
+    })
+}
+
+/// `win in 5`, `lose in 8`, `draw`.
+pub fn outcome_text(o: &Outcome) -> String {
+    o.to_string()
+}
+
+/// The outcome as JSON: `{"value": "win", "remoteness": 5}`.
+pub fn outcome_json(o: &Outcome) -> serde_json::Value {
+    serde_json::json!({"value": o.value.name(), "remoteness": o.remoteness})
+}
+
+/// Who wins from a position whose mover has this outcome, in words.
+pub fn verdict(o: &Outcome) -> &'static str {
+    match o.value {
+        Value::Win => "the player to move wins",
+        Value::Lose => "the player to move loses",
+        Value::Draw => "neither player can force a win",
+    }
+}
