@@ -7,6 +7,9 @@ use chopsticks_rules::{Position, Preset, Ruleset};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
+use chopsticks_solve::Solution;
+
+use super::solved::graph_for_solving;
 use super::stats::{graph_for, measure};
 use crate::memory::{human_bytes, peak_resident_bytes};
 
@@ -15,6 +18,9 @@ pub enum Workload {
     /// Reachable positions of 2 players × 6 hands, rollover at 10, transfers and
     /// divisions (25,050,025 positions in the index).
     Explore,
+    /// Solve the same ruleset with 4, 5 and 6 hands per player (511,225, 4,008,004
+    /// and 25,050,025 positions), to show how the cost grows.
+    Solve,
 }
 
 #[derive(Args, Debug)]
@@ -40,7 +46,75 @@ pub fn large_variant() -> Ruleset {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    let Workload::Explore = args.workload;
+    match args.workload {
+        Workload::Explore => explore(args),
+        Workload::Solve => solve(args),
+    }
+}
+
+fn solve(args: &BenchArgs) -> Result<()> {
+    let mut rows = Vec::new();
+    for hands in [4usize, 5, 6] {
+        let rules = Ruleset {
+            hands: vec![hands; 2],
+            ..large_variant()
+        };
+        let graph = graph_for_solving(&rules)?;
+        let mut times = Vec::new();
+        let mut start = None;
+        for _ in 0..args.runs.max(1) {
+            let clock = Instant::now();
+            let solution = Solution::solve(&graph, &|_| {})?;
+            times.push(clock.elapsed().as_secs_f64());
+            start = Some(solution.outcome(&Position::start(&rules)));
+        }
+        times.sort_by(f64::total_cmp);
+        let best = times[0];
+        let peak = peak_resident_bytes().unwrap_or(0);
+        rows.push(json!({
+            "hands": hands,
+            "positions": graph.count(),
+            "seconds": times,
+            "best_seconds": best,
+            "positions_per_second": graph.count() as f64 / best,
+            "peak_resident_bytes_so_far": peak,
+            "peak_bytes_per_position": peak as f64 / graph.count() as f64,
+            "start": start.map(|o| o.to_string()),
+        }));
+    }
+    if args.json {
+        super::print_json(&json!({
+            "workload": "solve",
+            "ruleset": large_variant().describe(),
+            "threads": rayon::current_num_threads(),
+            "runs": rows,
+        }));
+        return Ok(());
+    }
+    println!(
+        "workload:  solve every position ({} threads)",
+        rayon::current_num_threads()
+    );
+    println!(
+        "ruleset:   {} (hands per player varied)",
+        large_variant().describe()
+    );
+    println!("hands  positions   best time   positions/s   peak memory so far");
+    for r in &rows {
+        println!(
+            "{:>5}  {:>10}  {:>8.3} s  {:>10.2} M  {} ({:.2} bytes/position)",
+            r["hands"],
+            r["positions"],
+            r["best_seconds"].as_f64().unwrap_or(0.0),
+            r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
+            human_bytes(r["peak_resident_bytes_so_far"].as_u64().unwrap_or(0)),
+            r["peak_bytes_per_position"].as_f64().unwrap_or(0.0),
+        );
+    }
+    Ok(())
+}
+
+fn explore(args: &BenchArgs) -> Result<()> {
     let rules = large_variant();
     let build = Instant::now();
     let graph = graph_for(&rules)?;

@@ -106,7 +106,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     );
     if let Some(path) = &args.save {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        println!("Saved:                {} ({})", path.display(), human_bytes(size));
+        println!(
+            "Saved:                {} ({})",
+            path.display(),
+            human_bytes(size)
+        );
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ mod table;
 
 use chopsticks_rules::{Move, Position, PositionIndex, RulesError, Ruleset};
 use chopsticks_space::{BitSet, Graph};
+use rayon::prelude::*;
 use thiserror::Error;
 
 pub use outcome::{Outcome, Value};
@@ -137,9 +138,9 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Counts the outcomes of the reachable positions.
+    /// Counts the outcomes of the reachable positions (in parallel).
     pub fn new(graph: &Graph, solution: &Solution, reached: &BitSet, start: u64) -> Summary {
-        let mut s = Summary {
+        let empty = || Summary {
             reachable: 0,
             win: 0,
             lose: 0,
@@ -148,25 +149,56 @@ impl Summary {
             start: solution.outcome_at(start),
             longest_win: None,
         };
-        for i in reached.iter() {
-            s.reachable += 1;
-            if graph.is_terminal(i) {
-                s.terminal += 1;
-                continue;
-            }
-            let o = solution.outcome_at(i);
-            match o.value {
-                Value::Win => {
-                    s.win += 1;
-                    let r = o.remoteness.expect("wins have a remoteness");
-                    if s.longest_win.is_none_or(|(_, best)| r > best) {
-                        s.longest_win = Some((i, r));
+        reached
+            .words()
+            .par_iter()
+            .enumerate()
+            .with_min_len(1024)
+            .fold(empty, |mut s, (w, &word)| {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = w as u64 * 64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    s.reachable += 1;
+                    if graph.is_terminal(i) {
+                        s.terminal += 1;
+                        continue;
+                    }
+                    let o = solution.outcome_at(i);
+                    match o.value {
+                        Value::Win => {
+                            s.win += 1;
+                            let r = o.remoteness.expect("wins have a remoteness");
+                            if s.longest_win
+                                .is_none_or(|(at, best)| (r, u64::MAX - i) > (best, u64::MAX - at))
+                            {
+                                s.longest_win = Some((i, r));
+                            }
+                        }
+                        Value::Lose => s.lose += 1,
+                        Value::Draw => s.draw += 1,
                     }
                 }
-                Value::Lose => s.lose += 1,
-                Value::Draw => s.draw += 1,
-            }
-        }
-        s
+                s
+            })
+            .reduce(empty, |a, b| Summary {
+                reachable: a.reachable + b.reachable,
+                win: a.win + b.win,
+                lose: a.lose + b.lose,
+                draw: a.draw + b.draw,
+                terminal: a.terminal + b.terminal,
+                start: a.start,
+                longest_win: match (a.longest_win, b.longest_win) {
+                    (Some((ia, ra)), Some((ib, rb))) => {
+                        // The largest remoteness; ties go to the smaller index.
+                        if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
+                            Some((ib, rb))
+                        } else {
+                            Some((ia, ra))
+                        }
+                    }
+                    (x, None) | (None, x) => x,
+                },
+            })
     }
 }

@@ -121,7 +121,7 @@ impl Table {
     pub fn from_bytes(encoding: &str, bytes: &[u8]) -> Option<Table> {
         match encoding {
             "narrow" => Some(Table::Narrow(bytes.to_vec())),
-            "wide" if bytes.len() % 2 == 0 => Some(Table::Wide(
+            "wide" if bytes.len().is_multiple_of(2) => Some(Table::Wide(
                 bytes
                     .chunks_exact(2)
                     .map(|c| u16::from_le_bytes([c[0], c[1]]))

@@ -57,7 +57,8 @@ impl BitSet {
         })
     }
 
-    pub(crate) fn words(&self) -> &[u64] {
+    /// The set as 64-bit words: bit `i % 64` of word `i / 64` holds member `i`.
+    pub fn words(&self) -> &[u64] {
         &self.words
     }
 

@@ -1,0 +1,171 @@
+//! End-to-end tests of `solve`, `query`, `play` and `strategy`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = bin()
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn solve_json_keys() {
+    let v = json(&["solve", "--preset", "rahman", "--json"]);
+    assert_eq!(v["reachable"], 207);
+    assert_eq!(v["win"], 72);
+    assert_eq!(v["lose"], 21);
+    assert_eq!(v["draw"], 100);
+    assert_eq!(v["terminal"], 14);
+    assert_eq!(v["start"]["value"], "draw");
+    assert_eq!(v["start"]["remoteness"], serde_json::Value::Null);
+    let v = json(&["solve", "--json"]);
+    assert_eq!(v["start"]["value"], "win");
+    assert_eq!(v["start"]["remoteness"], 23);
+    let v = json(&["solve", "--preset", "simple", "--json"]);
+    assert_eq!(v["start"]["value"], "lose");
+    assert_eq!(v["start"]["remoteness"], 8);
+}
+
+#[test]
+fn query_orders_moves_best_first() {
+    let v = json(&["query", "1111", "--json"]);
+    assert_eq!(v["value"], "win");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["move"], "self 1→1");
+    assert_eq!(moves[0]["value"], "win");
+    assert_eq!(moves[0]["remoteness"], 23);
+    assert_eq!(moves[1]["value"], "lose");
+    let v = json(&["query", "11-02", "--preset", "rahman", "--json"]);
+    assert_eq!(v["value"], "win");
+}
+
+#[test]
+fn saved_solutions_are_used_and_checked() {
+    let dir = std::env::temp_dir().join(format!("chopsticks-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("rahman.sol");
+    let db_text = db.to_str().unwrap();
+    let v = json(&["solve", "--preset", "rahman", "--save", db_text, "--json"]);
+    assert_eq!(v["saved"], db_text);
+    let v = json(&["query", "11-11", "--db", db_text, "--json"]);
+    assert_eq!(v["value"], "draw");
+    // Asking for other rules than the file holds is refused.
+    let out = run(&["query", "11-11", "--db", db_text, "--preset", "standard"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds the solution of"));
+    // A damaged file is refused.
+    let bytes = std::fs::read(&db).unwrap();
+    std::fs::write(&db, &bytes[..bytes.len() - 7]).unwrap();
+    let out = run(&["query", "11-11", "--db", db_text]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn play_against_the_computer_with_piped_input() {
+    // Simple Chopsticks is a second-player win: moving first, the human loses
+    // whatever they do; `hint`, `moves`, `undo` and a bad move are handled.
+    let text = play(
+        &["--preset", "simple"],
+        "hint\nmoves\ntap 3→3\ntap 1->1\nundo\ntap 1->1\n"
+            .repeat(1)
+            .as_str(),
+    );
+    assert!(text.contains("You are at lose in 8"), "{text}");
+    assert!(text.contains("Your moves: tap 1→1"), "{text}");
+    assert!(text.contains("is not a legal move"), "{text}");
+    assert!(text.contains("Taken back."), "{text}");
+    assert!(text.contains("The computer plays"), "{text}");
+    // Keep playing the first legal move until the game ends: the computer wins.
+    let mut input = String::new();
+    for _ in 0..40 {
+        input.push_str("tap 1->1\ntap 1->2\ntap 2->1\ntap 2->2\ntap 1->3\ntap 3->1\ntap 2->3\ntap 3->2\ntap 3->3\ntap 1->4\ntap 4->1\n");
+    }
+    let text = play(&["--preset", "simple"], &input);
+    assert!(text.contains("Game over: the computer wins."), "{text}");
+    // The computer moving first in the standard game wins too.
+    let text = play(&["--computer-first"], &input);
+    assert!(text.contains("Game over: the computer wins."), "{text}");
+}
+
+#[test]
+fn play_ends_on_input_end_and_draws_by_repetition() {
+    let text = play(&["--preset", "rahman"], "");
+    assert!(text.contains("Input ended."), "{text}");
+    let text = play(
+        &[
+            "--preset",
+            "rahman",
+            "--computer-first",
+            "--repetitions",
+            "2",
+        ],
+        &"hint\n".repeat(3),
+    );
+    assert!(
+        text.contains("Input ended.") || text.contains("draw"),
+        "{text}"
+    );
+}
+
+#[test]
+fn strategy_for_won_and_drawn_variants() {
+    let v = json(&["strategy", "--json"]);
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["verified"], true);
+    let configurations = v["configurations"].as_array().unwrap();
+    assert!(configurations.iter().any(|c| c == "[2,1],[1,1]"));
+    let v = json(&["strategy", "--preset", "simple", "--json"]);
+    assert_eq!(v["winner"], "second");
+    let v = json(&["strategy", "--preset", "rahman", "--json"]);
+    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert!(!v["avoid"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn solver_errors() {
+    let out = run(&["solve", "--players", "3"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two players"));
+    let out = run(&["query", "99-11"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
+}
