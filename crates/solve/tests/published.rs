@@ -203,3 +203,45 @@ fn wikipedia_strategy_list() {
     let cycle = format!("{} → {}", faced([2, 3], [1, 2]), faced([2, 3], [2, 3]));
     assert!(err.contains(&cycle), "{err}");
 }
+
+/// Rahman: "most 01-XY positions are losing": 12 of the 14 with a live opponent are
+/// (01-04 and 01-14 are wins).
+#[test]
+fn rahman_01_positions() {
+    let rules = Preset::Rahman.ruleset();
+    let (_, solution, _) = solve(&rules);
+    let mut wins = Vec::new();
+    let mut losses = 0;
+    for xy in ["01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44"] {
+        let p = Position::parse(&format!("01-{xy}"), &rules).unwrap();
+        match solution.outcome(&p).value {
+            Value::Lose => losses += 1,
+            Value::Win => wins.push(xy),
+            Value::Draw => panic!("01-{xy} is drawn"),
+        }
+    }
+    assert_eq!(losses, 12);
+    assert_eq!(wins, vec!["04", "14"]);
+}
+
+/// Wikipedia's second text: "two perfect players will play indefinitely" (true: the
+/// start is a draw) and "even very inexperienced players can avoid losing by simply
+/// looking one move ahead" (false: from drawn positions some moves lose in 3 plies,
+/// which a one-move look-ahead does not see).
+#[test]
+fn rollover_draw_and_look_ahead() {
+    let rules = Preset::Rollover.ruleset();
+    let (graph, solution, s) = solve(&rules);
+    assert_eq!(s.start, Outcome::DRAW);
+    let start = graph.index_of(&Position::start(&rules));
+    let reached = explore(&graph, start, &|_| {}).reached;
+    let traps = strategy::traps(&graph, &solution, reached.iter());
+    let deep: Vec<String> = traps
+        .iter()
+        .filter(|&&t| solution.outcome_at(t).remoteness > Some(1))
+        .map(|&t| format!("{:?}", graph.position(t).players()))
+        .collect();
+    assert_eq!(traps.len(), 24);
+    assert_eq!(deep.len(), 5, "{deep:?}");
+    assert!(traps.iter().all(|&t| solution.outcome_at(t).remoteness <= Some(3)));
+}
