@@ -46,7 +46,11 @@ pub fn run(args: &MovesArgs) -> Result<()> {
         println!("The game is over: no moves.");
         return Ok(());
     }
-    println!("{} legal moves:", moves.len());
+    println!(
+        "{} legal move{}:",
+        moves.len(),
+        if moves.len() == 1 { "" } else { "s" }
+    );
     let width = moves
         .iter()
         .map(|(m, _)| m.describe(&rules).chars().count())

@@ -46,6 +46,9 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     };
     let start_index = s.graph.index_of(&start);
     let start_outcome = s.solution.outcome_at(start_index);
+    if start.is_terminal(&s.rules) {
+        bail!("the game is already over at the start position: there is nothing to play");
+    }
     if let Some(strategy) = winning_strategy(&s.graph, &s.solution, start_index) {
         let faced = match verify(&s.graph, start_index, &strategy) {
             Ok(n) => n,

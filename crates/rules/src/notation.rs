@@ -170,8 +170,11 @@ fn read_dashed(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
 }
 
 fn read_compact(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
-    let inner = text.trim_start_matches('[').trim_end_matches(']');
-    let offset = if text.starts_with('[') { 1 } else { 0 };
+    let (inner, offset) = match (text.strip_prefix('['), text.ends_with(']')) {
+        (Some(rest), true) => (&rest[..rest.len() - 1], 1),
+        (None, false) => (text, 0),
+        _ => return Err(error(text, "unbalanced brackets: write [1211] or 1211")),
+    };
     if rules.fingers > 10 {
         return Err(error(
             text,
@@ -462,6 +465,8 @@ mod tests {
         assert!(msg("(1,1,1|1)_4").contains("3 live hands"));
         assert!(msg("(0|1)_4").contains("live hands only"));
         assert!(msg("").contains("empty"));
+        assert!(msg("[[1211").contains("unbalanced"));
+        assert!(msg("1211]").contains("unbalanced"));
         assert!(msg("12-").contains("no hands"));
     }
 }
