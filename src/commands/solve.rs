@@ -43,7 +43,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => Position::start(&s.rules),
     };
     let start_index = s.graph.index_of(&start);
-    let exploration = measure(&s.graph, &start, true).exploration;
+    let exploration = measure(&s.graph, &start, args.quiet).exploration;
     let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);
     if let Some(path) = &args.save {
         file::save(&s.solution, path)?;

@@ -100,7 +100,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let reached = measure(&s.graph, &start, true).exploration.reached;
+    let reached = measure(&s.graph, &start, args.quiet).exploration.reached;
     let avoid = traps(&s.graph, &s.solution, reached.iter());
     let lines: Vec<String> = avoid
         .iter()
