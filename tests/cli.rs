@@ -1,31 +1,8 @@
 //! End-to-end tests of the `chopsticks` binary.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
-
-fn fails_with(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(needle), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use common::{fails_with, json, run};
 
 #[test]
 fn stats_json_has_the_documented_keys() {

@@ -1,48 +1,13 @@
 //! End-to-end tests of `solve`, `query`, `play` and `strategy`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+use common::{fails_with, json, run, run_with_input};
 
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = bin()
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    run_with_input(&all, input)
 }
 
 #[test]
@@ -162,10 +127,7 @@ fn strategy_for_won_and_drawn_variants() {
 
 #[test]
 fn solver_errors() {
-    let out = run(&["solve", "--players", "3"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("two players"));
-    let out = run(&["query", "99-11"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("out of range"));
+    fails_with(&["solve", "--players", "3"], "two players");
+    fails_with(&["query", "99-11"], "out of range");
+    fails_with(&["strategy", "--start", "0011"], "already over");
 }

@@ -1,0 +1,58 @@
+//! Helpers shared by the end-to-end tests: run the `chopsticks` binary.
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the binary with these arguments.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the binary, which must succeed, and parses its JSON output.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Runs the binary, which must fail with a message containing `needle` and no panic.
+pub fn fails_with(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Runs the binary with `input` on standard input; it must succeed. Returns stdout.
+pub fn run_with_input(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    let out = child.wait_with_output().expect("the binary ends");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
