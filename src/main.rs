@@ -41,9 +41,34 @@ enum Command {
     Rules(commands::rules::RulesCommandArgs),
     /// Benchmarks: time the exploration of a large variant.
     Bench(commands::bench::BenchArgs),
+    /// The canonical game value and outcome of Simple Chopsticks positions, of
+    /// sums of them, and of games in CGSuite notation.
+    Value(commands::value::ValueArgs),
+    /// The paper's tables of values with one hand each (one-hand: Table 2; grid: Table 1).
+    Table(commands::table::TableArgs),
+}
+
+/// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
+/// as command-line tools do, instead of reporting `println!`'s panic.
+fn exit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("Broken pipe") {
+            // 128 + SIGPIPE, the status of a process killed by a closed pipe.
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 fn main() {
+    exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
@@ -54,6 +79,8 @@ fn main() {
         Command::Moves(args) => commands::moves::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Value(args) => commands::value::run(&args),
+        Command::Table(args) => commands::table::run(&args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

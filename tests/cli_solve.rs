@@ -70,9 +70,7 @@ fn play_against_the_computer_with_piped_input() {
     // whatever they do; `hint`, `moves`, `undo` and a bad move are handled.
     let text = play(
         &["--preset", "simple"],
-        "hint\nmoves\ntap 3→3\ntap 1->1\nundo\ntap 1->1\n"
-            .repeat(1)
-            .as_str(),
+        "hint\nmoves\ntap 3→3\ntap 1->1\nundo\ntap 1->1\n",
     );
     assert!(text.contains("You are at lose in 8"), "{text}");
     assert!(text.contains("Your moves: tap 1→1"), "{text}");

@@ -9,6 +9,8 @@ pub mod solve;
 pub mod solved;
 pub mod stats;
 pub mod strategy;
+pub mod table;
+pub mod value;
 
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json(value: &serde_json::Value) {

@@ -90,7 +90,9 @@
 //!   when parsing, `^^^` is accepted as well as `^3`;
 //! * `^<n>` is `↑^n` (up-nth power: `↑^1 = ↑`, `↑^n = {0 | ↓^[n-1] *}`, so
 //!   `↑^2 = {0 | ↓*}`), `^[n]` is `↑^[n] = ↑ + ↑^2 + … + ↑^n`; `v<n>`, `v[n]`
-//!   are their negatives (parsing only: printing spells them out);
+//!   are their negatives; printing uses `^[n]`/`v[n]` for every `n ≥ 2`, and
+//!   `^<n>`, `v<n>`, `^[n]*`, `v<n>*`, … when `2 ≤ n ≤ 4` (larger ones are
+//!   spelled out with braces);
 //! * `+-G` is `±G = {G | -G}` (printed when a game has that shape; `+-(…)`
 //!   when `G` prints with a sign or a sum);
 //! * braces `{a,b|c}`, with nesting and the slash convention: a longer run of

@@ -48,6 +48,9 @@ impl fmt::Display for Uptimal {
     }
 }
 
+/// `↑^<k>` and `↑^[k]` are printed by name for `k` up to this bound.
+const NAMED_POWERS: u32 = 4;
+
 fn star_suffix(m: u32) -> String {
     match m {
         0 => String::new(),
@@ -81,6 +84,16 @@ impl GameStore {
             s.push_str(&star_suffix(star));
             return s;
         }
+        if let Some(k) = self.up_sum_order(g) {
+            return if k > 0 {
+                format!("^[{k}]")
+            } else {
+                format!("v[{}]", -k)
+            };
+        }
+        if let Some(name) = self.name_of(g) {
+            return name;
+        }
         let left = self.left_options(g).to_vec();
         let right = self.right_options(g).to_vec();
         if let ([a], [b]) = (left.as_slice(), right.as_slice()) {
@@ -96,6 +109,73 @@ impl GameStore {
         let l = self.format_options(&left);
         let r = self.format_options(&right);
         format!("{{{l}|{r}}}")
+    }
+
+    /// `Some(k)` when `g = ↑^[k]` (`k ≥ 2`), `Some(-k)` when `g = ↓^[k]`, read
+    /// from the canonical forms `↑^[k] = {↑^[k-1] | *}` and `↓^[k] = {* | ↓^[k-1]}`
+    /// (with `↑^[1] = ↑`), without building anything.
+    fn up_sum_order(&self, g: GameId) -> Option<i64> {
+        let is_star = |s: &Self, h: GameId| s.as_nimber(h) == Some(1);
+        let unit = |s: &Self, h: GameId| match s.kind(h) {
+            Kind::Simple {
+                number,
+                ups,
+                star: 0,
+            } if number == Dyadic::ZERO && ups.abs() == 1 => Some(ups),
+            _ => None,
+        };
+        let mut k: i64 = 0;
+        let mut sign = 0;
+        let mut h = g;
+        loop {
+            if k > 0 {
+                if let Some(u) = unit(self, h) {
+                    return (u == sign).then_some(sign * (k + 1));
+                }
+            }
+            let (l, r) = (self.left_options(h), self.right_options(h));
+            let (&[a], &[b]) = (l, r) else { return None };
+            let (next, s) = if is_star(self, b) {
+                (a, 1)
+            } else if is_star(self, a) {
+                (b, -1)
+            } else {
+                return None;
+            };
+            if sign != 0 && s != sign {
+                return None;
+            }
+            sign = s;
+            k += 1;
+            h = next;
+        }
+    }
+
+    /// The CGSuite name of `g` when it is `±↑^<k>` or `±↑^[k]` (`2 ≤ k ≤`
+    /// [`NAMED_POWERS`]), possibly plus `*`: `^<3>`, `v[2]*`, …
+    fn name_of(&mut self, g: GameId) -> Option<String> {
+        if self.named.is_none() {
+            let mut named = Vec::new();
+            for k in 2..=NAMED_POWERS {
+                let star = self.star();
+                let power = self.up_power(k);
+                let sum = self.up_power_sum(k);
+                for (base, text) in [(power, format!("<{k}>")), (sum, format!("[{k}]"))] {
+                    let neg = self.neg(base);
+                    for (game, sign) in [(base, '^'), (neg, 'v')] {
+                        let starred = self.add(game, star);
+                        named.push((game, format!("{sign}{text}")));
+                        named.push((starred, format!("{sign}{text}*")));
+                    }
+                }
+            }
+            self.named = Some(named);
+        }
+        let named = self.named.as_ref().expect("built above");
+        named
+            .iter()
+            .find(|(id, _)| *id == g)
+            .map(|(_, t)| t.clone())
     }
 
     /// Options printed in an order independent of ids (so that equal games
@@ -125,12 +205,28 @@ impl GameStore {
 
     /// Parse a game written in CGSuite-like notation (see the crate
     /// documentation for the accepted grammar).
+    ///
+    /// Input is bounded so that no text can make the engine overflow or run away:
+    /// integers up to [`MAX_INTEGER`], denominators up to `2^`[`MAX_EXPONENT`],
+    /// nimbers up to `*`[`MAX_NIMBER`], multiples of ↑ up to [`MAX_UPS`], nesting
+    /// up to [`MAX_DEPTH`], and every intermediate result must keep its numbers
+    /// within `2^`[`MAX_NUMBER_BITS`] and `2^-`[`MAX_RESULT_EXPONENT`]. Beyond
+    /// these the parser returns an error (it never panics).
     pub fn parse(&mut self, text: &str) -> Result<GameId, ParseError> {
+        self.parse_with(text, &[])
+    }
+
+    /// Like [`GameStore::parse`], where `#0`, `#1`, … stand for the games of
+    /// `games` (ids of this store), e.g. `#0 + #1 - ^`.
+    pub fn parse_with(&mut self, text: &str, games: &[GameId]) -> Result<GameId, ParseError> {
         let mut p = Parser {
             chars: text.char_indices().collect(),
             pos: 0,
             len: text.len(),
             store: self,
+            games,
+            depth: 0,
+            bounds: std::collections::HashMap::new(),
         };
         let g = p.expr()?;
         p.skip_ws();
@@ -256,11 +352,30 @@ impl GameStore {
     }
 }
 
+/// Largest integer literal [`GameStore::parse`] accepts.
+pub const MAX_INTEGER: i64 = 1 << 16;
+/// Largest `k` of a denominator `2^k` in a literal.
+pub const MAX_EXPONENT: u32 = 16;
+/// Largest nimber `*m` in a literal.
+pub const MAX_NIMBER: u32 = 1024;
+/// Largest multiple `n` in `^n` / `vn`, and largest uptimal digit `(k)`.
+pub const MAX_UPS: i64 = 4096;
+/// Deepest nesting of braces, parentheses and unary signs.
+pub const MAX_DEPTH: u32 = 64;
+/// Every number inside an intermediate result stays below `2^MAX_NUMBER_BITS`.
+pub const MAX_NUMBER_BITS: u32 = 20;
+/// … and has a denominator at most `2^MAX_RESULT_EXPONENT`.
+pub const MAX_RESULT_EXPONENT: u32 = 40;
+
 struct Parser<'a> {
     chars: Vec<(usize, char)>,
     pos: usize,
     len: usize,
     store: &'a mut GameStore,
+    games: &'a [GameId],
+    depth: u32,
+    /// Memo of [`Parser::number_bounds`].
+    bounds: std::collections::HashMap<GameId, (u32, u32)>,
 }
 
 /// A piece of the inside of braces: a game, a comma, or a run of `k` bars.
@@ -271,6 +386,64 @@ enum BracePiece {
 }
 
 impl Parser<'_> {
+    /// `(bits of the largest |integer part|, largest exponent)` over every number
+    /// that is a subgame of `g`.
+    fn number_bounds(&mut self, g: GameId) -> (u32, u32) {
+        if let Some(&b) = self.bounds.get(&g) {
+            return b;
+        }
+        if let Kind::Simple { number, .. } = self.store.kind(g) {
+            // Every number inside x + n·↑ + *m lies within 1 of x, with a
+            // denominator dividing x's (no need to walk the options: the
+            // canonical form of the integer n is n levels deep).
+            let int = number
+                .floor()
+                .unsigned_abs()
+                .max(number.ceil().unsigned_abs())
+                + 1;
+            return (64 - int.leading_zeros(), number.exponent());
+        }
+        let mut b = (0, 0);
+        let options: Vec<GameId> = self
+            .store
+            .left_options(g)
+            .iter()
+            .chain(self.store.right_options(g))
+            .copied()
+            .collect();
+        for o in options {
+            let ob = self.number_bounds(o);
+            b = (b.0.max(ob.0), b.1.max(ob.1));
+        }
+        self.bounds.insert(g, b);
+        b
+    }
+
+    /// Refuses a result whose numbers are too large or too fine for further
+    /// arithmetic to stay exact.
+    fn guard(&mut self, g: GameId) -> Result<GameId, ParseError> {
+        let (bits, exponent) = self.number_bounds(g);
+        if bits > MAX_NUMBER_BITS {
+            return Err(self.error(&format!(
+                "number too large (numbers must stay below 2^{MAX_NUMBER_BITS})"
+            )));
+        }
+        if exponent > MAX_RESULT_EXPONENT {
+            return Err(self.error(&format!(
+                "number too fine (denominators must stay at most 2^{MAX_RESULT_EXPONENT})"
+            )));
+        }
+        Ok(g)
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(&format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
     fn error(&self, message: &str) -> ParseError {
         ParseError {
             position: self.chars.get(self.pos).map_or(self.len, |c| c.0),
@@ -317,8 +490,8 @@ impl Parser<'_> {
     fn small(&self, v: u64) -> Result<i64, ParseError> {
         i64::try_from(v)
             .ok()
-            .filter(|v| *v < (1 << 40))
-            .ok_or_else(|| self.error("number too large"))
+            .filter(|v| *v <= MAX_INTEGER)
+            .ok_or_else(|| self.error(&format!("number too large (at most {MAX_INTEGER})")))
     }
 
     /// expr := ['+-'] unary (('+' | '-' | '+-') unary)*
@@ -334,12 +507,14 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     let t = self.signed_term()?;
-                    acc = self.store.add(acc, t);
+                    let sum = self.store.add(acc, t);
+                    acc = self.guard(sum)?;
                 }
                 Some('-') => {
                     self.pos += 1;
                     let t = self.unary()?;
-                    acc = self.store.sub(acc, t);
+                    let difference = self.store.sub(acc, t);
+                    acc = self.guard(difference)?;
                 }
                 _ => return Ok(acc),
             }
@@ -359,6 +534,13 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<GameId, ParseError> {
+        self.enter()?;
+        let g = self.unary_inner();
+        self.depth -= 1;
+        g
+    }
+
+    fn unary_inner(&mut self) -> Result<GameId, ParseError> {
         self.skip_ws();
         if self.eat('-') {
             // `-1/2v*` is (-1/2) + ↓ + *: the sign belongs to the number only,
@@ -396,6 +578,17 @@ impl Parser<'_> {
                 self.pos += 1;
                 self.uptimal()
             }
+            Some('#') => {
+                self.pos += 1;
+                let k = self
+                    .unsigned()?
+                    .ok_or_else(|| self.error("expected a game number after '#'"))?;
+                let g = usize::try_from(k)
+                    .ok()
+                    .and_then(|k| self.games.get(k).copied())
+                    .ok_or_else(|| self.error("no such game"))?;
+                self.suffixes(g)
+            }
             Some(c) if c.is_ascii_digit() || c == '^' || c == 'v' || c == '*' => self.compound(),
             Some(_) => Err(self.error("unexpected character")),
             None => Err(self.error("unexpected end of input")),
@@ -419,6 +612,11 @@ impl Parser<'_> {
                 let d = self.unsigned()?.unwrap_or(0);
                 if d == 0 || !d.is_power_of_two() {
                     return Err(self.error("denominator must be a power of two"));
+                }
+                if d.trailing_zeros() > MAX_EXPONENT {
+                    return Err(
+                        self.error(&format!("denominator too large (at most 2^{MAX_EXPONENT})"))
+                    );
                 }
                 Dyadic::new(n, d.trailing_zeros())
             } else {
@@ -458,6 +656,9 @@ impl Parser<'_> {
                 self.store.up_power_sum(n as u32)
             } else if let Some(n) = self.unsigned()? {
                 let n = self.small(n)?;
+                if n > MAX_UPS {
+                    return Err(self.error(&format!("too many ups (at most {MAX_UPS})")));
+                }
                 self.store.ups(n)
             } else {
                 let mut n = 1;
@@ -467,15 +668,22 @@ impl Parser<'_> {
                 self.store.ups(n)
             };
             let term = if sign < 0 { self.store.neg(term) } else { term };
-            acc = self.store.add(acc, term);
+            let sum = self.store.add(acc, term);
+            acc = self.guard(sum)?;
         }
         if self.eat('*') {
             let m = match self.unsigned()? {
-                Some(m) => u32::try_from(m).map_err(|_| self.error("nimber too large"))?,
+                Some(m) => u32::try_from(m)
+                    .ok()
+                    .filter(|m| *m <= MAX_NIMBER)
+                    .ok_or_else(|| {
+                        self.error(&format!("nimber too large (at most *{MAX_NIMBER})"))
+                    })?,
                 None => 1,
             };
             let nim = self.store.nimber(m);
-            acc = self.store.add(acc, nim);
+            let sum = self.store.add(acc, nim);
+            acc = self.guard(sum)?;
         }
         Ok(acc)
     }
@@ -502,6 +710,9 @@ impl Parser<'_> {
                         .unsigned()?
                         .ok_or_else(|| self.error("expected digit"))?;
                     let v = self.small(v)?;
+                    if v > MAX_UPS {
+                        return Err(self.error(&format!("digit too large (at most {MAX_UPS})")));
+                    }
                     if !self.eat(')') {
                         return Err(self.error("expected ')'"));
                     }
@@ -513,9 +724,17 @@ impl Parser<'_> {
         if digits.is_empty() {
             return Err(self.error("expected uptimal digits"));
         }
+        if digits.len() > MAX_DEPTH as usize {
+            return Err(self.error(&format!("more than {MAX_DEPTH} uptimal digits")));
+        }
         let star = if self.eat('*') {
             match self.unsigned()? {
-                Some(m) => u32::try_from(m).map_err(|_| self.error("nimber too large"))?,
+                Some(m) => u32::try_from(m)
+                    .ok()
+                    .filter(|m| *m <= MAX_NIMBER)
+                    .ok_or_else(|| {
+                        self.error(&format!("nimber too large (at most *{MAX_NIMBER})"))
+                    })?,
                 None => 1,
             }
         } else {
@@ -526,6 +745,14 @@ impl Parser<'_> {
 
     /// Inside `{ … }` (the `{` already consumed), up to and including `}`.
     fn braces(&mut self) -> Result<GameId, ParseError> {
+        self.enter()?;
+        let g = self.braces_inner();
+        self.depth -= 1;
+        let g = g?;
+        self.guard(g)
+    }
+
+    fn braces_inner(&mut self) -> Result<GameId, ParseError> {
         let mut pieces = Vec::new();
         loop {
             self.skip_ws();

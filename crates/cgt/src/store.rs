@@ -96,6 +96,8 @@ pub struct GameStore {
     scratch: Vec<u32>,
     fast_paths: bool,
     pub(crate) analysis: crate::analysis::AnalysisCache,
+    /// Games printed by name (`^[2]`, `v<3>*`, …), built on first use by `format`.
+    pub(crate) named: Option<Vec<(GameId, String)>>,
 }
 
 impl Default for GameStore {
@@ -135,6 +137,7 @@ impl GameStore {
             scratch: Vec::new(),
             fast_paths: true,
             analysis: Default::default(),
+            named: None,
         };
         let zero = store.intern(&[], &[]);
         debug_assert_eq!(zero, GameId::ZERO);

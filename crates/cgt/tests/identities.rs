@@ -257,3 +257,27 @@ fn large_numbers_and_single_option_cache() {
         }
     }
 }
+
+#[test]
+fn up_power_sums_print_by_name() {
+    let mut s = GameStore::new();
+    for k in 2..=9u32 {
+        let g = s.up_power_sum(k);
+        assert_eq!(s.format(g), format!("^[{k}]"));
+        let ng = s.neg(g);
+        assert_eq!(s.format(ng), format!("v[{k}]"));
+        let text = s.format(ng);
+        assert_eq!(s.parse(&text).unwrap(), ng);
+    }
+    for k in 2..=4u32 {
+        let g = s.up_power(k);
+        assert_eq!(s.format(g), format!("^<{k}>"));
+    }
+    // {^|*} is ^[2]; {^[2]|*} is ^[3]; but {^^|*} is not a unit sum.
+    let g = s.parse("{^|*}").unwrap();
+    assert_eq!(s.format(g), "^[2]");
+    let g = s.parse("{^[2]|*}").unwrap();
+    assert_eq!(s.format(g), "^[3]");
+    let g = s.parse("{^^|*}").unwrap();
+    assert_ne!(s.format(g), "^[2]");
+}

@@ -255,7 +255,12 @@ impl Ruleset {
     /// `2 players × 2 hands, F = 5 cutoff; self-attack, transfer, division`.
     pub fn describe(&self) -> String {
         let hands = if self.is_symmetric() {
-            format!("{} players × {} hands", self.players(), self.hands[0])
+            let h = self.hands[0];
+            format!(
+                "{} players × {h} hand{}",
+                self.players(),
+                if h == 1 { "" } else { "s" }
+            )
         } else {
             let list: Vec<String> = self.hands.iter().map(|h| h.to_string()).collect();
             format!("{} players, hands {}", self.players(), list.join(","))

@@ -212,7 +212,9 @@ fn rahman_01_positions() {
     let (_, solution, _) = solve(&rules);
     let mut wins = Vec::new();
     let mut losses = 0;
-    for xy in ["01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44"] {
+    for xy in [
+        "01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44",
+    ] {
         let p = Position::parse(&format!("01-{xy}"), &rules).unwrap();
         match solution.outcome(&p).value {
             Value::Lose => losses += 1,
@@ -243,5 +245,7 @@ fn rollover_draw_and_look_ahead() {
         .collect();
     assert_eq!(traps.len(), 24);
     assert_eq!(deep.len(), 5, "{deep:?}");
-    assert!(traps.iter().all(|&t| solution.outcome_at(t).remoteness <= Some(3)));
+    assert!(traps
+        .iter()
+        .all(|&t| solution.outcome_at(t).remoteness <= Some(3)));
 }

@@ -1,0 +1,350 @@
+//! `chopsticks table`: the paper's tables of Simple Chopsticks values with one hand
+//! each. `one-hand`: Table 2, the values of `(1|1)_n` for `1 ≤ n ≤ N` as runs of
+//! equal values. `grid`: Table 1, the values of `(i|j)_N` for `1 ≤ i, j ≤ N`, as
+//! text, Markdown, CSV, JSON, or a coloured picture (PNG, SVG).
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chopsticks_cgt::{GameId, GameStore, Outcome};
+use chopsticks_values::picture::{self, GridPicture};
+use chopsticks_values::{one_hand, runs, OneHandSweep, Run};
+use clap::{Args, Subcommand, ValueEnum};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::memory::ensure_fits;
+use crate::progress;
+
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    #[command(subcommand)]
+    table: Table,
+}
+
+#[derive(Subcommand, Debug)]
+enum Table {
+    /// Table 2: the values and outcomes of (1|1)_n for 1 ≤ n ≤ N, as runs of equal values.
+    OneHand(OneHandArgs),
+    /// Table 1: the values of (i|j)_N for 1 ≤ i, j ≤ N (rows i, columns j).
+    Grid(GridArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Markdown,
+    Csv,
+}
+
+/// The largest N `table one-hand --from-scratch` accepts (time grows as N³).
+const MAX_FROM_SCRATCH: u32 = 5000;
+/// The largest N `table grid` accepts (N² cells are printed).
+const MAX_GRID: u32 = 1000;
+
+#[derive(Args, Debug)]
+struct OneHandArgs {
+    /// The largest finger count n (the paper's n = F - 1).
+    #[arg(long, default_value_t = 606)]
+    max: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Compute every n from scratch (in parallel) instead of incrementally.
+    #[arg(long)]
+    from_scratch: bool,
+    /// Print JSON: a list of {"from", "to", "value", "outcome"}.
+    #[arg(long)]
+    json: bool,
+    /// Print the computing time on stderr.
+    #[arg(long)]
+    time: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct GridArgs {
+    /// The finger count N (the paper's n = F - 1).
+    #[arg(long, default_value_t = 20)]
+    fingers: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write values in uptimal form (`.22*`) where they have one.
+    #[arg(long)]
+    uptimal: bool,
+    /// Print JSON: {"fingers", "values": [[…]], "distinct"}.
+    #[arg(long)]
+    json: bool,
+    /// Draw the table as a PNG picture, one colour per distinct value, with a legend.
+    #[arg(long, value_name = "FILE")]
+    png: Option<String>,
+    /// Draw the table as an SVG picture.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &TableArgs) -> Result<()> {
+    match &args.table {
+        Table::OneHand(a) => one_hand_table(a),
+        Table::Grid(a) => grid_table(a),
+    }
+}
+
+/// Quotes a CSV field when it needs it.
+fn csv(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+/// Escapes a Markdown table cell.
+fn md(cell: &str) -> String {
+    cell.replace('|', "\\|")
+}
+
+fn interval(r: &Run) -> String {
+    if r.from == r.to {
+        r.from.to_string()
+    } else {
+        format!("{}–{}", r.from, r.to)
+    }
+}
+
+fn one_hand_table(args: &OneHandArgs) -> Result<()> {
+    if args.max == 0 {
+        bail!("--max must be at least 1");
+    }
+    let clock = Instant::now();
+    let table = if args.from_scratch {
+        if args.max > MAX_FROM_SCRATCH {
+            bail!(
+                "--from-scratch goes up to --max {MAX_FROM_SCRATCH} (its time grows as N³); \
+                 drop --from-scratch for the incremental method"
+            );
+        }
+        let bar = progress::bar(args.max as u64, "finger counts", args.quiet);
+        let entries: Vec<(u32, String, Outcome)> = (1..=args.max)
+            .into_par_iter()
+            .map(|n| {
+                let mut store = GameStore::new();
+                let g = one_hand(&mut store, 1, 1, n);
+                bar.inc(1);
+                (n, store.format(g), store.outcome(g))
+            })
+            .collect();
+        bar.finish_and_clear();
+        runs(entries)
+    } else {
+        if args.max > OneHandSweep::MAX_N {
+            bail!(
+                "--max goes up to {} (the incremental table grows as N²)",
+                OneHandSweep::MAX_N
+            );
+        }
+        ensure_fits(
+            OneHandSweep::bytes(args.max),
+            &format!("the values of (a|b)_n for a + b ≤ {}", args.max),
+        )?;
+        let bar = progress::bar(args.max as u64, "finger counts", args.quiet);
+        let report = |n: u32| bar.set_position(n as u64);
+        let t = chopsticks_values::table2(args.max, Some(&report))?;
+        bar.finish_and_clear();
+        t
+    };
+    if args.time {
+        eprintln!(
+            "computed (1|1)_n for n ≤ {} in {:.3} s ({})",
+            args.max,
+            clock.elapsed().as_secs_f64(),
+            if args.from_scratch {
+                "every n from scratch"
+            } else {
+                "incrementally"
+            }
+        );
+    }
+    if args.json {
+        let list: Vec<_> = table
+            .iter()
+            .map(|r| json!({"from": r.from, "to": r.to, "value": r.value, "outcome": r.outcome.to_string()}))
+            .collect();
+        super::print_json(&json!(list));
+        return Ok(());
+    }
+    match args.format {
+        Format::Text => {
+            let w = table
+                .iter()
+                .map(|r| r.value.chars().count())
+                .max()
+                .unwrap_or(5)
+                .max(5);
+            let iw = table
+                .iter()
+                .map(|r| interval(r).chars().count())
+                .max()
+                .unwrap_or(1)
+                .max("interval of n".len());
+            println!("Values of (1|1)_n for 1 ≤ n ≤ {} (Table 2)", args.max);
+            println!("{:<iw$}  {:<w$}  outcome", "interval of n", "value");
+            for r in &table {
+                println!("{:<iw$}  {:<w$}  {}", interval(r), r.value, r.outcome);
+            }
+        }
+        Format::Markdown => {
+            println!("| Interval of n | Value of (1\\|1)_n | Outcome |");
+            println!("|---|---|---|");
+            for r in &table {
+                println!("| {} | `{}` | {} |", interval(r), md(&r.value), r.outcome);
+            }
+        }
+        Format::Csv => {
+            println!("from,to,value,outcome");
+            for r in &table {
+                println!("{},{},{},{}", r.from, r.to, csv(&r.value), r.outcome);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: to `path.tmp`, then renamed.
+fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {tmp}"))?;
+    std::fs::rename(&tmp, Path::new(path)).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot rename {tmp} to {path}")
+    })?;
+    Ok(())
+}
+
+fn grid_table(args: &GridArgs) -> Result<()> {
+    let n = args.fingers;
+    if n == 0 {
+        bail!("--fingers must be at least 1");
+    }
+    if n > MAX_GRID {
+        bail!("--fingers goes up to {MAX_GRID} (the table has N² cells)");
+    }
+    // The incremental sweep gives every (i|j)_n with i + j ≤ n; the others are *.
+    let bar = progress::bar(n as u64, "finger counts", args.quiet);
+    let mut sweep = OneHandSweep::new(n)?;
+    while let Some(k) = sweep.advance() {
+        bar.set_position(k as u64);
+    }
+    bar.finish_and_clear();
+    let ids: Vec<Vec<GameId>> = (1..=n)
+        .map(|i| (1..=n).map(|j| sweep.value(i, j)).collect())
+        .collect();
+    let store = sweep.store_mut();
+    // Distinct values in order of first appearance (row by row).
+    let mut distinct: Vec<GameId> = Vec::new();
+    for &g in ids.iter().flatten() {
+        if !distinct.contains(&g) {
+            distinct.push(g);
+        }
+    }
+    // With --uptimal, games that print with braces are written in uptimal form.
+    let text_of = |store: &mut GameStore, g: GameId| -> String {
+        let plain = store.format(g);
+        if args.uptimal && plain.contains('{') {
+            if let Some(u) = store.to_uptimal(g) {
+                return u;
+            }
+        }
+        plain
+    };
+    let names: Vec<String> = distinct.iter().map(|&g| text_of(store, g)).collect();
+    let outcomes: Vec<Outcome> = distinct.iter().map(|&g| store.outcome(g)).collect();
+    let index = |g: GameId| distinct.iter().position(|&d| d == g).expect("listed");
+    let cells: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|row| row.iter().map(|&g| index(g)).collect())
+        .collect();
+    let text: Vec<Vec<&str>> = cells
+        .iter()
+        .map(|row| row.iter().map(|&k| names[k].as_str()).collect())
+        .collect();
+
+    if args.png.is_some() || args.svg.is_some() {
+        let pic = GridPicture {
+            title: format!("Values of (i|j)_{n} in Simple Chopsticks (rows i: Left's hand, columns j: Right's hand)"),
+            row_label: "i".into(),
+            col_label: "j".into(),
+            cells: cells.clone(),
+            legend: names
+                .iter()
+                .zip(&outcomes)
+                .map(|(v, o)| format!("{v}  ({o})"))
+                .collect(),
+        };
+        if let Some(path) = &args.png {
+            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
+            write_atomically(path, &bytes)?;
+        }
+        if let Some(path) = &args.svg {
+            write_atomically(path, picture::svg(&pic).as_bytes())?;
+        }
+    }
+
+    if args.json {
+        super::print_json(&json!({
+            "fingers": n,
+            "values": text,
+            "distinct": names.iter().zip(&outcomes).map(|(v, o)| json!({"value": v, "outcome": o.to_string()})).collect::<Vec<_>>(),
+        }));
+        return Ok(());
+    }
+    if (args.png.is_some() || args.svg.is_some()) && args.format == Format::Text {
+        // A picture was asked for: a short summary instead of the whole table.
+        for path in args.png.iter().chain(&args.svg) {
+            println!("wrote {path}");
+        }
+        println!("{} distinct values of (i|j)_{n}:", names.len());
+        for (v, o) in names.iter().zip(&outcomes) {
+            println!("  {v}  ({o})");
+        }
+        return Ok(());
+    }
+    match args.format {
+        Format::Text => {
+            let w = names.iter().map(|s| s.chars().count()).max().unwrap_or(1);
+            let lw = n.to_string().len().max(3);
+            println!("Values of (i|j)_{n}: row i = Left's hand, column j = Right's hand (Table 1)");
+            let header: Vec<String> = (1..=n).map(|j| format!("{j:>w$}")).collect();
+            println!("{:>lw$}  {}", "i\\j", header.join(" "));
+            for (i, row) in text.iter().enumerate() {
+                let cells: Vec<String> = row.iter().map(|s| format!("{s:>w$}")).collect();
+                println!("{:>lw$}  {}", i + 1, cells.join(" "));
+            }
+        }
+        Format::Markdown => {
+            let header: Vec<String> = (1..=n).map(|j| j.to_string()).collect();
+            println!("| i \\ j | {} |", header.join(" | "));
+            println!("|---|{}", "---|".repeat(n as usize));
+            for (i, row) in text.iter().enumerate() {
+                let cells: Vec<String> = row.iter().map(|s| format!("`{}`", md(s))).collect();
+                println!("| {} | {} |", i + 1, cells.join(" | "));
+            }
+        }
+        Format::Csv => {
+            let header: Vec<String> = (1..=n).map(|j| j.to_string()).collect();
+            println!("i\\j,{}", header.join(","));
+            for (i, row) in text.iter().enumerate() {
+                let cells: Vec<String> = row.iter().map(|s| csv(s)).collect();
+                println!("{},{}", i + 1, cells.join(","));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! `chopsticks value`: the canonical game value and outcome class of positions of
+//! Simple Chopsticks (or another loop-free ruleset), of sums of them, and of games
+//! written in CGSuite notation.
+
+use anyhow::{anyhow, Result};
+use chopsticks_cgt::{GameStore, Outcome};
+use chopsticks_values::{evaluate, Limits};
+use clap::Args;
+use serde_json::json;
+
+use crate::progress;
+use crate::rules_args::RulesArgs;
+
+#[derive(Args, Debug)]
+#[command(mut_arg("preset", |a| a.default_value("simple")))]
+pub struct ValueArgs {
+    /// What to evaluate: a position in the paper's notation, `(1|1)_12`,
+    /// `(1,1|2)_4`, `(1^3|2)_3` (its `_n` sets the finger count, F = n + 1; its
+    /// hand counts are the hands written unless --hands is given), a sum of
+    /// positions `(1|1)_12 + (2|5)_40` (team play: each pair of players a
+    /// component), a game in CGSuite notation `{0|^[2]}`, or any mix with `+`,
+    /// `-`, `+-`, parentheses and braces.
+    expression: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Also print the uptimal form (McKay's `.d1d2…` digits), when there is one.
+    #[arg(long)]
+    uptimal: bool,
+    /// Evaluate at most this many positions per component.
+    #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
+    max_positions: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The outcome class in words.
+pub fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::L => "Left wins",
+        Outcome::R => "Right wins",
+        Outcome::N => "first player wins",
+        Outcome::P => "second player wins",
+    }
+}
+
+/// Stack for the evaluation thread: the game engine recurses on game trees, which
+/// user input (long sums, deep nesting) can make deep.
+const STACK_BYTES: usize = 1 << 30;
+
+pub fn run(args: &ValueArgs) -> Result<()> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("value".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || evaluate_and_print(args))
+            .map_err(|e| anyhow!("cannot start the evaluation thread: {e}"))?
+            .join()
+            .map_err(|_| anyhow!("the evaluation failed unexpectedly"))?
+    })
+}
+
+fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
+    let base = args.rules.ruleset()?;
+    let mut store = GameStore::new();
+    let limits = Limits {
+        max_positions: args.max_positions,
+    };
+    let bar = progress::bar(args.max_positions, "evaluating positions", args.quiet);
+    let report = |count: u64| bar.set_position(count);
+    let evaluation = evaluate(
+        &mut store,
+        &base,
+        args.rules.hands.as_deref(),
+        &args.expression,
+        limits,
+        Some(&report),
+    );
+    bar.finish_and_clear();
+    let evaluation = evaluation.map_err(|e| anyhow!(e))?;
+    let g = evaluation.value;
+    let value = store.format(g);
+    let outcome = store.outcome(g);
+    let uptimal = if args.uptimal {
+        store.to_uptimal(g)
+    } else {
+        None
+    };
+    let mut components = Vec::new();
+    for c in &evaluation.components {
+        components.push((
+            c,
+            store.format(c.value),
+            store.outcome(c.value),
+            c.position.paper(c.rules.fingers),
+        ));
+    }
+    if args.json {
+        let mut out = json!({
+            "expression": args.expression,
+            "value": value,
+            "outcome": outcome.to_string(),
+            "outcome_words": outcome_words(outcome),
+            "components": components.iter().map(|(c, v, o, p)| json!({
+                "position": p,
+                "fingers": c.rules.fingers - 1,
+                "hands": c.rules.hands,
+                "ruleset": c.rules.describe(),
+                "value": v,
+                "outcome": o.to_string(),
+            })).collect::<Vec<_>>(),
+        });
+        if args.uptimal {
+            out["uptimal"] = json!(uptimal);
+        }
+        super::print_json(&out);
+        return Ok(());
+    }
+    if components.len() > 1
+        || (components.len() == 1 && components[0].0.text.trim() != args.expression.trim())
+    {
+        for (c, v, o, p) in &components {
+            println!(
+                "{p} = {v}  ({o}, {}; {})",
+                outcome_words(*o),
+                c.rules.describe()
+            );
+        }
+    } else if let Some((c, _, _, _)) = components.first() {
+        println!("Rules:    {}", c.rules.describe());
+    }
+    println!("Value:    {value}");
+    println!("Outcome:  {outcome} ({})", outcome_words(outcome));
+    if args.uptimal {
+        match uptimal {
+            Some(u) => println!("Uptimal:  {u}"),
+            None => println!("Uptimal:  not an uptimal"),
+        }
+    }
+    Ok(())
+}

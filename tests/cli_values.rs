@@ -1,0 +1,226 @@
+//! End-to-end tests of `chopsticks value` and `chopsticks table`.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).expect("valid JSON")
+}
+
+fn fails_with(args: &[&str], needle: &str) {
+    let out = run(args);
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
+    assert!(!out.status.success(), "{shown:?} should fail");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let err_shown: String = err.chars().take(400).collect();
+    assert!(err.contains(needle), "{shown:?}: {err_shown}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn value_of_one_one_12() {
+    let text = stdout(&["value", "(1|1)_12"]);
+    assert!(text.contains("Value:    +-{0|^[2]}"), "{text}");
+    assert!(text.contains("Outcome:  N (first player wins)"), "{text}");
+    let text = stdout(&["value", "(1|1)_12", "--uptimal"]);
+    assert!(text.contains("not an uptimal"), "{text}");
+    let v = json(&["value", "(1|1)_12", "--json", "--uptimal"]);
+    assert_eq!(v["value"], "+-{0|^[2]}");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["uptimal"], serde_json::Value::Null);
+}
+
+#[test]
+fn value_of_a_cgsuite_game_and_its_uptimal_form() {
+    let v = json(&["value", "{0|^[2]}", "--json", "--uptimal"]);
+    assert_eq!(v["value"], "{0|^[2]}");
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["uptimal"], ".22*");
+    let text = stdout(&["value", ".22*", "--uptimal"]);
+    assert!(text.contains("Value:    {0|^[2]}"), "{text}");
+    assert!(text.contains("Left wins"), "{text}");
+}
+
+#[test]
+fn value_of_a_sum_of_positions() {
+    let v = json(&["value", "(1|1)_12 + (2|5)_40", "--json"]);
+    let comps = v["components"].as_array().unwrap();
+    assert_eq!(comps.len(), 2);
+    assert_eq!(comps[0]["value"], "+-{0|^[2]}");
+    assert_eq!(comps[1]["value"], "{{0|^[2]}|0}");
+    assert_eq!(comps[1]["fingers"], 40);
+    // The sum equals the sum written in CGSuite notation.
+    let w = json(&["value", "+-{0|^[2]} + {{0|^[2]}|0}", "--json"]);
+    assert_eq!(v["value"], w["value"]);
+    assert_eq!(v["outcome"], w["outcome"]);
+    // A position minus itself is 0, a second-player win.
+    let z = json(&["value", "(2|5)_40 - (2|5)_40", "--json"]);
+    assert_eq!(z["value"], "0");
+    assert_eq!(z["outcome"], "P");
+}
+
+#[test]
+fn value_with_several_hands() {
+    // Proposition 4: (1^a|1^a)_3 is a first-player win.
+    let v = json(&["value", "(1^3|1^3)_3", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["components"][0]["hands"], serde_json::json!([3, 3]));
+    // Asymmetric hand counts: Left two hands, Right one.
+    let v = json(&["value", "(1,1|1)_4", "--json"]);
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["components"][0]["hands"], serde_json::json!([2, 1]));
+}
+
+#[test]
+fn value_refuses_bad_input_without_panicking() {
+    fails_with(&["value", "123456789012345678901234567890"], "too large");
+    fails_with(&["value", "1099511627775"], "too large");
+    fails_with(&["value", "1/9223372036854775808"], "too large");
+    fails_with(&["value", "*4294967295"], "nimber too large");
+    fails_with(&["value", "^1000000000"], "too large");
+    fails_with(&["value", "{0|"], "cannot read");
+    fails_with(&["value", "{0|1}}"], "cannot read");
+    fails_with(&["value", ""], "empty");
+    fails_with(&["value", "(1|1)_0"], "at least 1");
+    fails_with(&["value", "(1|1)_99999999999"], "too large");
+    fails_with(&["value", "(5|1)_4"], "out of range");
+    fails_with(&["value", "(1|x)_4"], "invalid position");
+    fails_with(&["value", "(1|1)_4 + #7"], "no such game");
+    let deep = format!("{}0{}", "(".repeat(5000), ")".repeat(5000));
+    fails_with(&["value", &deep], "nesting");
+    let deep = format!("{}0{}", "{0|".repeat(100), "}".repeat(100));
+    fails_with(&["value", &deep], "cannot read");
+    let minus = format!("{}1", "-".repeat(100_000));
+    fails_with(&["value", "--", &minus], "nesting");
+    // Numbers that would overflow once combined.
+    let many = vec!["65536"; 40].join("+");
+    fails_with(&["value", &many], "too large");
+    // Loopy and misère rules have no canonical value.
+    fails_with(&["value", "(1,1|1,1)_4", "--preset", "standard"], "loopy");
+    fails_with(&["value", "(1|1)_4", "--misere"], "misère");
+    fails_with(&["value", "(1|1)_4", "--players", "3"], "2 players");
+    // Too large to compute.
+    fails_with(
+        &["value", "(1|1)_16000000", "--max-positions", "100000"],
+        "too large to compute",
+    );
+}
+
+#[test]
+fn value_under_other_loop_free_rules() {
+    // Self-attacks only raise hands: still loop-free.
+    let v = json(&["value", "(1,1|1,1)_4", "--self-attack", "--json"]);
+    assert!(v["value"].is_string());
+    assert!(v["components"][0]["ruleset"]
+        .as_str()
+        .unwrap()
+        .contains("self-attack"));
+}
+
+#[test]
+fn table_one_hand_is_the_papers_table_2() {
+    let v = json(&["table", "one-hand", "--max", "606", "--json"]);
+    let runs = v.as_array().unwrap();
+    assert_eq!(runs.len(), 18);
+    assert_eq!(runs[17]["from"], 546);
+    assert_eq!(runs[17]["to"], 606);
+    assert_eq!(runs[17]["value"], "+-{0|^[2]}");
+    assert_eq!(runs[17]["outcome"], "N");
+    assert_eq!(runs[11]["from"], 80);
+    assert_eq!(runs[11]["to"], 88);
+    let scratch = json(&[
+        "table",
+        "one-hand",
+        "--max",
+        "300",
+        "--from-scratch",
+        "--json",
+    ]);
+    let sweep = json(&["table", "one-hand", "--max", "300", "--json"]);
+    assert_eq!(scratch, sweep);
+    let md = stdout(&["table", "one-hand", "--max", "40", "--format", "markdown"]);
+    assert!(md.contains("| 31–33 | `+-{0\\|^[2]}` | N |"), "{md}");
+    let csv = stdout(&["table", "one-hand", "--max", "12", "--format", "csv"]);
+    assert!(
+        csv.starts_with("from,to,value,outcome\n1,1,*,N\n2,2,0,P\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("12,12,+-{0|^[2]},N"), "{csv}");
+    let text = stdout(&["table", "one-hand", "--max", "12"]);
+    assert!(text.contains("8–11"), "{text}");
+    fails_with(&["table", "one-hand", "--max", "0"], "at least 1");
+    fails_with(&["table", "one-hand", "--max", "4000000000"], "goes up to");
+}
+
+#[test]
+fn table_grid_is_table_1() {
+    let v = json(&["table", "grid", "--fingers", "20", "--json"]);
+    assert_eq!(v["fingers"], 20);
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(values.len(), 20);
+    assert_eq!(values[0][0], "0"); // (1|1)_20 = 0
+    assert_eq!(values[0][1], "v[2]"); // (1|2)_20
+    assert_eq!(values[19][19], "*");
+    assert_eq!(v["distinct"].as_array().unwrap().len(), 24);
+    let text = stdout(&["table", "grid", "--fingers", "8"]);
+    assert!(text.contains("i\\j"), "{text}");
+    let csv = stdout(&["table", "grid", "--fingers", "4", "--format", "csv"]);
+    assert_eq!(csv.lines().count(), 5);
+    let md = stdout(&["table", "grid", "--fingers", "4", "--format", "markdown"]);
+    assert!(md.starts_with("| i \\ j | 1 | 2 | 3 | 4 |"), "{md}");
+    fails_with(&["table", "grid", "--fingers", "0"], "at least 1");
+    fails_with(&["table", "grid", "--fingers", "100000"], "goes up to");
+}
+
+#[test]
+fn table_grid_pictures() {
+    let dir = std::env::temp_dir().join(format!("chopsticks-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("t1.png");
+    let svg = dir.join("t1.svg");
+    let out = stdout(&[
+        "table",
+        "grid",
+        "--fingers",
+        "20",
+        "--png",
+        png.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.contains("24 distinct values"), "{out}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    assert!(text.contains("{0|^[2]}"));
+    assert!(!dir.join("t1.png.tmp").exists());
+    fails_with(
+        &[
+            "table",
+            "grid",
+            "--fingers",
+            "4",
+            "--png",
+            "/nonexistent-dir/x.png",
+        ],
+        "cannot write",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
