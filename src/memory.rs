@@ -19,6 +19,12 @@ pub fn peak_resident_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Resets the peak resident memory (`VmHWM`) to the current resident memory, so the
+/// next [`peak_resident_bytes`] measures from here (Linux ≥ 4.0; ignored elsewhere).
+pub fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// Human form of a byte count.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -11,7 +11,7 @@ use chopsticks_solve::Solution;
 
 use super::solved::graph_for_solving;
 use super::stats::{graph_for, measure};
-use crate::memory::{human_bytes, peak_resident_bytes};
+use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Workload {
@@ -59,6 +59,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
             hands: vec![hands; 2],
             ..large_variant()
         };
+        reset_peak();
         let graph = graph_for_solving(&rules)?;
         let mut times = Vec::new();
         let mut start = None;
@@ -77,7 +78,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
             "seconds": times,
             "best_seconds": best,
             "positions_per_second": graph.count() as f64 / best,
-            "peak_resident_bytes_so_far": peak,
+            "peak_resident_bytes": peak,
             "peak_bytes_per_position": peak as f64 / graph.count() as f64,
             "start": start.map(|o| o.to_string()),
         }));
@@ -99,7 +100,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
         "ruleset:   {} (hands per player varied)",
         large_variant().describe()
     );
-    println!("hands  positions   best time   positions/s   peak memory so far");
+    println!("hands  positions   best time   positions/s   peak memory (this size)");
     for r in &rows {
         println!(
             "{:>5}  {:>10}  {:>8.3} s  {:>10.2} M  {} ({:.2} bytes/position)",
@@ -107,7 +108,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
             r["positions"],
             r["best_seconds"].as_f64().unwrap_or(0.0),
             r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
-            human_bytes(r["peak_resident_bytes_so_far"].as_u64().unwrap_or(0)),
+            human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
             r["peak_bytes_per_position"].as_f64().unwrap_or(0.0),
         );
     }

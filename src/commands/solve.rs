@@ -80,7 +80,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         "Solved:               {} positions (every position of the index)",
         s.solution.count()
     );
-    println!("Reachable from {:<6} {}", write(&start)?, summary.reachable);
+    println!(
+        "Reachable:            {} positions from {}",
+        summary.reachable,
+        write(&start)?
+    );
     println!("  wins for the mover: {}", summary.win);
     println!("  losses:             {}", summary.lose);
     println!("  draws:              {}", summary.draw);
@@ -91,8 +95,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         chopsticks_solve::Value::Draw => "neither player can force a win",
     };
     println!(
-        "Start {}:           {} ({who})",
-        write(&start)?,
+        "Start:                {} ({who})",
         outcome_text(&summary.start)
     );
     match &longest {

@@ -30,7 +30,7 @@ use chopsticks_space::Graph;
 use rayon::prelude::*;
 
 use crate::outcome::Outcome;
-use crate::table::Table;
+use crate::table::{narrow, wide, Table, NARROW_MAX};
 use crate::SolveError;
 
 const UNRESOLVED: u16 = 0;
@@ -184,12 +184,80 @@ pub fn solve(
         level = next;
     }
     let max_remoteness = level.saturating_sub(1);
-    let decode = |v: u16| match v & 3 {
+    Ok(into_table(cells, max_remoteness))
+}
+
+fn decode(v: u16) -> Outcome {
+    match v & 3 {
         WIN => Outcome::win((v >> 2) as u32),
         LOSE => Outcome::lose((v >> 2) as u32),
         _ => Outcome::DRAW,
-    };
-    Ok(Table::build(n, max_remoteness, |i| {
-        decode(cells[i as usize].load(Relaxed))
-    }))
+    }
+}
+
+/// Turns the working cells into the result in their own memory, so the peak stays at
+/// two bytes per position: the narrow encoding packs position `i` into byte `i % 2`
+/// of word `i / 2`, which (as `i / 2 ≤ i`) has already been read; then the words
+/// past the half are released.
+fn into_table(mut cells: Vec<AtomicU16>, max_remoteness: u32) -> Table {
+    let n = cells.len();
+    if max_remoteness <= NARROW_MAX {
+        for i in 0..n {
+            let byte = narrow(decode(*cells[i].get_mut())) as u16;
+            let word = cells[i / 2].get_mut();
+            *word = if i % 2 == 0 {
+                byte
+            } else {
+                (*word & 0x00FF) | byte << 8
+            };
+        }
+        cells.truncate(n.div_ceil(2));
+        cells.shrink_to_fit();
+        Table::Narrow {
+            len: n as u64,
+            packed: cells.into_iter().map(AtomicU16::into_inner).collect(),
+        }
+    } else {
+        for c in cells.iter_mut() {
+            let v = c.get_mut();
+            *v = wide(decode(*v));
+        }
+        Table::Wide(cells.into_iter().map(AtomicU16::into_inner).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_become_tables_in_place() {
+        let outcomes: Vec<Outcome> = (0..1001u32)
+            .map(|i| match i % 3 {
+                0 => Outcome::win(i % 127),
+                1 => Outcome::lose(i % 126),
+                _ => Outcome::DRAW,
+            })
+            .collect();
+        let cells = || -> Vec<AtomicU16> {
+            outcomes
+                .iter()
+                .map(|o| {
+                    AtomicU16::new(match (o.value, o.remoteness) {
+                        (crate::Value::Win, Some(r)) => cell(WIN, r),
+                        (crate::Value::Lose, Some(r)) => cell(LOSE, r),
+                        _ => cell(UNRESOLVED, 3), // an unresolved counter is a draw
+                    })
+                })
+                .collect()
+        };
+        for max in [126, 1000] {
+            let table = into_table(cells(), max);
+            assert_eq!(table.len(), outcomes.len() as u64);
+            assert_eq!(table.bytes_per_position(), if max == 126 { 1 } else { 2 });
+            for (i, o) in outcomes.iter().enumerate() {
+                assert_eq!(table.get(i as u64), *o, "{i}");
+            }
+        }
+    }
 }

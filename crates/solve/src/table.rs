@@ -7,18 +7,19 @@ use crate::outcome::{Outcome, Value};
 /// Every position's outcome, indexed like the ruleset's dense position index.
 ///
 /// `Narrow` (one byte per position, every remoteness ≤ 126): `0xFF` is a draw, bit 7
-/// marks a loss, the low 7 bits are the remoteness. `Wide` (two bytes): bits 0-1 are
-/// `1` win, `2` lose, `3` draw, bits 2-15 the remoteness.
+/// marks a loss, the low 7 bits are the remoteness; two bytes are packed in each
+/// 16-bit word, position `2k` in the low byte of word `k`. `Wide` (two bytes): bits
+/// 0-1 are `1` win, `2` lose, `3` draw, bits 2-15 the remoteness.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Table {
-    Narrow(Vec<u8>),
+    Narrow { len: u64, packed: Vec<u16> },
     Wide(Vec<u16>),
 }
 
 /// The largest remoteness the narrow encoding holds.
 pub const NARROW_MAX: u32 = 126;
 
-fn narrow(o: Outcome) -> u8 {
+pub(crate) fn narrow(o: Outcome) -> u8 {
     match (o.value, o.remoteness) {
         (Value::Win, Some(r)) => r as u8,
         (Value::Lose, Some(r)) => 0x80 | r as u8,
@@ -26,7 +27,7 @@ fn narrow(o: Outcome) -> u8 {
     }
 }
 
-fn wide(o: Outcome) -> u16 {
+pub(crate) fn wide(o: Outcome) -> u16 {
     match (o.value, o.remoteness) {
         (Value::Win, Some(r)) => (r as u16) << 2 | 1,
         (Value::Lose, Some(r)) => (r as u16) << 2 | 2,
@@ -42,13 +43,12 @@ impl Table {
         outcome: impl Fn(u64) -> Outcome + Sync,
     ) -> Table {
         if max_remoteness <= NARROW_MAX {
-            Table::Narrow(
-                (0..count as usize)
-                    .into_par_iter()
-                    .with_min_len(4096)
-                    .map(|i| narrow(outcome(i as u64)))
-                    .collect(),
-            )
+            let bytes: Vec<u8> = (0..count as usize)
+                .into_par_iter()
+                .with_min_len(4096)
+                .map(|i| narrow(outcome(i as u64)))
+                .collect();
+            Table::from_narrow_bytes(&bytes)
         } else {
             Table::Wide(
                 (0..count as usize)
@@ -60,10 +60,20 @@ impl Table {
         }
     }
 
+    fn from_narrow_bytes(bytes: &[u8]) -> Table {
+        Table::Narrow {
+            len: bytes.len() as u64,
+            packed: bytes
+                .chunks(2)
+                .map(|c| u16::from(c[0]) | u16::from(c.get(1).copied().unwrap_or(0)) << 8)
+                .collect(),
+        }
+    }
+
     /// The number of positions.
     pub fn len(&self) -> u64 {
         match self {
-            Table::Narrow(v) => v.len() as u64,
+            Table::Narrow { len, .. } => *len,
             Table::Wide(v) => v.len() as u64,
         }
     }
@@ -77,11 +87,14 @@ impl Table {
     #[inline]
     pub fn get(&self, index: u64) -> Outcome {
         match self {
-            Table::Narrow(v) => match v[index as usize] {
-                0xFF => Outcome::DRAW,
-                b if b & 0x80 != 0 => Outcome::lose((b & 0x7F) as u32),
-                b => Outcome::win(b as u32),
-            },
+            Table::Narrow { packed, .. } => {
+                let word = packed[(index / 2) as usize];
+                match (word >> (8 * (index % 2))) as u8 {
+                    0xFF => Outcome::DRAW,
+                    b if b & 0x80 != 0 => Outcome::lose((b & 0x7F) as u32),
+                    b => Outcome::win(b as u32),
+                }
+            }
             Table::Wide(v) => {
                 let c = v[index as usize];
                 match c & 3 {
@@ -96,7 +109,7 @@ impl Table {
     /// Bytes per position: 1 or 2.
     pub fn bytes_per_position(&self) -> u64 {
         match self {
-            Table::Narrow(_) => 1,
+            Table::Narrow { .. } => 1,
             Table::Wide(_) => 2,
         }
     }
@@ -104,7 +117,7 @@ impl Table {
     /// The encoding's name, as stored in saved files.
     pub fn encoding(&self) -> &'static str {
         match self {
-            Table::Narrow(_) => "narrow",
+            Table::Narrow { .. } => "narrow",
             Table::Wide(_) => "wide",
         }
     }
@@ -112,7 +125,11 @@ impl Table {
     /// The raw bytes (little-endian for the wide encoding).
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
-            Table::Narrow(v) => v.clone(),
+            Table::Narrow { len, packed } => packed
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(*len as usize)
+                .collect(),
             Table::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
         }
     }
@@ -120,7 +137,7 @@ impl Table {
     /// Rebuilds a table from its encoding name and raw bytes; `None` if they do not fit.
     pub fn from_bytes(encoding: &str, bytes: &[u8]) -> Option<Table> {
         match encoding {
-            "narrow" => Some(Table::Narrow(bytes.to_vec())),
+            "narrow" => Some(Table::from_narrow_bytes(bytes)),
             "wide" if bytes.len().is_multiple_of(2) => Some(Table::Wide(
                 bytes
                     .chunks_exact(2)
@@ -157,5 +174,9 @@ mod tests {
         }
         let back = Table::from_bytes(t.encoding(), &t.to_bytes()).unwrap();
         assert_eq!(back, t);
+        let t = Table::build(5, 126, |i| outcomes[i as usize]);
+        let back = Table::from_bytes(t.encoding(), &t.to_bytes()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(t.to_bytes().len(), 5);
     }
 }
