@@ -1,5 +1,5 @@
-//! The ruleset options shared by every command: `--preset NAME` and flags that
-//! override it.
+//! The options shared by the commands: the ruleset (`--preset NAME` and flags that
+//! override it), `--notation`, and the output options `--json` / `--quiet`.
 
 use anyhow::{bail, Result};
 use chopsticks_rules::{Notation, Overflow, Preset, Ruleset};
@@ -194,4 +194,16 @@ impl NotationArgs {
             },
         }
     }
+}
+
+/// `--json` and `--quiet`, shared by the commands that compute and print results.
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Output")]
+pub struct OutputArgs {
+    /// Print JSON (for scripts) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar on stderr (it is also hidden when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }

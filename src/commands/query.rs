@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs};
-use crate::rules_args::{NotationArgs, RulesArgs};
+use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
@@ -18,22 +18,18 @@ pub struct QueryArgs {
     db: DbArgs,
     #[command(flatten)]
     notation: NotationArgs,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 pub fn run(args: &QueryArgs) -> Result<()> {
-    let s = solved(&args.rules, &args.db, args.quiet)?;
+    let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
     let position = Position::parse(&args.position, &s.rules)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let outcome = s.solution.outcome(&position);
     let moves = s.solution.evaluate_moves(&position);
-    if args.json {
+    if args.output.json {
         let list = moves
             .iter()
             .map(|m| {

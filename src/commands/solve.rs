@@ -11,7 +11,7 @@ use serde_json::json;
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
 use super::stats::measure;
 use crate::memory::human_bytes;
-use crate::rules_args::{NotationArgs, RulesArgs};
+use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -25,17 +25,13 @@ pub struct SolveArgs {
     /// Save the solution to this file (versioned, checksummed).
     #[arg(long, value_name = "FILE")]
     save: Option<std::path::PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
-    let s = solved(&args.rules, &DbArgs::default(), args.quiet)?;
+    let s = solved(&args.rules, &DbArgs::default(), args.output.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let start = match &args.start {
@@ -43,7 +39,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => Position::start(&s.rules),
     };
     let start_index = s.graph.index_of(&start);
-    let exploration = measure(&s.graph, &start, args.quiet).exploration;
+    let exploration = measure(&s.graph, &start, args.output.quiet).exploration;
     let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);
     if let Some(path) = &args.save {
         file::save(&s.solution, path)?;
@@ -55,7 +51,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Some((i, r)) => Some((write(&s.graph.position(i))?, r)),
         None => None,
     };
-    if args.json {
+    if args.output.json {
         super::print_json(&json!({
             "ruleset": s.rules,
             "description": s.rules.describe(),

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::memory::{ensure_fits, human_bytes};
 use crate::progress;
-use crate::rules_args::{NotationArgs, RulesArgs};
+use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 /// Unreachable positions are listed when there are fewer than this many.
 const LIST_LIMIT: u64 = 1000;
@@ -24,12 +24,8 @@ pub struct StatsArgs {
     /// Start from this position instead of the usual start (every hand at 1).
     #[arg(long)]
     start: Option<String>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// Builds the move graph of a ruleset after checking that the graph and an
@@ -64,7 +60,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let write = |p: &Position| p.to_notation(&rules, notation);
     let clock = Instant::now();
     let graph = graph_for(&rules)?;
-    let stats = measure(&graph, &start, args.quiet);
+    let stats = measure(&graph, &start, args.output.quiet);
     let seconds = clock.elapsed().as_secs_f64();
     let e = &stats.exploration;
     let unreachable: Option<Vec<String>> = if stats.unreachable() < LIST_LIMIT {
@@ -78,7 +74,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         None
     };
     let branching_at = write(&graph.position(e.max_branching_at))?;
-    if args.json {
+    if args.output.json {
         super::print_json(&json!({
             "ruleset": rules,
             "description": rules.describe(),

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
 use super::stats::measure;
-use crate::rules_args::RulesArgs;
+use crate::rules_args::{OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct StrategyArgs {
@@ -20,12 +20,8 @@ pub struct StrategyArgs {
     /// Start from this position instead of the usual start.
     #[arg(long)]
     start: Option<String>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// `[2,1],[1,1]`: the winner's hands (largest first, as Wikipedia writes them), then
@@ -39,7 +35,7 @@ fn configuration(p: &Position) -> String {
 }
 
 pub fn run(args: &StrategyArgs) -> Result<()> {
-    let s = solved(&args.rules, &args.db, args.quiet)?;
+    let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let start = match &args.start {
         Some(text) => Position::parse(text, &s.rules).context("--start")?,
         None => Position::start(&s.rules),
@@ -67,7 +63,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             Winner::First => "first",
             Winner::Second => "second",
         };
-        if args.json {
+        if args.output.json {
             super::print_json(&json!({
                 "ruleset": s.rules.describe(),
                 "start": outcome_json(&start_outcome),
@@ -100,7 +96,9 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let reached = measure(&s.graph, &start, args.quiet).exploration.reached;
+    let reached = measure(&s.graph, &start, args.output.quiet)
+        .exploration
+        .reached;
     let avoid = traps(&s.graph, &s.solution, reached.iter());
     let lines: Vec<String> = avoid
         .iter()
@@ -113,7 +111,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             )
         })
         .collect();
-    if args.json {
+    if args.output.json {
         super::print_json(&json!({
             "ruleset": s.rules.describe(),
             "start": outcome_json(&start_outcome),

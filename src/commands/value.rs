@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::progress;
-use crate::rules_args::RulesArgs;
+use crate::rules_args::{OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 #[command(mut_arg("preset", |a| a.default_value("simple")))]
@@ -29,12 +29,8 @@ pub struct ValueArgs {
     /// Evaluate at most this many positions per component.
     #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
     max_positions: u64,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// The outcome class in words.
@@ -69,7 +65,11 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     let limits = Limits {
         max_positions: args.max_positions,
     };
-    let bar = progress::bar(args.max_positions, "evaluating positions", args.quiet);
+    let bar = progress::bar(
+        args.max_positions,
+        "evaluating positions",
+        args.output.quiet,
+    );
     let report = |count: u64| bar.set_position(count);
     let evaluation = evaluate(
         &mut store,
@@ -98,7 +98,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             c.position.paper(c.rules.fingers),
         ));
     }
-    if args.json {
+    if args.output.json {
         let mut out = json!({
             "expression": args.expression,
             "value": value,
