@@ -128,4 +128,8 @@ fn solver_errors() {
     fails_with(&["solve", "--players", "3"], "two players");
     fails_with(&["query", "99-11"], "out of range");
     fails_with(&["strategy", "--start", "0011"], "already over");
+    // Too large for memory: refused up front with the estimate.
+    let big = ["--preset", "rollover", "--hands", "16", "--fingers", "10"];
+    fails_with(&[&["solve"], &big[..]].concat(), "needs about 12.3 TiB of memory");
+    fails_with(&[&["stats"], &big[..]].concat(), "needs about 1.4 TiB of memory");
 }
