@@ -130,6 +130,12 @@ fn solver_errors() {
     fails_with(&["strategy", "--start", "0011"], "already over");
     // Too large for memory: refused up front with the estimate.
     let big = ["--preset", "rollover", "--hands", "16", "--fingers", "10"];
-    fails_with(&[&["solve"], &big[..]].concat(), "needs about 12.3 TiB of memory");
-    fails_with(&[&["stats"], &big[..]].concat(), "needs about 1.4 TiB of memory");
+    fails_with(
+        &[&["solve"], &big[..]].concat(),
+        "needs about 12.3 TiB of memory",
+    );
+    fails_with(
+        &[&["stats"], &big[..]].concat(),
+        "needs about 1.4 TiB of memory",
+    );
 }
