@@ -2,7 +2,7 @@
 //! override it), `--notation`, and the output options `--json` / `--quiet`.
 
 use anyhow::{bail, Result};
-use chopsticks_rules::{Notation, Overflow, Preset, Ruleset};
+use chopsticks_rules::{Notation, Overflow, Preset, Ruleset, MAX_PLAYERS};
 use clap::Args;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -138,6 +138,11 @@ impl RulesArgs {
             );
         };
         let mut r = preset.ruleset();
+        // Refuse absurd sizes before building per-player vectors from them.
+        let players = self.players.or(self.hands.as_ref().map(Vec::len));
+        if let Some(p) = players.filter(|&p| p > MAX_PLAYERS) {
+            bail!("impossible ruleset: at most {MAX_PLAYERS} players are supported, got {p}");
+        }
         match (&self.hands, self.players) {
             (Some(h), Some(p)) if h.len() == 1 => r.hands = vec![h[0]; p],
             (Some(h), Some(p)) if h.len() != p => {

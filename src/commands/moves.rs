@@ -30,7 +30,7 @@ pub fn run(args: &MovesArgs) -> Result<()> {
         let list = moves
             .iter()
             .map(|(m, q)| {
-                Ok(json!({"move": m.describe(&rules), "kind": m.kind(), "to": write(q)?}))
+                Ok(json!({"move": m.describe(&rules), "kind": m.kind(), "to": super::child_text(&rules, notation, q)?}))
             })
             .collect::<Result<Vec<_>>>()?;
         super::print_json(&json!({
@@ -63,7 +63,7 @@ pub fn run(args: &MovesArgs) -> Result<()> {
             "  {text}{}  {:<11} → {}",
             " ".repeat(pad),
             m.kind(),
-            write(q)?
+            super::child_text(&rules, notation, q)?
         );
     }
     Ok(())

@@ -27,9 +27,10 @@ pub struct PlayArgs {
     /// Start from this position (mover's hands first) instead of the usual start.
     #[arg(long)]
     start: Option<String>,
-    /// Call the game a draw when a position comes up this many times.
-    #[arg(long, default_value_t = 3)]
-    repetitions: usize,
+    /// Call the game a draw when a position comes up this many times with the same
+    /// player to move.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    repetitions: u32,
     /// No progress bar while solving.
     #[arg(long, short)]
     quiet: bool,
@@ -38,6 +39,31 @@ pub struct PlayArgs {
 const HELP: &str = "Commands: a move (e.g. `tap 1→2`, `split 13→22`; `->` works too), \
 `moves` (list your moves), `hint` (every move with its value), `undo` (take back your last move), \
 `quit`.";
+
+/// The longest command line read; longer lines are cut there.
+const MAX_LINE: u64 = 1024;
+
+/// Reads one line of input (at most [`MAX_LINE`] bytes, the rest of a longer line
+/// skipped; invalid UTF-8 replaced), or `None` at the end of the input.
+fn read_command(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let n = std::io::Read::take(&mut *input, MAX_LINE).read_until(b'\n', &mut bytes)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if bytes.last() != Some(&b'\n') {
+        // Skip the rest of an overlong line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let m = std::io::Read::take(&mut *input, MAX_LINE).read_until(b'\n', &mut rest)?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
 
 fn hands(h: &[u32]) -> String {
     let v: Vec<String> = h.iter().map(u32::to_string).collect();
@@ -84,8 +110,14 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             }
             break;
         }
-        let seen = history.iter().filter(|&p| *p == pos).count();
-        if seen >= args.repetitions {
+        // The same position with the same player to move (same parity of ply).
+        let ply = history.len() - 1;
+        let seen = history
+            .iter()
+            .enumerate()
+            .filter(|&(k, p)| k % 2 == ply % 2 && *p == pos)
+            .count();
+        if seen >= args.repetitions as usize {
             writeln!(
                 out,
                 "Game over: a draw (the position came up {seen} times)."
@@ -110,11 +142,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         }
         write!(out, "Your move: ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = read_command(&mut input)? else {
             writeln!(out, "\nInput ended.")?;
             break;
-        }
+        };
         let command = line.trim();
         match command.to_lowercase().as_str() {
             "" => continue,

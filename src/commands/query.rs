@@ -36,7 +36,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                 Ok(json!({
                     "move": m.mv.describe(&s.rules),
                     "kind": m.mv.kind(),
-                    "to": write(&m.to)?,
+                    "to": super::child_text(&s.rules, notation, &m.to)?,
                     "value": m.outcome.value.name(),
                     "remoteness": m.outcome.remoteness,
                 }))
@@ -70,7 +70,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         let pad = " ".repeat(width - text.chars().count());
         println!(
             "  {text}{pad}  → {:<14} {}",
-            write(&m.to)?,
+            super::child_text(&s.rules, notation, &m.to)?,
             outcome_text(&m.outcome)
         );
     }

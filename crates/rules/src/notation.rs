@@ -284,13 +284,13 @@ fn read_paper(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
                 "unexpected text after the finger count",
             ));
         }
-        if n + 1 != rules.fingers {
+        if n as u64 + 1 != rules.fingers as u64 {
             return Err(error_at(
                 text,
                 n_at + 1,
                 format!(
                     "finger count n = {n} means F = {}, but the ruleset has F = {} (n = {})",
-                    n + 1,
+                    n as u64 + 1,
                     rules.fingers,
                     rules.fingers - 1
                 ),
@@ -462,6 +462,7 @@ mod tests {
         assert!(msg("12-1x").contains("`x` is not a digit"));
         assert!(msg("12-11-11").contains("3 players given"));
         assert!(msg("(1,1|1,1)_5").contains("F = 6"));
+        assert!(msg("(1|1)_4294967295").contains("F = 4294967296"));
         assert!(msg("(1,1,1|1)_4").contains("3 live hands"));
         assert!(msg("(0|1)_4").contains("live hands only"));
         assert!(msg("").contains("empty"));

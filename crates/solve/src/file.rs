@@ -14,7 +14,7 @@
 //! or interrupted save never leaves a half-written file under the target name.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use chopsticks_rules::{PositionIndex, Ruleset};
@@ -159,8 +159,64 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
     Solution::from_table(header.ruleset, table)
 }
 
-/// Reads a solution from `path`.
+/// The largest header this code accepts (the real ones are a few hundred bytes).
+const MAX_HEADER: usize = 1 << 20;
+
+/// Reads a solution from `path`. The prefix and header are read first and the file's
+/// size is checked against what they announce, so a device, a pipe or a damaged
+/// file is refused before anything large is read.
 pub fn load(path: &Path) -> Result<Solution, SolveError> {
-    let bytes = fs::read(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
+    let metadata = fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(error(path, "not a regular file"));
+    }
+    let mut file = fs::File::open(path).map_err(cannot)?;
+    let mut prefix = Vec::with_capacity(16);
+    (&mut file)
+        .take(16)
+        .read_to_end(&mut prefix)
+        .map_err(cannot)?;
+    if prefix.len() < 8 || &prefix[..8] != MAGIC {
+        return Err(error(
+            path,
+            "not a chopsticks solution file (wrong magic bytes)",
+        ));
+    }
+    if prefix.len() < 16 {
+        return Err(error(path, "truncated: the file ends inside its header"));
+    }
+    let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;
+    if header_len > MAX_HEADER || 16 + header_len as u64 + 4 > metadata.len() {
+        return Err(error(
+            path,
+            "truncated or corrupted: impossible header length",
+        ));
+    }
+    let mut header_bytes = Vec::with_capacity(header_len);
+    (&mut file)
+        .take(header_len as u64)
+        .read_to_end(&mut header_bytes)
+        .map_err(cannot)?;
+    if let Ok(header) = serde_json::from_slice::<Header>(&header_bytes) {
+        let width = if header.encoding == "wide" { 2 } else { 1 };
+        let expected = header
+            .positions
+            .checked_mul(width)
+            .and_then(|p| p.checked_add(16 + header_len as u64 + 4));
+        if expected != Some(metadata.len()) {
+            let message = match expected {
+                Some(e) if e > metadata.len() => format!(
+                    "truncated: {} bytes, but a solution of {} positions takes {e}",
+                    metadata.len(),
+                    header.positions
+                ),
+                _ => "corrupted: the file's size does not match its header".to_string(),
+            };
+            return Err(error(path, message));
+        }
+    }
+    // The rest is checked by `decode`, on the whole file.
+    let bytes = fs::read(path).map_err(cannot)?;
     decode(&bytes, path)
 }

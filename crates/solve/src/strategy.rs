@@ -74,6 +74,10 @@ pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Optio
     let mut seen: HashSet<u64> = faced.iter().copied().collect();
     let mut chosen: HashMap<u64, u32> = HashMap::new();
     while let Some(x) = faced.pop() {
+        if graph.is_terminal(x) {
+            // Already won by the winner (in misère, by losing their last hand).
+            continue;
+        }
         let (r, c) = best_child(graph, solution, x).expect("a faced position is a win");
         chosen.insert(c, r);
         graph.for_each_child(c, |y| {

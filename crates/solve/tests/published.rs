@@ -55,8 +55,26 @@ const SIMPLE_REMOTENESS: u32 = 8;
 
 #[test]
 fn strategies_are_complete() {
-    for rules in [Preset::Standard.ruleset(), Preset::Simple.ruleset()] {
+    let misere = |mut r: Ruleset| {
+        r.misere = true;
+        r
+    };
+    let mut checked = 0;
+    for rules in [
+        Preset::Standard.ruleset(),
+        Preset::Simple.ruleset(),
+        misere(Preset::Simple.ruleset()),
+        misere(with(Preset::Simple, |r| {
+            r.divide = true;
+            r.suicide = true;
+        })),
+        misere(with(Preset::Simple, |r| r.hands = vec![1, 2])),
+    ] {
         let (graph, solution, s) = solve(&rules);
+        if s.start.value == Value::Draw {
+            continue;
+        }
+        checked += 1;
         let start = graph.index_of(&Position::start(&rules));
         let strat = strategy::winning_strategy(&graph, &solution, start).unwrap();
         assert_eq!(
@@ -74,6 +92,7 @@ fn strategies_are_complete() {
         broken.configurations.remove(k);
         assert!(strategy::verify(&graph, start, &broken).is_err());
     }
+    assert!(checked >= 4, "{checked}");
 }
 
 fn with(base: Preset, change: impl FnOnce(&mut Ruleset)) -> Ruleset {
