@@ -47,16 +47,24 @@ pub struct MultisetIndex {
 }
 
 impl MultisetIndex {
-    /// An index for multisets of `size` hands with values below `fingers`.
-    pub fn new(size: usize, fingers: u32) -> Result<MultisetIndex> {
-        let top = fingers as u64 + size as u64 - 1; // b_i ranges over 0..top
-        let count = binomial(top, size as u64)
+    /// The number of multisets of `size` values below `fingers`, `C(fingers + size - 1,
+    /// size)`, or an error beyond 2^64. Cheap: no table is built.
+    pub fn count_of(size: usize, fingers: u32) -> Result<u64> {
+        let top = fingers as u64 + size as u64 - 1;
+        binomial(top, size as u64)
             .filter(|&c| c <= u64::MAX as u128)
+            .map(|c| c as u64)
             .ok_or_else(|| {
                 RulesError::TooLarge(format!(
                     "{size} hands with {fingers} finger values have more than 2^64 multisets"
                 ))
-            })? as u64;
+            })
+    }
+
+    /// An index for multisets of `size` hands with values below `fingers`.
+    pub fn new(size: usize, fingers: u32) -> Result<MultisetIndex> {
+        let top = fingers as u64 + size as u64 - 1; // b_i ranges over 0..top
+        let count = MultisetIndex::count_of(size, fingers)?;
         let table = (0..size)
             .map(|i| {
                 (0..top)
@@ -138,6 +146,16 @@ impl PositionIndex {
     /// cannot be numbered in 64 bits.
     pub fn new(rules: &Ruleset) -> Result<PositionIndex> {
         rules.validate()?;
+        let too_large =
+            || RulesError::TooLarge(format!("{} has more than 2^64 positions", rules.describe()));
+        // Count first; build the rank tables only for a variant that can be indexed.
+        let mut block: u64 = 1;
+        for &h in &rules.hands {
+            let n = MultisetIndex::count_of(h, rules.fingers)?;
+            block = block.checked_mul(n).ok_or_else(too_large)?;
+        }
+        let period = rules.rotation_period();
+        let count = block.checked_mul(period as u64).ok_or_else(too_large)?;
         let max_hands = *rules.hands.iter().max().expect("at least two players");
         let mut multisets: Vec<Option<MultisetIndex>> = vec![None; max_hands + 1];
         for &h in &rules.hands {
@@ -145,15 +163,6 @@ impl PositionIndex {
                 multisets[h] = Some(MultisetIndex::new(h, rules.fingers)?);
             }
         }
-        let too_large =
-            || RulesError::TooLarge(format!("{} has more than 2^64 positions", rules.describe()));
-        let mut block: u64 = 1;
-        for &h in &rules.hands {
-            let n = multisets[h].as_ref().expect("built above").count();
-            block = block.checked_mul(n).ok_or_else(too_large)?;
-        }
-        let period = rules.rotation_period();
-        let count = block.checked_mul(period as u64).ok_or_else(too_large)?;
         Ok(PositionIndex {
             hands: rules.hands.clone(),
             period,
