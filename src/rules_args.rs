@@ -70,7 +70,7 @@ pub struct RulesArgs {
     pub no_self_attack: bool,
     #[arg(
         long,
-        help = "Allow splits that only swap two hands, passing the turn (--no-pass-splits)",
+        help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn (--no-pass-splits)",
         overrides_with = "no_pass_splits"
     )]
     pub pass_splits: bool,

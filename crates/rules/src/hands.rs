@@ -162,18 +162,18 @@ pub fn split_results(rules: &Ruleset, hands: &[u32]) -> Vec<(SplitKind, Vec<u32>
     out
 }
 
-/// Whether the mover may make a pass-split: swap two hands of different values, by a
-/// transfer (both live) or a division (one dead, moving the whole live hand across;
-/// not an even division, so not under even-only division).
+/// Whether the mover may make a pass-split: a split that leaves their hands as they
+/// were, by swapping two hands or moving nothing (REFERENCE §1). It needs two hands
+/// that a split could join: two live hands with transfers on, or a live hand and a
+/// dead one with divisions on (moving the whole hand across, `01 → 10`; not an even
+/// division, so not under even-only divisions).
 pub fn can_pass(rules: &Ruleset, hands: &[u32]) -> bool {
     if !rules.pass_splits {
         return false;
     }
-    let live = live_values(hands);
-    let two_different_live = live.len() >= 2;
-    let has_dead = hands.contains(&0);
-    (rules.transfer && two_different_live)
-        || (rules.divide && !rules.even_divide && has_dead && !live.is_empty())
+    let live = hands.iter().filter(|&&v| v != 0).count();
+    let dead = hands.len() - live;
+    (rules.transfer && live >= 2) || (rules.divide && !rules.even_divide && live >= 1 && dead >= 1)
 }
 
 #[cfg(test)]
@@ -240,8 +240,14 @@ mod tests {
         let mut r = Preset::Rollover.ruleset();
         r.pass_splits = true;
         assert!(can_pass(&r, &[1, 3]));
-        assert!(!can_pass(&r, &[2, 2]));
+        assert!(can_pass(&r, &[2, 2])); // moving nothing
         assert!(can_pass(&r, &[0, 1]));
         assert!(!can_pass(&r, &[0, 0]));
+        r.divide = false;
+        assert!(!can_pass(&r, &[0, 1]));
+        r.transfer = false;
+        r.divide = true;
+        r.even_divide = true;
+        assert!(!can_pass(&r, &[0, 4]));
     }
 }

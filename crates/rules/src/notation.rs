@@ -238,6 +238,13 @@ fn read_paper_side(text: &str, start: usize, end: usize, rules: &Ruleset) -> Res
             ));
         }
         let v = check_value(text, at, v, rules)?;
+        if repeat == 0 {
+            return Err(error_at(
+                text,
+                at,
+                format!("{v}^0 writes no hand; leave it out"),
+            ));
+        }
         if repeat as usize > rules.hands.iter().copied().max().unwrap_or(0) {
             return Err(error_at(
                 text,
@@ -321,7 +328,9 @@ impl Position {
     /// optional brackets) are Wikipedia's compact notation. Errors say what is wrong
     /// and at which character.
     pub fn parse(text: &str, rules: &Ruleset) -> Result<Position> {
-        let text = text.trim();
+        // White space is allowed anywhere: `(1, 1 | 1, 2)_4`, `12 - 11`.
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let text = compact.as_str();
         if text.is_empty() {
             return Err(error(text, "empty position"));
         }
@@ -332,10 +341,18 @@ impl Position {
         } else {
             read_compact(text, rules)?
         };
-        Position::new(rules, players).map_err(|e| match e {
+        let position = Position::new(rules, players).map_err(|e| match e {
             RulesError::Position { message, .. } => error(text, message),
             other => other,
-        })
+        })?;
+        if !position.is_terminal(rules) && position.mover().iter().all(|&v| v == 0) {
+            return Err(error(
+                text,
+                "the player to move has no live hand, but the game is not over: a player \
+                 without hands is skipped, so write the next player with a live hand first",
+            ));
+        }
+        Ok(position)
     }
 
     /// Writes the position in the given notation (see the module documentation).
@@ -467,6 +484,14 @@ mod tests {
         assert!(msg("(0|1)_4").contains("live hands only"));
         assert!(msg("").contains("empty"));
         assert!(msg("[[1211").contains("unbalanced"));
+        assert!(msg("(1^0|1)_4").contains("writes no hand"));
+        let mut three = Preset::Rollover.ruleset();
+        three.hands = vec![2, 2, 2];
+        let e = Position::parse("00-11-11", &three).unwrap_err().to_string();
+        assert!(e.contains("no live hand"), "{e}");
+        assert!(Position::parse("00-00-11", &three)
+            .unwrap()
+            .is_terminal(&three));
         assert!(msg("1211]").contains("unbalanced"));
         assert!(msg("12-").contains("no hands"));
     }

@@ -53,8 +53,9 @@ pub struct Ruleset {
     pub even_divide: bool,
     /// A transfer may empty one of your live hands, killing it ("merge").
     pub suicide: bool,
-    /// Allow a split that only swaps two different hands (`13→31`, or `01→10` with
-    /// divisions), which passes the turn. Off in every published source.
+    /// Allow a split that leaves the hands as they were, swapping two hands or moving
+    /// nothing (`13→31`, `22→22`, or `01→10` with divisions), which passes the turn.
+    /// Off in every published source.
     pub pass_splits: bool,
     /// Misère play: a player whose hands all die **wins** (and the game ends there).
     pub misere: bool,

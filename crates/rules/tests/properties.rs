@@ -51,10 +51,17 @@ proptest! {
     fn notation_round_trips(rules in ruleset(), seed in any::<u64>()) {
         let index = PositionIndex::new(&rules).unwrap();
         let p = index.unrank(seed % index.count());
+        // With three or more players the index also holds positions whose mover has no
+        // hand in an unfinished game; they are never played, and reading refuses them.
+        let skipped = !p.is_terminal(&rules) && p.mover().iter().all(|&v| v == 0);
         for notation in Notation::ALL {
             let Ok(text) = p.to_notation(&rules, notation) else {
                 continue; // e.g. compact notation with F > 10
             };
+            if skipped {
+                prop_assert!(Position::parse(&text, &rules).is_err());
+                continue;
+            }
             let back = Position::parse(&text, &rules).unwrap();
             if notation == Notation::Paper && p.seat() != 0 {
                 // The paper's notation names no mover: reading puts Left (seat 0) to move.

@@ -268,3 +268,70 @@ fn rollover_draw_and_look_ahead() {
         .iter()
         .all(|&t| solution.outcome_at(t).remoteness <= Some(3)));
 }
+
+/// Divisions and suicide without transfers, across cutoff/rollover, self-attack,
+/// free/even divisions, pass-splits and misère (32 variants): the only forced wins
+/// are three misère variants under cutoff without self-attacks, all first-player wins
+/// in 10 plies. No variant is a second-player win.
+#[test]
+fn division_and_suicide_only_never_favours_the_second_player() {
+    let mut wins = Vec::new();
+    for bits in 0u32..32 {
+        let b = |k: u32| bits >> k & 1 == 1;
+        let rules = with(Preset::Simple, |r| {
+            r.overflow = if b(0) {
+                chopsticks_rules::Overflow::Rollover
+            } else {
+                chopsticks_rules::Overflow::Cutoff
+            };
+            r.self_attack = b(1);
+            r.divide = true;
+            r.even_divide = b(2);
+            r.pass_splits = b(3);
+            r.misere = b(4);
+            r.suicide = true;
+        });
+        let (_, _, s) = solve(&rules);
+        assert_ne!(s.start.value, Value::Lose, "{}", rules.describe());
+        if s.start.value == Value::Win {
+            assert!(rules.misere && !rules.self_attack);
+            assert_eq!(rules.overflow, chopsticks_rules::Overflow::Cutoff);
+            wins.push(s.start);
+        }
+    }
+    assert_eq!(wins, vec![Outcome::win(10); 3]);
+}
+
+/// The standard game's only winning first move is the self-attack `1111 → 1112`;
+/// without self-attacks the standard start is a draw; the even-split variation
+/// (even-only divisions, no transfers, no suicide) is a draw with or without
+/// self-attacks, under cutoff and rollover.
+#[test]
+fn standard_first_move_and_variations() {
+    let rules = Preset::Standard.ruleset();
+    let (_, solution, _) = solve(&rules);
+    let winning: Vec<String> = solution
+        .evaluate_moves(&Position::start(&rules))
+        .iter()
+        .filter(|m| m.outcome.value == Value::Win)
+        .map(|m| m.mv.describe(&rules))
+        .collect();
+    assert_eq!(winning, vec!["self 1→1"]);
+    let (_, _, s) = solve(&with(Preset::Standard, |r| r.self_attack = false));
+    assert_eq!(s.start, Outcome::DRAW);
+    for overflow in [
+        chopsticks_rules::Overflow::Cutoff,
+        chopsticks_rules::Overflow::Rollover,
+    ] {
+        for self_attack in [false, true] {
+            let rules = with(Preset::Simple, |r| {
+                r.overflow = overflow;
+                r.self_attack = self_attack;
+                r.divide = true;
+                r.even_divide = true;
+            });
+            let (_, _, s) = solve(&rules);
+            assert_eq!(s.start, Outcome::DRAW, "{}", rules.describe());
+        }
+    }
+}

@@ -213,3 +213,45 @@ fn a_long_game_without_revisitation() {
     assert!(positions.last().unwrap().is_terminal(&rules));
     assert_eq!(positions.len() - 1, 75);
 }
+
+/// No combination of self-attack, transfer, division, even-only division, suicide and
+/// pass-splits reproduces the whole published table (rollover 3..12).
+#[test]
+fn no_ruleset_gives_the_published_table() {
+    let published = [26u64, 85, 204, 413, 748, 1251, 1970, 2959, 4278, 5993];
+    let mut best = 0;
+    for bits in 0u32..64 {
+        let b = |k: u32| bits >> k & 1 == 1;
+        let template = Ruleset {
+            self_attack: b(0),
+            transfer: b(1),
+            divide: b(2) || b(4),
+            even_divide: b(4),
+            suicide: b(3),
+            pass_splits: b(5),
+            ..rollover(5)
+        };
+        if template.validate().is_err() {
+            continue;
+        }
+        let matches = (3..=12u32)
+            .zip(published)
+            .filter(|&(f, p)| {
+                let rules = Ruleset {
+                    fingers: f,
+                    ..template.clone()
+                };
+                stats(&rules).1.reachable() == p
+            })
+            .count();
+        assert!(
+            matches < 10,
+            "{} gives the published table",
+            template.describe()
+        );
+        best = best.max(matches);
+    }
+    // The best rulesets match five entries: the odd ones (transfers and divisions) or
+    // the even ones (divisions and suicide without transfers).
+    assert_eq!(best, 5);
+}
