@@ -1,37 +1,8 @@
 //! End-to-end tests of `chopsticks value` and `chopsticks table`.
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&stdout(args)).expect("valid JSON")
-}
-
-fn fails_with(args: &[&str], needle: &str) {
-    let out = run(args);
-    let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
-    assert!(!out.status.success(), "{shown:?} should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
-    let err_shown: String = err.chars().take(400).collect();
-    assert!(err.contains(needle), "{shown:?}: {err_shown}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use common::{fails_with, json, stdout};
 
 #[test]
 fn value_of_one_one_12() {
@@ -223,4 +194,44 @@ fn table_grid_pictures() {
         "cannot write",
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn value_reads_negative_expressions_and_checks_fingers() {
+    let v = json(&["value", "-1/4", "--json"]);
+    assert_eq!(v["value"], "-1/4");
+    let v = json(&["value", "-(1|1)_4", "--json"]);
+    assert_eq!(v["value"], "*");
+    fails_with(
+        &["value", "(1|1)_4", "--fingers", "7"],
+        "--fingers says F = 7",
+    );
+    let v = json(&["value", "(1|1)", "--fingers", "13", "--json"]);
+    assert_eq!(v["value"], "+-{0|^[2]}");
+}
+
+#[test]
+fn huge_values_are_not_printed() {
+    // A sum of 24 distinct switches prints far beyond the limit.
+    let sum: Vec<String> = (1..=24).map(|i| format!("+-{i}")).collect();
+    let v = json(&["value", &sum.join("+"), "--json"]);
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert_eq!(v["outcome"], "N");
+}
+
+#[test]
+fn oversized_pictures_are_refused() {
+    fails_with(
+        &[
+            "table",
+            "grid",
+            "--fingers",
+            "1000",
+            "--png",
+            "/tmp/never-written.png",
+            "-q",
+        ],
+        "pixels",
+    );
+    assert!(!std::path::Path::new("/tmp/never-written.png").exists());
 }

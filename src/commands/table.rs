@@ -219,12 +219,14 @@ fn one_hand_table(args: &OneHandArgs) -> Result<()> {
 
 /// Writes `bytes` to `path` atomically: to `path.tmp`, then renamed.
 fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
-    let tmp = format!("{path}.tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {tmp}"))?;
-    std::fs::rename(&tmp, Path::new(path)).with_context(|| {
+    // A name of our own beside the target, so nothing half-written ever bears the
+    // target's name and a concurrent run's temporary file is left alone.
+    let tmp = format!("{path}.{}.tmp", std::process::id());
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, Path::new(path)));
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
-        format!("cannot rename {tmp} to {path}")
-    })?;
+        return Err(anyhow::anyhow!("cannot write {path}: {e}"));
+    }
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! Simple Chopsticks (or another loop-free ruleset), of sums of them, and of games
 //! written in CGSuite notation.
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_values::{evaluate, Limits};
 use clap::Args;
@@ -20,6 +20,7 @@ pub struct ValueArgs {
     /// positions `(1|1)_12 + (2|5)_40` (team play: each pair of players a
     /// component), a game in CGSuite notation `{0|^[2]}`, or any mix with `+`,
     /// `-`, `+-`, parentheses and braces.
+    #[arg(allow_hyphen_values = true)]
     expression: String,
     #[command(flatten)]
     rules: RulesArgs,
@@ -31,6 +32,16 @@ pub struct ValueArgs {
     max_positions: u64,
     #[command(flatten)]
     output: OutputArgs,
+}
+
+/// The longest value printed; longer ones (sums of many switches print
+/// exponentially long) are reported as too large, and as `null` in JSON.
+const MAX_PRINTED: u64 = 1 << 20;
+
+/// A value's text, or a note that it is too long to print.
+fn shown(text: &Option<String>) -> &str {
+    text.as_deref()
+        .unwrap_or("(too long to print: more than 1,048,576 characters)")
 }
 
 /// The outcome class in words.
@@ -81,8 +92,18 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     );
     bar.finish_and_clear();
     let evaluation = evaluation.map_err(|e| anyhow!(e))?;
+    if let Some(f) = args.rules.fingers {
+        if let Some(c) = evaluation.components.iter().find(|c| c.rules.fingers != f) {
+            bail!(
+                "{} has F = {} (n = {}), but --fingers says F = {f}; drop one of them",
+                c.text.trim(),
+                c.rules.fingers,
+                c.rules.fingers - 1
+            );
+        }
+    }
     let g = evaluation.value;
-    let value = store.format(g);
+    let value = store.format_within(g, MAX_PRINTED);
     let outcome = store.outcome(g);
     let uptimal = if args.uptimal {
         store.to_uptimal(g)
@@ -93,7 +114,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     for c in &evaluation.components {
         components.push((
             c,
-            store.format(c.value),
+            store.format_within(c.value, MAX_PRINTED),
             store.outcome(c.value),
             c.position.paper(c.rules.fingers),
         ));
@@ -124,7 +145,8 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     {
         for (c, v, o, p) in &components {
             println!(
-                "{p} = {v}  ({o}, {}; {})",
+                "{p} = {}  ({o}, {}; {})",
+                shown(v),
                 outcome_words(*o),
                 c.rules.describe()
             );
@@ -132,7 +154,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     } else if let Some((c, _, _, _)) = components.first() {
         println!("Rules:    {}", c.rules.describe());
     }
-    println!("Value:    {value}");
+    println!("Value:    {}", shown(&value));
     println!("Outcome:  {outcome} ({})", outcome_words(outcome));
     if args.uptimal {
         match uptimal {

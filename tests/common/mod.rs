@@ -13,23 +13,30 @@ pub fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Runs the binary, which must succeed, and parses its JSON output.
-pub fn json(args: &[&str]) -> serde_json::Value {
+/// Runs the binary, which must succeed, and returns its standard output.
+pub fn stdout(args: &[&str]) -> String {
     let out = run(args);
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
     assert!(
         out.status.success(),
-        "{args:?}: {}",
+        "{shown:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs the binary, which must succeed, and parses its JSON output.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).expect("valid JSON")
 }
 
 /// Runs the binary, which must fail with a message containing `needle` and no panic.
 pub fn fails_with(args: &[&str], needle: &str) {
     let out = run(args);
-    assert!(!out.status.success(), "{args:?} should fail");
+    let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
+    assert!(!out.status.success(), "{shown:?} should fail");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(err.contains(needle), "{shown:?}: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
 

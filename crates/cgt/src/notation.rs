@@ -1,6 +1,8 @@
 //! CGSuite-style plain-text notation: parsing, printing, and McKay's
 //! uptimal digit form.
 
+use std::collections::HashMap;
+
 use crate::dyadic::Dyadic;
 use crate::store::{GameId, GameStore, Kind};
 use std::fmt;
@@ -74,6 +76,38 @@ fn ups_text(n: i64) -> String {
 impl GameStore {
     /// Print `g` in CGSuite-like notation (see the crate documentation for
     /// the conventions). Parsing the result gives back `g`.
+    /// Like [`GameStore::format`], but `None` when the text could be longer than
+    /// `max_chars` (games with many distinct subgames print exponentially long).
+    pub fn format_within(&mut self, g: GameId, max_chars: u64) -> Option<String> {
+        (self.printed_length_bound(g, max_chars) <= max_chars).then(|| self.format(g))
+    }
+
+    /// An upper bound on the length of `format(g)`, saturating just above `cap`:
+    /// short forms (numbers, ups, nimbers) count 32, others `{…|…}` around their
+    /// options.
+    pub fn printed_length_bound(&self, g: GameId, cap: u64) -> u64 {
+        fn bound(store: &GameStore, g: GameId, cap: u64, memo: &mut HashMap<GameId, u64>) -> u64 {
+            if let Some(&b) = memo.get(&g) {
+                return b;
+            }
+            let b = if matches!(store.kind(g), Kind::Simple { .. }) {
+                32
+            } else {
+                let mut total: u64 = 32;
+                for &o in store.left_options(g).iter().chain(store.right_options(g)) {
+                    total = total.saturating_add(bound(store, o, cap, memo) + 1);
+                    if total > cap {
+                        break;
+                    }
+                }
+                total.min(cap + 1)
+            };
+            memo.insert(g, b);
+            b
+        }
+        bound(self, g, cap, &mut HashMap::new())
+    }
+
     pub fn format(&mut self, g: GameId) -> String {
         if let Kind::Simple { number, ups, star } = self.kind(g) {
             let mut s = String::new();

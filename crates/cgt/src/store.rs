@@ -72,6 +72,11 @@ const NO_ID: u32 = u32::MAX;
 /// Ids below this bound get a direct-mapped table for [`GameStore::simple_game`].
 const DENSE: usize = 512;
 
+/// The most entries kept in each memo table (comparisons, sums); a full table is
+/// emptied and refilled, which keeps results exact and memory bounded (about 150 MiB
+/// per table).
+pub const MAX_CACHE_ENTRIES: usize = 1 << 23;
+
 /// The arena of canonical games: every canonical game is stored once and
 /// referred to by its [`GameId`]. See the crate documentation for the model
 /// and the invariants.
@@ -712,6 +717,9 @@ impl GameStore {
                 }
             }
         }
+        if self.le_cache.len() >= MAX_CACHE_ENTRIES {
+            self.le_cache.clear(); // a memo only: dropping it bounds memory
+        }
         self.le_cache.insert((a.0, b.0), result);
         result
     }
@@ -875,6 +883,9 @@ impl GameStore {
             }
         }
         let id = self.game(&left, &right);
+        if self.sum_cache.len() >= MAX_CACHE_ENTRIES {
+            self.sum_cache.clear(); // a memo only: dropping it bounds memory
+        }
         self.sum_cache.insert(key, id);
         id
     }

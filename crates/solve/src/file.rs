@@ -65,7 +65,7 @@ pub fn encode(solution: &Solution) -> Vec<u8> {
 pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
     let bytes = encode(solution);
     let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = Path::new(&tmp_name);
     let write = || -> std::io::Result<()> {
         let mut file = fs::File::create(tmp)?;

@@ -25,7 +25,11 @@ fn round_trip() {
     for rules in [Preset::Rahman.ruleset(), Preset::Standard.ruleset()] {
         let s = solution(&rules);
         file::save(&s, &path).unwrap();
-        assert!(!dir.join("rahman.sol.tmp").exists());
+        let leftovers = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension() == Some("tmp".as_ref()))
+            .count();
+        assert_eq!(leftovers, 0);
         let back = file::load(&path).unwrap();
         assert_eq!(back.rules(), s.rules());
         assert_eq!(back.table(), s.table());

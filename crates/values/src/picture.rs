@@ -193,9 +193,31 @@ impl Canvas {
 const GRID_LINE: Rgb = [255, 255, 255];
 const DARK: Rgb = [30, 30, 30];
 
-/// The picture as a PNG file's bytes.
+/// The most pixels [`png`] draws (the canvas takes 3 bytes per pixel).
+pub const MAX_PNG_PIXELS: usize = 64 << 20;
+
+/// The picture's size in pixels, `(width, height)`.
+pub fn dimensions(p: &GridPicture) -> (usize, usize) {
+    let l = Layout::new(p);
+    (l.width, l.height)
+}
+
+/// The picture as a PNG file's bytes. Pictures larger than [`MAX_PNG_PIXELS`] are
+/// refused (an `InvalidInput` error saying the size).
 pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
     let l = Layout::new(p);
+    if l.width.saturating_mul(l.height) > MAX_PNG_PIXELS {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "the picture would be {} × {} pixels, more than the {} million drawn at most; \
+                 draw a smaller table or use --svg",
+                l.width,
+                l.height,
+                MAX_PNG_PIXELS >> 20
+            ),
+        ));
+    }
     let mut cv = Canvas::new(l.width, l.height);
     let s = l.scale;
     let char_w = (font::WIDTH + 1) * s;
