@@ -1,7 +1,9 @@
-//! The fast solver agrees with a tiny, separately written solver on every ruleset
-//! combination with two hands per player and F ≤ 6.
+//! The fast solver agrees with a tiny, separately written solver on every position
+//! (reachable or not) of every ruleset combination with two hands per player and
+//! F ≤ 6, and of a sample of combinations with other hand counts (1 and 2, 1 and 3,
+//! 2 and 3, 3 and 3).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use chopsticks_rules::{Overflow, Position, Ruleset};
 use chopsticks_solve::{Outcome, Solution};
@@ -11,21 +13,38 @@ use chopsticks_space::Graph;
 /// win at level k when some child is a loss at level k-1 (and it was not resolved
 /// before), a loss at level k when every child is a win and the largest is k-1.
 fn brute_force(rules: &Ruleset) -> HashMap<Position, Outcome> {
-    let start = Position::start(rules);
-    let mut all = vec![start.clone()];
-    let mut seen: HashSet<Position> = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([start]);
-    let mut children: HashMap<Position, Vec<Position>> = HashMap::new();
-    while let Some(p) = queue.pop_front() {
-        let kids: Vec<Position> = p.moves(rules).into_iter().map(|(_, q)| q).collect();
-        for q in &kids {
-            if seen.insert(q.clone()) {
-                all.push(q.clone());
-                queue.push_back(q.clone());
+    // Every position, reachable or not: all hand values for each player, in each
+    // turn order the hand counts allow, reduced to canonical positions.
+    let mut seen: HashSet<Position> = HashSet::new();
+    let p = rules.players();
+    for seat in 0..p {
+        let counts: Vec<usize> = (0..p).map(|k| rules.hands[(seat + k) % p]).collect();
+        let total: usize = counts.iter().sum();
+        let f = rules.fingers as u64;
+        for raw in 0..f.pow(total as u32) {
+            let mut r = raw;
+            let mut players = Vec::new();
+            for &c in &counts {
+                let mut h = Vec::new();
+                for _ in 0..c {
+                    h.push((r % f) as u32);
+                    r /= f;
+                }
+                players.push(h);
             }
+            seen.insert(Position::new(rules, players).unwrap());
         }
-        children.insert(p, kids);
     }
+    let all: Vec<Position> = seen.into_iter().collect();
+    let children: HashMap<Position, Vec<Position>> = all
+        .iter()
+        .map(|p| {
+            (
+                p.clone(),
+                p.moves(rules).into_iter().map(|(_, q)| q).collect(),
+            )
+        })
+        .collect();
     let mut known: HashMap<Position, Outcome> = HashMap::new();
     for p in &all {
         if p.is_terminal(rules) {
@@ -86,27 +105,39 @@ fn brute_force(rules: &Ruleset) -> HashMap<Position, Outcome> {
 
 fn combinations() -> Vec<Ruleset> {
     let mut out = Vec::new();
-    for fingers in 2..=6u32 {
-        for overflow in [Overflow::Cutoff, Overflow::Rollover] {
-            for bits in 0u32..128 {
-                let b = |k: u32| bits >> k & 1 == 1;
-                let rules = Ruleset {
-                    hands: vec![2, 2],
-                    fingers,
-                    overflow,
-                    self_attack: b(0),
-                    transfer: b(1),
-                    divide: b(2),
-                    even_divide: b(2) && b(3),
-                    suicide: b(4),
-                    pass_splits: b(5),
-                    misere: b(6),
-                };
-                if !b(2) && b(3) {
-                    continue; // same ruleset as without bit 3
-                }
-                if rules.validate().is_ok() {
-                    out.push(rules);
+    let shapes: [(Vec<usize>, u32, u32); 5] = [
+        (vec![2, 2], 6, 1),
+        (vec![1, 2], 5, 3),
+        (vec![1, 3], 4, 3),
+        (vec![2, 3], 4, 5),
+        (vec![3, 3], 4, 5),
+    ];
+    for (hands, max_fingers, sample) in shapes {
+        for fingers in 2..=max_fingers {
+            for overflow in [Overflow::Cutoff, Overflow::Rollover] {
+                for bits in 0u32..128 {
+                    let b = |k: u32| bits >> k & 1 == 1;
+                    if !b(2) && b(3) {
+                        continue; // same ruleset as without bit 3
+                    }
+                    if bits % sample != 0 {
+                        continue; // larger shapes: a sample of the combinations
+                    }
+                    let rules = Ruleset {
+                        hands: hands.clone(),
+                        fingers,
+                        overflow,
+                        self_attack: b(0),
+                        transfer: b(1),
+                        divide: b(2),
+                        even_divide: b(2) && b(3),
+                        suicide: b(4),
+                        pass_splits: b(5),
+                        misere: b(6),
+                    };
+                    if rules.validate().is_ok() {
+                        out.push(rules);
+                    }
                 }
             }
         }
@@ -128,5 +159,5 @@ fn agrees_with_brute_force_on_every_small_ruleset() {
         rulesets += 1;
     }
     assert!(rulesets > 500, "{rulesets}");
-    assert!(positions > 50_000, "{positions}");
+    assert!(positions > 200_000, "{positions}");
 }
