@@ -76,11 +76,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     let limits = Limits {
         max_positions: args.max_positions,
     };
-    let bar = progress::bar(
-        args.max_positions,
-        "evaluating positions",
-        args.output.quiet,
-    );
+    let bar = progress::counter("positions evaluated", args.output.quiet);
     let report = |count: u64| bar.set_position(count);
     let evaluation = evaluate(
         &mut store,
