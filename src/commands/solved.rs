@@ -74,10 +74,16 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
     let rules = rules.ruleset()?;
     let graph = graph_for_solving(&rules)?;
     let clock = Instant::now();
-    let bar = progress::bar(graph.count(), "solving", quiet);
+    // How many positions will be resolved (the rest are draws) is not known in
+    // advance, so this counts resolved positions level by level.
+    let bar = progress::counter("solving: counting moves", quiet);
     let solution = Solution::solve(&graph, &|p| {
         bar.set_position(p.resolved);
-        bar.set_message(format!("solving, remoteness {}", p.level));
+        bar.set_message(format!(
+            "solving {} positions: remoteness {} done, wins and losses found",
+            graph.count(),
+            p.level
+        ));
     })?;
     bar.finish_and_clear();
     Ok(Solved {
