@@ -235,3 +235,15 @@ fn oversized_pictures_are_refused() {
     );
     assert!(!std::path::Path::new("/tmp/never-written.png").exists());
 }
+
+#[test]
+fn value_details() {
+    let v = json(&["value", "{4|{2|0}}", "--details", "--json"]);
+    assert_eq!(v["birthday"], 5);
+    assert_eq!(v["left_stop"], "4");
+    assert_eq!(v["right_stop"], "2");
+    assert_eq!(v["mean"], "5/2");
+    assert_eq!(v["temperature"], "3/2");
+    let text = stdout(&["value", "(1|1)_12", "--details"]);
+    assert!(text.contains("Stops:    0 (Left), 0 (Right)"), "{text}");
+}

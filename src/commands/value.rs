@@ -27,6 +27,10 @@ pub struct ValueArgs {
     /// Also print the uptimal form (McKay's `.d1d2…` digits), when there is one.
     #[arg(long)]
     uptimal: bool,
+    /// Also print the birthday, the Left and Right stops, the mean and the
+    /// temperature (from the thermograph).
+    #[arg(long)]
+    details: bool,
     /// Evaluate at most this many positions per component.
     #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
     max_positions: u64,
@@ -42,6 +46,15 @@ const MAX_PRINTED: u64 = 1 << 20;
 fn shown(text: &Option<String>) -> &str {
     text.as_deref()
         .unwrap_or("(too long to print: more than 1,048,576 characters)")
+}
+
+/// The `--details` figures of a value.
+struct Details {
+    birthday: u32,
+    left_stop: String,
+    right_stop: String,
+    mean: String,
+    temperature: String,
 }
 
 /// The outcome class in words.
@@ -101,6 +114,16 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     let g = evaluation.value;
     let value = store.format_within(g, MAX_PRINTED);
     let outcome = store.outcome(g);
+    let details = args.details.then(|| {
+        let (left_stop, right_stop) = store.stops(g);
+        Details {
+            birthday: store.birthday(g),
+            left_stop: left_stop.to_string(),
+            right_stop: right_stop.to_string(),
+            mean: store.mean(g).to_string(),
+            temperature: store.temperature(g).to_string(),
+        }
+    });
     let uptimal = if args.uptimal {
         store.to_uptimal(g)
     } else {
@@ -133,6 +156,13 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
         if args.uptimal {
             out["uptimal"] = json!(uptimal);
         }
+        if let Some(d) = &details {
+            out["birthday"] = json!(d.birthday);
+            out["left_stop"] = json!(d.left_stop);
+            out["right_stop"] = json!(d.right_stop);
+            out["mean"] = json!(d.mean);
+            out["temperature"] = json!(d.temperature);
+        }
         super::print_json(&out);
         return Ok(());
     }
@@ -152,6 +182,12 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     }
     println!("Value:    {}", shown(&value));
     println!("Outcome:  {outcome} ({})", outcome_words(outcome));
+    if let Some(d) = &details {
+        println!("Birthday: {}", d.birthday);
+        println!("Stops:    {} (Left), {} (Right)", d.left_stop, d.right_stop);
+        println!("Mean:     {}", d.mean);
+        println!("Temperature: {}", d.temperature);
+    }
     if args.uptimal {
         match uptimal {
             Some(u) => println!("Uptimal:  {u}"),
