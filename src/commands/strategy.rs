@@ -3,13 +3,16 @@
 
 use anyhow::{bail, Context, Result};
 use chopsticks_rules::Position;
-use chopsticks_solve::strategy::{traps, verify, winning_strategy, Winner};
+use chopsticks_solve::strategy::{minimise, traps, verify, winning_strategy, Winner};
 use clap::Args;
 use serde_json::json;
 
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
 use super::stats::measure;
 use crate::rules_args::{OutputArgs, RulesArgs};
+
+/// Lists up to this many configurations are shortened (one check per entry).
+const MINIMISE_UP_TO: usize = 2000;
 
 #[derive(Args, Debug)]
 pub struct StrategyArgs {
@@ -46,9 +49,18 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         bail!("the game is already over at the start position: there is nothing to play");
     }
     if let Some(strategy) = winning_strategy(&s.graph, &s.solution, start_index) {
+        if let Err(e) = verify(&s.graph, start_index, &strategy) {
+            bail!("internal error: the extracted strategy fails its check: {e}");
+        }
+        // Shorten lists of human size; the result is checked again.
+        let strategy = if strategy.configurations.len() <= MINIMISE_UP_TO {
+            minimise(&s.graph, start_index, &strategy)
+        } else {
+            strategy
+        };
         let faced = match verify(&s.graph, start_index, &strategy) {
             Ok(n) => n,
-            Err(e) => bail!("internal error: the extracted strategy fails its check: {e}"),
+            Err(e) => bail!("internal error: the shortened strategy fails its check: {e}"),
         };
         // Finished configurations (the opponent has no live hand) become one line.
         let (finished, rest): (Vec<u64>, Vec<u64>) = strategy

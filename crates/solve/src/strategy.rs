@@ -95,6 +95,25 @@ pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Optio
     })
 }
 
+/// Makes a checked strategy shorter: drops configurations one at a time (the slowest
+/// wins first) whenever the list without them still passes [`verify`]. The result
+/// passes [`verify`] and no single configuration can be dropped from it. Costs one
+/// verification per configuration, so it is meant for lists of human size.
+pub fn minimise(graph: &Graph, start: u64, strategy: &Strategy) -> Strategy {
+    let mut kept = strategy.clone();
+    let mut k = kept.configurations.len();
+    while k > 0 {
+        k -= 1;
+        let mut trial = kept.clone();
+        trial.configurations.remove(k);
+        if let Ok(faced) = verify(graph, start, &trial) {
+            trial.decisions = faced;
+            kept = trial;
+        }
+    }
+    kept
+}
+
 /// Checks a strategy against every defence using only the move graph: returns the
 /// number of positions the winner faces, or a description of the first failure.
 pub fn verify(graph: &Graph, start: u64, strategy: &Strategy) -> Result<u64, String> {

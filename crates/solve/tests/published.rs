@@ -82,6 +82,14 @@ fn strategies_are_complete() {
             s.start.value == Value::Win
         );
         strategy::verify(&graph, start, &strat).unwrap();
+        let short = strategy::minimise(&graph, start, &strat);
+        strategy::verify(&graph, start, &short).unwrap();
+        assert!(short.configurations.len() <= strat.configurations.len());
+        for k in 0..short.configurations.len() {
+            let mut less = short.clone();
+            less.configurations.remove(k);
+            assert!(strategy::verify(&graph, start, &less).is_err(), "1-minimal");
+        }
         // Dropping any non-finishing configuration breaks the strategy.
         let mut broken = strat.clone();
         let k = broken
