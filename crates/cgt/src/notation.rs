@@ -508,6 +508,21 @@ impl Parser<'_> {
         }
     }
 
+    /// `*` or `*m` after a term: the nimber's size, or `None` when no `*` follows.
+    fn read_star(&mut self) -> Result<Option<u32>, ParseError> {
+        if !self.eat('*') {
+            return Ok(None);
+        }
+        match self.unsigned()? {
+            Some(m) => u32::try_from(m)
+                .ok()
+                .filter(|m| *m <= MAX_NIMBER)
+                .map(Some)
+                .ok_or_else(|| self.error(&format!("nimber too large (at most *{MAX_NIMBER})"))),
+            None => Ok(Some(1)),
+        }
+    }
+
     fn unsigned(&mut self) -> Result<Option<u64>, ParseError> {
         let start = self.pos;
         let mut v: u64 = 0;
@@ -705,16 +720,7 @@ impl Parser<'_> {
             let sum = self.store.add(acc, term);
             acc = self.guard(sum)?;
         }
-        if self.eat('*') {
-            let m = match self.unsigned()? {
-                Some(m) => u32::try_from(m)
-                    .ok()
-                    .filter(|m| *m <= MAX_NIMBER)
-                    .ok_or_else(|| {
-                        self.error(&format!("nimber too large (at most *{MAX_NIMBER})"))
-                    })?,
-                None => 1,
-            };
+        if let Some(m) = self.read_star()? {
             let nim = self.store.nimber(m);
             let sum = self.store.add(acc, nim);
             acc = self.guard(sum)?;
@@ -761,19 +767,7 @@ impl Parser<'_> {
         if digits.len() > MAX_DEPTH as usize {
             return Err(self.error(&format!("more than {MAX_DEPTH} uptimal digits")));
         }
-        let star = if self.eat('*') {
-            match self.unsigned()? {
-                Some(m) => u32::try_from(m)
-                    .ok()
-                    .filter(|m| *m <= MAX_NIMBER)
-                    .ok_or_else(|| {
-                        self.error(&format!("nimber too large (at most *{MAX_NIMBER})"))
-                    })?,
-                None => 1,
-            }
-        } else {
-            0
-        };
+        let star = self.read_star()?.unwrap_or(0);
         Ok(self.store.from_uptimal(&Uptimal { digits, star }))
     }
 
