@@ -252,6 +252,36 @@ impl Ruleset {
         Ok(())
     }
 
+    /// Every valid ruleset with the same players, hands and `F` as this one and any
+    /// setting of the other rules: cutoff or rollover × self-attack × transfer ×
+    /// division (none, free, even-only) × suicide × pass-splits × misère, in a fixed
+    /// order (192 combinations less those [`Ruleset::validate`] refuses).
+    pub fn variants(&self) -> Vec<Ruleset> {
+        let mut out = Vec::new();
+        for overflow in [Overflow::Cutoff, Overflow::Rollover] {
+            for bits in 0u32..32 {
+                let b = |k: u32| bits >> k & 1 == 1;
+                for (divide, even_divide) in [(false, false), (true, false), (true, true)] {
+                    let rules = Ruleset {
+                        overflow,
+                        self_attack: b(0),
+                        transfer: b(1),
+                        divide,
+                        even_divide,
+                        suicide: b(2),
+                        pass_splits: b(3),
+                        misere: b(4),
+                        ..self.clone()
+                    };
+                    if rules.validate().is_ok() {
+                        out.push(rules);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// A one-line human description, e.g.
     /// `2 players × 2 hands, F = 5 cutoff; self-attack, transfer, division`.
     pub fn describe(&self) -> String {
@@ -348,6 +378,18 @@ mod tests {
         let roll = Preset::Rollover.ruleset();
         assert_eq!(roll.hit(2, 4), 1);
         assert_eq!(roll.hit(2, 3), 0);
+    }
+
+    #[test]
+    fn variants_are_distinct_and_valid() {
+        let all = Preset::Simple.ruleset().variants();
+        // 2 × 2^5 × 3 = 192, less pass-splits without transfers or divisions (2 × 2^3).
+        assert_eq!(all.len(), 192 - 16);
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(distinct.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|r| r.validate().is_ok() && r.hands == vec![2, 2]));
     }
 
     #[test]

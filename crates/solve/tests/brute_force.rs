@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chopsticks_rules::{Overflow, Position, Ruleset};
+use chopsticks_rules::{Position, Preset, Ruleset};
 use chopsticks_solve::{Outcome, Solution};
 use chopsticks_space::Graph;
 
@@ -105,7 +105,7 @@ fn brute_force(rules: &Ruleset) -> HashMap<Position, Outcome> {
 
 fn combinations() -> Vec<Ruleset> {
     let mut out = Vec::new();
-    let shapes: [(Vec<usize>, u32, u32); 5] = [
+    let shapes: [(Vec<usize>, u32, usize); 5] = [
         (vec![2, 2], 6, 1),
         (vec![1, 2], 5, 3),
         (vec![1, 3], 4, 3),
@@ -114,32 +114,13 @@ fn combinations() -> Vec<Ruleset> {
     ];
     for (hands, max_fingers, sample) in shapes {
         for fingers in 2..=max_fingers {
-            for overflow in [Overflow::Cutoff, Overflow::Rollover] {
-                for bits in 0u32..128 {
-                    let b = |k: u32| bits >> k & 1 == 1;
-                    if !b(2) && b(3) {
-                        continue; // same ruleset as without bit 3
-                    }
-                    if bits % sample != 0 {
-                        continue; // larger shapes: a sample of the combinations
-                    }
-                    let rules = Ruleset {
-                        hands: hands.clone(),
-                        fingers,
-                        overflow,
-                        self_attack: b(0),
-                        transfer: b(1),
-                        divide: b(2),
-                        even_divide: b(2) && b(3),
-                        suicide: b(4),
-                        pass_splits: b(5),
-                        misere: b(6),
-                    };
-                    if rules.validate().is_ok() {
-                        out.push(rules);
-                    }
-                }
-            }
+            let base = Ruleset {
+                hands: hands.clone(),
+                fingers,
+                ..Preset::Simple.ruleset()
+            };
+            // Every combination for two hands each; a sample for the other shapes.
+            out.extend(base.variants().into_iter().step_by(sample));
         }
     }
     out

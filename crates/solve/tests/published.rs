@@ -284,21 +284,14 @@ fn rollover_draw_and_look_ahead() {
 #[test]
 fn division_and_suicide_only_never_favours_the_second_player() {
     let mut wins = Vec::new();
-    for bits in 0u32..32 {
-        let b = |k: u32| bits >> k & 1 == 1;
-        let rules = with(Preset::Simple, |r| {
-            r.overflow = if b(0) {
-                chopsticks_rules::Overflow::Rollover
-            } else {
-                chopsticks_rules::Overflow::Cutoff
-            };
-            r.self_attack = b(1);
-            r.divide = true;
-            r.even_divide = b(2);
-            r.pass_splits = b(3);
-            r.misere = b(4);
-            r.suicide = true;
-        });
+    let variants: Vec<Ruleset> = Preset::Simple
+        .ruleset()
+        .variants()
+        .into_iter()
+        .filter(|r| !r.transfer && r.divide && r.suicide)
+        .collect();
+    assert_eq!(variants.len(), 32);
+    for rules in variants {
         let (_, _, s) = solve(&rules);
         assert_ne!(s.start.value, Value::Lose, "{}", rules.describe());
         if s.start.value == Value::Win {

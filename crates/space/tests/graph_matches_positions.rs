@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use chopsticks_rules::{Overflow, Position, Ruleset};
+use chopsticks_rules::{Position, Preset, Ruleset};
 use chopsticks_space::{explore, Graph};
 
 /// Many rule combinations, small enough to check every position.
@@ -18,31 +18,18 @@ fn rulesets() -> Vec<Ruleset> {
         vec![1, 2, 1, 2],
     ] {
         for fingers in [2u32, 3, 4, 5] {
-            for overflow in [Overflow::Cutoff, Overflow::Rollover] {
-                for bits in 0u32..128 {
-                    let b = |k: u32| bits >> k & 1 == 1;
-                    let rules = Ruleset {
-                        hands: hands.clone(),
-                        fingers,
-                        overflow,
-                        self_attack: b(0),
-                        transfer: b(1),
-                        divide: b(2),
-                        even_divide: b(2) && b(3),
-                        suicide: b(4),
-                        pass_splits: b(5),
-                        misere: b(6),
-                    };
-                    if rules.validate().is_err() {
-                        continue;
-                    }
-                    // Sample the larger configurations to keep the test quick.
-                    let big = hands.len() > 2 || hands.iter().sum::<usize>() > 4;
-                    if big && (bits % 7 != 0 || fingers == 2) {
-                        continue;
-                    }
-                    out.push(rules);
+            let base = Ruleset {
+                hands: hands.clone(),
+                fingers,
+                ..Preset::Simple.ruleset()
+            };
+            // Sample the larger configurations to keep the test quick.
+            let big = hands.len() > 2 || hands.iter().sum::<usize>() > 4;
+            for (k, rules) in base.variants().into_iter().enumerate() {
+                if big && (k % 7 != 0 || fingers == 2) {
+                    continue;
                 }
+                out.push(rules);
             }
         }
     }
