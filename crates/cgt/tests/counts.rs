@@ -1,6 +1,9 @@
 //! Number of distinct games born by day n: 1, 4, 22, 1474 (a classic count).
 
+mod common;
+
 use chopsticks_cgt::{GameId, GameStore};
+use common::next_day as next_day_by_all_subsets;
 use std::collections::BTreeSet;
 
 /// All antichains of `games` under `≤` (a set of options is equivalent, as a
@@ -57,17 +60,7 @@ fn games_born_by_day_two() {
     // Day 1 and day 2 by brute force over all subsets (not just antichains).
     let mut day = day0;
     for expected in [4, 22] {
-        let k = day.len();
-        let mut all = BTreeSet::new();
-        for lm in 0u32..(1 << k) {
-            for rm in 0u32..(1 << k) {
-                let pick = |m: u32| -> Vec<GameId> {
-                    (0..k).filter(|i| m >> i & 1 == 1).map(|i| day[i]).collect()
-                };
-                all.insert(s.game(&pick(lm), &pick(rm)));
-            }
-        }
-        day = all.into_iter().collect();
+        day = next_day_by_all_subsets(&mut s, &day);
         assert_eq!(day.len(), expected);
     }
     assert!(day.iter().all(|g| s.birthday(*g) <= 2));

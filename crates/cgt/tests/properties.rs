@@ -1,24 +1,16 @@
 //! Property tests over random games born by day 3.
 
+mod common;
+
 use chopsticks_cgt::{Dyadic, GameId, GameStore, Outcome};
+use common::next_day;
 use proptest::prelude::*;
-use std::collections::BTreeSet;
 
 /// The 22 games born by day 2, in a deterministic order (by construction).
 fn day_two(s: &mut GameStore) -> Vec<GameId> {
     let mut day = vec![s.zero()];
     for _ in 0..2 {
-        let k = day.len();
-        let mut all = BTreeSet::new();
-        for lm in 0u32..(1 << k) {
-            for rm in 0u32..(1 << k) {
-                let pick = |m: u32| -> Vec<GameId> {
-                    (0..k).filter(|i| m >> i & 1 == 1).map(|i| day[i]).collect()
-                };
-                all.insert(s.game(&pick(lm), &pick(rm)));
-            }
-        }
-        day = all.into_iter().collect();
+        day = next_day(s, &day);
     }
     day
 }

@@ -47,27 +47,20 @@ fn brute_force(rules: &Ruleset) -> HashMap<Position, Outcome> {
         .collect();
     let mut known: HashMap<Position, Outcome> = HashMap::new();
     for p in &all {
+        let at_level_0 = |won: bool| {
+            if won {
+                Outcome::win(0)
+            } else {
+                Outcome::lose(0)
+            }
+        };
         if p.is_terminal(rules) {
+            // Finished: the mover won if alive (normal play) or dead (misère).
             let alive = p.mover().iter().any(|&v| v > 0);
-            let won = alive != rules.misere;
-            known.insert(
-                p.clone(),
-                if won {
-                    Outcome::win(0)
-                } else {
-                    Outcome::lose(0)
-                },
-            );
+            known.insert(p.clone(), at_level_0(alive != rules.misere));
         } else if children[p].is_empty() {
-            let won = rules.misere;
-            known.insert(
-                p.clone(),
-                if won {
-                    Outcome::win(0)
-                } else {
-                    Outcome::lose(0)
-                },
-            );
+            // No move: the mover loses (normal play) or wins (misère).
+            known.insert(p.clone(), at_level_0(rules.misere));
         }
     }
     let mut level = 1;
