@@ -32,6 +32,8 @@ enum Command {
     Play(commands::play::PlayArgs),
     /// A winning strategy to remember, or the positions to avoid in a drawn variant.
     Strategy(commands::strategy::StrategyArgs),
+    /// Solve a family of variants (ranges of F and of hands) and tabulate who wins.
+    Survey(commands::survey::SurveyArgs),
     /// Measure a variant's state space: raw, distinct, reachable and finished
     /// positions, shortest game, eccentricity, branching.
     Stats(commands::stats::StatsArgs),
@@ -75,6 +77,7 @@ fn main() {
         Command::Query(args) => commands::query::run(&args),
         Command::Play(args) => commands::play::run(&args),
         Command::Strategy(args) => commands::strategy::run(&args),
+        Command::Survey(args) => commands::survey::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Rules(args) => commands::rules::run(&args),

@@ -139,3 +139,50 @@ fn solver_errors() {
         "needs about 1.4 TiB of memory",
     );
 }
+
+#[test]
+fn survey_tabulates_start_values() {
+    // The paper's n = 2 (F = 3): (1^a | 1^a) is a second-player win exactly when a is
+    // odd (Proposition 2), and (1^a | 1^a)_3 (F = 4) is a first-player win
+    // (Proposition 4).
+    let v = json(&[
+        "survey",
+        "--preset",
+        "simple",
+        "--fingers-range",
+        "3..4",
+        "--hands-range",
+        "1..4",
+        "--json",
+    ]);
+    let starts: Vec<(u64, u64, String)> = v["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["hands"].as_u64().unwrap(),
+                r["fingers"].as_u64().unwrap(),
+                r["start"]["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (hands, fingers, value) in starts {
+        let expected = if fingers == 4 || hands % 2 == 0 {
+            "win"
+        } else {
+            "lose"
+        };
+        assert_eq!(value, expected, "{hands} hands, F = {fingers}");
+    }
+    let v = json(&[
+        "survey",
+        "--fingers-range",
+        "5",
+        "--hands-range",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["variants"][0]["start"]["remoteness"], 23);
+    fails_with(&["survey", "--fingers-range", "9..2"], "empty range");
+}

@@ -9,6 +9,7 @@ pub mod solve;
 pub mod solved;
 pub mod stats;
 pub mod strategy;
+pub mod survey;
 pub mod table;
 pub mod value;
 

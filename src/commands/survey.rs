@@ -1,0 +1,174 @@
+//! `chopsticks survey`: solve a family of variants (ranges of fingers and hands) and
+//! tabulate who wins from the start: the published tables, extended.
+
+use std::ops::RangeInclusive;
+
+use anyhow::{bail, Result};
+use chopsticks_rules::{Position, PositionIndex, Ruleset};
+use chopsticks_solve::{Solution, Summary, Value};
+use chopsticks_space::explore;
+use clap::Args;
+use serde_json::json;
+
+use super::solved::{graph_for_solving, outcome_json, outcome_text};
+use crate::progress;
+use crate::rules_args::{OutputArgs, RulesArgs};
+
+/// Variants with more positions than this are skipped (and reported as skipped).
+const MAX_POSITIONS: u64 = 50_000_000;
+
+#[derive(Args, Debug)]
+pub struct SurveyArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Values of F to survey: `5`, or a range `2..9` (inclusive).
+    #[arg(long = "fingers-range", default_value = "2..9", value_parser = parse_range)]
+    fingers_range: RangeInclusive<u32>,
+    /// Hands per player to survey: `2`, or a range `1..3` (inclusive).
+    #[arg(long = "hands-range", default_value = "1..3", value_parser = parse_range)]
+    hands_range: RangeInclusive<u32>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Reads `A` or `A..B` (inclusive; `A..=B` and `A-B` too).
+fn parse_range(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` is not a whole number"))
+    };
+    let (a, b) = if let Some((a, b)) = text.split_once("..=") {
+        (number(a)?, number(b)?)
+    } else if let Some((a, b)) = text.split_once("..").or_else(|| text.split_once('-')) {
+        (number(a)?, number(b)?)
+    } else {
+        let a = number(text)?;
+        (a, a)
+    };
+    if a > b {
+        return Err(format!("empty range {a}..{b}"));
+    }
+    if b - a > 1000 {
+        return Err(format!("range {a}..{b} is too wide (at most 1001 values)"));
+    }
+    Ok(a..=b)
+}
+
+/// One surveyed variant.
+struct Row {
+    hands: u32,
+    fingers: u32,
+    positions: u64,
+    /// `None` when skipped as too large.
+    result: Option<Summary>,
+}
+
+pub fn run(args: &SurveyArgs) -> Result<()> {
+    let base = args.rules.ruleset()?;
+    if base.players() != 2 {
+        bail!(
+            "the survey solves two-player variants; this ruleset has {}",
+            base.players()
+        );
+    }
+    let cells: Vec<(u32, u32)> = args
+        .hands_range
+        .clone()
+        .flat_map(|h| args.fingers_range.clone().map(move |f| (h, f)))
+        .collect();
+    let bar = progress::bar(cells.len() as u64, "surveying", args.output.quiet);
+    let mut rows = Vec::new();
+    for (hands, fingers) in cells {
+        let rules = Ruleset {
+            hands: vec![hands as usize; 2],
+            fingers,
+            ..base.clone()
+        };
+        rules.validate()?;
+        let positions = PositionIndex::new(&rules)
+            .map(|i| i.count())
+            .unwrap_or(u64::MAX);
+        let result = if positions > MAX_POSITIONS {
+            None
+        } else {
+            let graph = graph_for_solving(&rules)?;
+            let solution = Solution::solve(&graph, &|_| {})?;
+            let start = graph.index_of(&Position::start(&rules));
+            let reached = explore(&graph, start, &|_| {}).reached;
+            Some(Summary::new(&graph, &solution, &reached, start))
+        };
+        rows.push(Row {
+            hands,
+            fingers,
+            positions,
+            result,
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    // The rules without hands and F, e.g. "cutoff; attack, self-attack, transfer".
+    let description = {
+        let full = base.describe();
+        let rules = full.split_once("; ").map_or("", |(_, r)| r).to_string();
+        let overflow = match base.overflow {
+            chopsticks_rules::Overflow::Cutoff => "cutoff",
+            chopsticks_rules::Overflow::Rollover => "rollover",
+        };
+        format!("{overflow}; {rules}")
+    };
+    if args.output.json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "hands": r.hands,
+                    "fingers": r.fingers,
+                    "positions": r.positions,
+                    "skipped": r.result.is_none(),
+                    "reachable": r.result.as_ref().map(|s| s.reachable),
+                    "win": r.result.as_ref().map(|s| s.win),
+                    "lose": r.result.as_ref().map(|s| s.lose),
+                    "draw": r.result.as_ref().map(|s| s.draw),
+                    "terminal": r.result.as_ref().map(|s| s.terminal),
+                    "start": r.result.as_ref().map(|s| outcome_json(&s.start)),
+                })
+            })
+            .collect();
+        super::print_json(&json!({"rules": description, "variants": list}));
+        return Ok(());
+    }
+    println!("Two players, {description}; F and the hands per player varied.");
+    println!("hands   F   positions   reachable       draws  start (for the first player)");
+    for r in &rows {
+        match &r.result {
+            Some(s) => {
+                let who = match s.start.value {
+                    Value::Win => "first player wins",
+                    Value::Lose => "second player wins",
+                    Value::Draw => "drawn",
+                };
+                println!(
+                    "{:>5} {:>3} {:>11} {:>11} {:>11}  {} ({who})",
+                    r.hands,
+                    r.fingers,
+                    r.positions,
+                    s.reachable,
+                    s.draw,
+                    outcome_text(&s.start)
+                );
+            }
+            None => println!(
+                "{:>5} {:>3} {:>11}  skipped: more than {MAX_POSITIONS} positions",
+                r.hands,
+                r.fingers,
+                if r.positions == u64::MAX {
+                    "> 2^64".to_string()
+                } else {
+                    r.positions.to_string()
+                }
+            ),
+        }
+    }
+    Ok(())
+}
