@@ -121,7 +121,7 @@ fn parent(a: u32, b: u32) -> Option<(u32, u32)> {
 
 impl OneHandSweep {
     /// The largest `max_n` a sweep accepts (its table grows as `max_n²`).
-    pub const MAX_N: u32 = 60_000;
+    pub const MAX_N: u32 = 80_000;
 
     /// Bytes the tables of a sweep up to `max_n` take.
     pub fn bytes(max_n: u32) -> u64 {
