@@ -41,7 +41,7 @@ enum Command {
     Moves(commands::moves::MovesArgs),
     /// Show a ruleset (or list the presets with --list).
     Rules(commands::rules::RulesCommandArgs),
-    /// Benchmarks: time the exploration of a large variant.
+    /// Benchmarks: time exploring and solving large variants, with peak memory.
     Bench(commands::bench::BenchArgs),
     /// The canonical game value and outcome of Simple Chopsticks positions, of
     /// sums of them, and of games in CGSuite notation.
