@@ -9,7 +9,7 @@ use crate::rules_args::{NotationArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// The position, in any notation: 1211, [1211], 12-11, 1,12-3,4, (1,2|1,1)_4.
+    /// The position, in any notation: `1211`, `[1211]`, `12-11`, `1,12-3,4`, `(1,2|1,1)_4`.
     position: String,
     #[command(flatten)]
     rules: RulesArgs,

@@ -6,7 +6,7 @@
 //! player to move, with its remoteness. A solution answers queries
 //! ([`Solution::outcome`], [`Solution::evaluate_moves`]), summarises what is reachable
 //! from a start ([`Summary`]), extracts strategies ([`strategy`]) and is saved to and
-//! loaded from a checksummed file ([`file`]).
+//! loaded from a checksummed file ([`mod@file`]).
 
 pub mod file;
 mod outcome;

@@ -193,7 +193,7 @@ impl Canvas {
 const GRID_LINE: Rgb = [255, 255, 255];
 const DARK: Rgb = [30, 30, 30];
 
-/// The most pixels [`png`] draws (the canvas takes 3 bytes per pixel).
+/// The most pixels [`fn@png`] draws (the canvas takes 3 bytes per pixel).
 pub const MAX_PNG_PIXELS: usize = 64 << 20;
 
 /// The picture's size in pixels, `(width, height)`.
