@@ -223,16 +223,24 @@ impl Graph {
         }
     }
 
-    /// Whether the game is over at this position (see [`Position::is_terminal`]).
-    pub fn is_terminal(&self, index: u64) -> bool {
-        let mut ranks = [0u64; MAX_PLAYERS];
+    /// A position's seat class, its players' multiset ranks (mover first) and
+    /// whether each player has a live hand.
+    #[inline]
+    fn unpack(&self, index: u64) -> (usize, [u64; MAX_PLAYERS], [bool; MAX_PLAYERS]) {
         let p = self.players;
+        let mut ranks = [0u64; MAX_PLAYERS];
         let seat = self.index.split(index, &mut ranks[..p]);
         let mut alive = [false; MAX_PLAYERS];
         for k in 0..p {
             alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
         }
-        self.over(&alive[..p])
+        (seat, ranks, alive)
+    }
+
+    /// Whether the game is over at this position (see [`Position::is_terminal`]).
+    pub fn is_terminal(&self, index: u64) -> bool {
+        let (_, _, alive) = self.unpack(index);
+        self.over(&alive[..self.players])
     }
 
     /// Calls `emit` with the index of every child of the position, each distinct
@@ -242,12 +250,7 @@ impl Graph {
     #[inline]
     pub fn for_each_child(&self, index: u64, mut emit: impl FnMut(u64)) {
         let p = self.players;
-        let mut ranks = [0u64; MAX_PLAYERS];
-        let seat = self.index.split(index, &mut ranks[..p]);
-        let mut alive = [false; MAX_PLAYERS];
-        for k in 0..p {
-            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
-        }
+        let (seat, ranks, alive) = self.unpack(index);
         if self.over(&alive[..p]) || !alive[0] {
             return;
         }
@@ -364,10 +367,7 @@ impl Graph {
 
     /// Whether the mover has a live hand.
     pub fn mover_alive(&self, index: u64) -> bool {
-        let mut ranks = [0u64; MAX_PLAYERS];
-        let p = self.players;
-        let seat = self.index.split(index, &mut ranks[..p]);
-        self.tables_of(seat, 0).alive[ranks[0] as usize]
+        self.unpack(index).2[0]
     }
 
     /// An upper bound on the number of children of any position.
