@@ -69,6 +69,15 @@ fn exit_quietly_on_broken_pipe() {
     }));
 }
 
+/// Whether an error comes from writing to a closed pipe.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() {
     exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
@@ -86,6 +95,10 @@ fn main() {
         Command::Table(args) => commands::table::run(&args),
     };
     if let Err(error) = result {
+        if is_broken_pipe(&error) {
+            // The reader went away (`chopsticks play … | head`): nothing to report.
+            std::process::exit(141);
+        }
         eprintln!("error: {error:#}");
         std::process::exit(1);
     }

@@ -2,7 +2,7 @@
 //! override it), `--notation`, and the output options `--json` / `--quiet`.
 
 use anyhow::{bail, Result};
-use chopsticks_rules::{Notation, Overflow, Preset, Ruleset, MAX_PLAYERS};
+use chopsticks_rules::{quoted, Notation, Overflow, Preset, Ruleset, MAX_PLAYERS};
 use clap::Args;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -22,67 +22,67 @@ pub struct RulesArgs {
     #[arg(long)]
     pub fingers: Option<u32>,
     /// Sums wrap around modulo F; a hand dies only at exactly 0.
-    #[arg(long, overrides_with = "cutoff")]
+    #[arg(long, conflicts_with = "cutoff")]
     pub rollover: bool,
     /// A hand reaching F or more dies.
-    #[arg(long, overrides_with = "rollover")]
+    #[arg(long, conflicts_with = "rollover")]
     pub cutoff: bool,
     // `--no-…` forms are accepted for every switch below.
     #[arg(
         long,
         help = "Allow moving fingers between two live hands (--no-transfer to forbid)",
-        overrides_with = "no_transfer"
+        conflicts_with = "no_transfer"
     )]
     pub transfer: bool,
-    #[arg(long, hide = true, overrides_with = "transfer")]
+    #[arg(long, hide = true, conflicts_with = "transfer")]
     pub no_transfer: bool,
     #[arg(
         long,
         help = "Allow reviving a dead hand with fingers from a live one (--no-divide)",
-        overrides_with = "no_divide"
+        conflicts_with = "no_divide"
     )]
     pub divide: bool,
-    #[arg(long, hide = true, overrides_with = "divide")]
+    #[arg(long, hide = true, conflicts_with = "divide")]
     pub no_divide: bool,
     #[arg(
         long,
         help = "Divisions only into two equal halves (turns divisions on; --no-even-divide)",
-        overrides_with = "no_even_divide"
+        conflicts_with_all = ["no_even_divide", "no_divide"]
     )]
     pub even_divide: bool,
-    #[arg(long, hide = true, overrides_with = "even_divide")]
+    #[arg(long, hide = true, conflicts_with = "even_divide")]
     pub no_even_divide: bool,
     #[arg(
         long,
         help = "Allow a transfer that empties (kills) one of your hands (--no-suicide)",
-        overrides_with = "no_suicide"
+        conflicts_with = "no_suicide"
     )]
     pub suicide: bool,
-    #[arg(long, hide = true, overrides_with = "suicide")]
+    #[arg(long, hide = true, conflicts_with = "suicide")]
     pub no_suicide: bool,
     #[arg(
         long,
         help = "Allow tapping your own other hand (--no-self-attack)",
-        overrides_with = "no_self_attack"
+        conflicts_with = "no_self_attack"
     )]
     pub self_attack: bool,
-    #[arg(long, hide = true, overrides_with = "self_attack")]
+    #[arg(long, hide = true, conflicts_with = "self_attack")]
     pub no_self_attack: bool,
     #[arg(
         long,
         help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn (--no-pass-splits)",
-        overrides_with = "no_pass_splits"
+        conflicts_with = "no_pass_splits"
     )]
     pub pass_splits: bool,
-    #[arg(long, hide = true, overrides_with = "pass_splits")]
+    #[arg(long, hide = true, conflicts_with = "pass_splits")]
     pub no_pass_splits: bool,
     #[arg(
         long,
         help = "Misère play: a player whose hands all die wins (--no-misere)",
-        overrides_with = "no_misere"
+        conflicts_with = "no_misere"
     )]
     pub misere: bool,
-    #[arg(long, hide = true, overrides_with = "misere")]
+    #[arg(long, hide = true, conflicts_with = "misere")]
     pub no_misere: bool,
 }
 
@@ -133,7 +133,8 @@ impl RulesArgs {
         let Some(preset) = Preset::from_name(name) else {
             let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
             bail!(
-                "unknown preset `{name}`; the presets are {}",
+                "unknown preset `{}`; the presets are {}",
+                quoted(name),
                 names.join(", ")
             );
         };
@@ -169,6 +170,7 @@ impl RulesArgs {
             r.divide = true;
         }
         if self.no_divide {
+            // A preset's even-only divisions go with its divisions.
             r.even_divide = false;
         }
         r.suicide = pick(self.suicide, self.no_suicide, r.suicide);
@@ -195,7 +197,10 @@ impl NotationArgs {
             None => Ok(Notation::default_for(rules)),
             Some(name) => match Notation::from_name(name) {
                 Some(n) => Ok(n),
-                None => bail!("unknown notation `{name}`; use compact, dashed or paper"),
+                None => bail!(
+                    "unknown notation `{}`; use compact, dashed or paper",
+                    quoted(name)
+                ),
             },
         }
     }

@@ -29,8 +29,8 @@ pub struct BenchArgs {
     #[arg(value_enum, default_value = "explore")]
     workload: Workload,
     /// Number of timed runs (the table build is timed separately, once).
-    #[arg(long, default_value_t = 3)]
-    runs: usize,
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -63,7 +63,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
         let graph = graph_for_solving(&rules)?;
         let mut times = Vec::new();
         let mut start = None;
-        for _ in 0..args.runs.max(1) {
+        for _ in 0..args.runs {
             let clock = Instant::now();
             let solution = Solution::solve(&graph, &|_| {})?;
             times.push(clock.elapsed().as_secs_f64());
@@ -123,7 +123,7 @@ fn explore(args: &BenchArgs) -> Result<()> {
     let start = Position::start(&rules);
     let mut times = Vec::new();
     let mut reachable = 0;
-    for _ in 0..args.runs.max(1) {
+    for _ in 0..args.runs {
         let clock = Instant::now();
         let stats = measure(&graph, &start, true);
         times.push(clock.elapsed().as_secs_f64());

@@ -1,11 +1,14 @@
 //! `chopsticks moves POSITION`: the legal moves and the positions they lead to.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use chopsticks_rules::Position;
 use clap::Args;
 use serde_json::json;
 
 use crate::rules_args::{NotationArgs, RulesArgs};
+
+/// The most moves `moves` lists (checked against a bound before listing them).
+pub const MAX_LISTED_MOVES: u64 = 100_000;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
@@ -25,6 +28,14 @@ pub fn run(args: &MovesArgs) -> Result<()> {
     let notation = args.notation.notation(&rules)?;
     let position = Position::parse(&args.position, &rules)?;
     let write = |p: &Position| p.to_notation(&rules, notation);
+    let bound = position.move_count_bound(&rules);
+    if bound > MAX_LISTED_MOVES {
+        bail!(
+            "this position may have up to {bound} moves (F = {} allows that many transfers); \
+             `moves` lists at most {MAX_LISTED_MOVES}",
+            rules.fingers
+        );
+    }
     let moves = position.moves(&rules);
     if args.json {
         let list = moves

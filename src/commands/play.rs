@@ -28,8 +28,8 @@ pub struct PlayArgs {
     #[arg(long)]
     start: Option<String>,
     /// Call the game a draw when a position comes up this many times with the same
-    /// player to move.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    /// player to move (at least 2: a position's first appearance is no repetition).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
     repetitions: u32,
     /// No progress bar while solving.
     #[arg(long, short)]
@@ -125,6 +125,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             break;
         }
         if !human_turn {
+            s.check_around(&pos)?;
             let best = s
                 .solution
                 .evaluate_moves(&pos)
@@ -163,6 +164,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 writeln!(out, "Your moves: {}", list.join(", "))?;
             }
             "hint" => {
+                s.check_around(&pos)?;
                 writeln!(
                     out,
                     "You are at {} (for you). Moves, best first:",

@@ -26,6 +26,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
     let position = Position::parse(&args.position, &s.rules)?;
+    s.check_around(&position)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let outcome = s.solution.outcome(&position);
     let moves = s.solution.evaluate_moves(&position);

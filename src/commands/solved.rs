@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use chopsticks_rules::{PositionIndex, Ruleset};
+use chopsticks_rules::{Position, PositionIndex, Ruleset};
 use chopsticks_solve::{file, solve_bytes, Outcome, Solution, Value};
 use chopsticks_space::Graph;
 use clap::Args;
@@ -29,6 +29,39 @@ pub struct Solved {
     pub solution: Solution,
     /// Time spent solving (zero when loaded).
     pub solve_time: Duration,
+    /// Read from a file (`--db`): its table is checked before it is believed.
+    pub loaded: bool,
+}
+
+impl Solved {
+    /// Checks, for a loaded solution, the stored outcomes of `position` and of every
+    /// position one move away against the rules (`Solution::check_at`): what a query
+    /// or a move of the computer relies on. A solution solved here is not checked.
+    pub fn check_around(&self, position: &Position) -> Result<()> {
+        if self.loaded {
+            let index = self.graph.index_of(position);
+            self.solution.check_at(&self.graph, index)?;
+            let mut children = Vec::new();
+            self.graph.for_each_child(index, |c| children.push(c));
+            for child in children {
+                self.solution.check_at(&self.graph, child)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks every position of a loaded solution (for commands that walk much of
+    /// the table, such as `strategy`): afterwards the table is known to be exactly
+    /// the solution of its ruleset.
+    pub fn check_all(&self, quiet: bool) -> Result<()> {
+        if self.loaded {
+            let spinner = progress::counter("checking the saved solution", quiet);
+            let checked = self.solution.verify(&self.graph);
+            spinner.finish_and_clear();
+            checked?;
+        }
+        Ok(())
+    }
 }
 
 /// Builds the move graph after checking that a solve fits in memory.
@@ -69,6 +102,7 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
             graph,
             solution,
             solve_time: Duration::ZERO,
+            loaded: true,
         });
     }
     let rules = rules.ruleset()?;
@@ -91,6 +125,7 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
         graph,
         solution,
         solve_time: clock.elapsed(),
+        loaded: false,
     })
 }
 

@@ -39,6 +39,7 @@ fn configuration(p: &Position) -> String {
 
 pub fn run(args: &StrategyArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
+    s.check_all(args.output.quiet)?;
     let start = match &args.start {
         Some(text) => Position::parse(text, &s.rules).context("--start")?,
         None => Position::start(&s.rules),

@@ -217,17 +217,9 @@ fn one_hand_table(args: &OneHandArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` atomically: to `path.tmp`, then renamed.
+/// Writes `bytes` to `path` (atomically, through links, only over a regular file).
 fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
-    // A name of our own beside the target, so nothing half-written ever bears the
-    // target's name and a concurrent run's temporary file is left alone.
-    let tmp = format!("{path}.{}.tmp", std::process::id());
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, Path::new(path)));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow::anyhow!("cannot write {path}: {e}"));
-    }
-    Ok(())
+    Ok(chopsticks_files::write_atomically(Path::new(path), bytes)?)
 }
 
 fn grid_table(args: &GridArgs) -> Result<()> {

@@ -26,3 +26,19 @@ pub enum RulesError {
 }
 
 pub type Result<T, E = RulesError> = std::result::Result<T, E>;
+
+/// The most characters of an input that a message repeats.
+pub const MAX_QUOTED: usize = 60;
+
+/// `text` as a message quotes it: whole when short, else its first [`MAX_QUOTED`]
+/// characters, an ellipsis and the full length, so a 100 KB input does not come back
+/// whole in an error.
+pub fn quoted(text: &str) -> String {
+    let length = text.chars().count();
+    if length <= MAX_QUOTED {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(MAX_QUOTED).collect();
+        format!("{head}… ({length} characters)")
+    }
+}

@@ -12,6 +12,8 @@
 //! cutoff, two taps (attacks, or self-attacks) by different values that both kill a
 //! hand of the same value. Under rollover every move has its own result.
 
+use std::collections::HashSet;
+
 use crate::ruleset::Ruleset;
 
 /// The three kinds of split. They differ in the number of dead hands: a transfer keeps
@@ -113,6 +115,8 @@ pub fn split_results(rules: &Ruleset, hands: &[u32]) -> Vec<(SplitKind, Vec<u32>
     }
     let f = rules.fingers;
     let values = distinct_values(hands);
+    // Results met so far: the first move to reach a multiset names it.
+    let mut seen: HashSet<Vec<u32>> = HashSet::new();
     for &x in values.iter().filter(|&&x| x != 0) {
         for &y in &values {
             // The receiver must be a different hand from the giver.
@@ -153,13 +157,31 @@ pub fn split_results(rules: &Ruleset, hands: &[u32]) -> Vec<(SplitKind, Vec<u32>
                 if after == hands {
                     continue; // a mere swap
                 }
-                if !out.iter().any(|(_, h)| *h == after) {
+                if seen.insert(after.clone()) {
                     out.push((kind, after));
                 }
             }
         }
     }
     out
+}
+
+/// An upper bound on `split_results(rules, hands).len()`, computed without
+/// listing them: for each giver value `x` and receiver value `y`, at most
+/// `min(x, F - 1 - y)` amounts can move.
+pub fn split_count_bound(rules: &Ruleset, hands: &[u32]) -> u64 {
+    if !rules.has_splits() {
+        return 0;
+    }
+    let values = distinct_values(hands);
+    let mut bound = 0u64;
+    for &x in values.iter().filter(|&&x| x != 0) {
+        for &y in &values {
+            let room = (rules.fingers - 1).saturating_sub(y);
+            bound += u64::from(x.min(room));
+        }
+    }
+    bound
 }
 
 /// Whether the mover may make a pass-split: a split that leaves their hands as they

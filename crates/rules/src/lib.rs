@@ -20,7 +20,7 @@ mod notation;
 mod position;
 mod ruleset;
 
-pub use error::{Result, RulesError};
+pub use error::{quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;

@@ -17,7 +17,7 @@
 //! notation): when `F ≤ 10` each digit is one hand; when `F > 10` the group is one
 //! number, one hand (write several hands with commas: `1,12`).
 
-use crate::error::{Result, RulesError};
+use crate::error::{quoted, Result, RulesError};
 use crate::position::{write_hands, Position};
 use crate::ruleset::Ruleset;
 
@@ -68,16 +68,15 @@ impl Notation {
 }
 
 /// A reading error at character `at` (0-based) of `text`.
+/// An error at byte `at` of `text`, reported as a character position.
 fn error_at(text: &str, at: usize, message: impl std::fmt::Display) -> RulesError {
-    RulesError::Position {
-        text: text.to_string(),
-        message: format!("at character {}: {message}", at + 1),
-    }
+    let character = text.get(..at).map_or(at, |before| before.chars().count()) + 1;
+    error(text, format!("at character {character}: {message}"))
 }
 
 fn error(text: &str, message: impl std::fmt::Display) -> RulesError {
     RulesError::Position {
-        text: text.to_string(),
+        text: quoted(text),
         message: message.to_string(),
     }
 }
@@ -191,23 +190,27 @@ fn read_compact(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
         ));
     }
     let total: usize = rules.hands.iter().sum();
-    let digits: Vec<(usize, char)> = inner.char_indices().collect();
+    let mut digits = Vec::with_capacity(total);
+    for (i, c) in inner.char_indices() {
+        let d = c
+            .to_digit(10)
+            .ok_or_else(|| error_at(text, offset + i, format!("`{c}` is not a digit")))?;
+        digits.push((i, d));
+    }
     if digits.len() != total {
         return Err(error(
             text,
             format!(
-                "{} digits written, but {} players × {} hands need {total}",
+                "{} digit{} written, but {} players × {} hands need {total}",
                 digits.len(),
+                if digits.len() == 1 { "" } else { "s" },
                 rules.players(),
                 rules.hands[0]
             ),
         ));
     }
     let mut values = Vec::with_capacity(total);
-    for (i, c) in digits {
-        let d = c
-            .to_digit(10)
-            .ok_or_else(|| error_at(text, offset + i, format!("`{c}` is not a digit")))?;
+    for (i, d) in digits {
         values.push(check_value(text, offset + i, d, rules)?);
     }
     Ok(values.chunks(rules.hands[0]).map(<[u32]>::to_vec).collect())

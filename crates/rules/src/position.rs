@@ -16,9 +16,10 @@
 
 use std::fmt::Write as _;
 
-use crate::error::{Result, RulesError};
+use crate::error::{quoted, Result, RulesError};
 use crate::hands::{
-    attack_results, can_pass, is_alive, live_values, self_attack_results, split_results, SplitKind,
+    attack_results, can_pass, is_alive, live_values, self_attack_results, split_count_bound,
+    split_results, SplitKind,
 };
 use crate::ruleset::Ruleset;
 
@@ -271,6 +272,17 @@ impl Position {
         out
     }
 
+    /// An upper bound on `self.moves(rules).len()`, computed without listing the
+    /// moves (with a large `F`, transfers alone can number in the millions).
+    pub fn move_count_bound(&self, rules: &Ruleset) -> u64 {
+        let own = self.mover().len() as u64;
+        let taps: u64 = self.players[1..]
+            .iter()
+            .map(|hands| own * hands.len() as u64)
+            .sum();
+        taps + own * own + split_count_bound(rules, self.mover()) + 1
+    }
+
     /// Reads a move written as [`Move::describe`] writes it (case, spaces and `->`
     /// instead of `→` do not matter) and returns it with the position it leads to.
     pub fn find_move(&self, rules: &Ruleset, text: &str) -> Result<(Move, Position)> {
@@ -283,6 +295,7 @@ impl Position {
             return Ok(found.clone());
         }
         let legal: Vec<String> = moves.iter().map(|(m, _)| m.describe(rules)).collect();
+        let text = quoted(text);
         Err(RulesError::Move(if legal.is_empty() {
             format!("`{text}` is not legal: the game is over")
         } else {

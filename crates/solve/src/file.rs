@@ -10,11 +10,13 @@
 //! u32 LE    CRC-32 of every byte before it
 //! ```
 //!
-//! Files are written to a temporary name beside the target and renamed, so a failed
-//! or interrupted save never leaves a half-written file under the target name.
+//! Files are written by `chopsticks_files::write_atomically`: to a temporary name
+//! beside the target, then renamed, so a failed or interrupted save never leaves a
+//! half-written file under the target name; links are written through and devices
+//! or pipes refused.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 use chopsticks_rules::{PositionIndex, Ruleset};
@@ -61,22 +63,10 @@ pub fn encode(solution: &Solution) -> Vec<u8> {
     out
 }
 
-/// Writes a solution to `path` (atomically: temporary file, then rename).
+/// Writes a solution to `path` (atomically, through symbolic links, never over
+/// anything but a regular file: see `chopsticks_files`).
 pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
-    let bytes = encode(solution);
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = Path::new(&tmp_name);
-    let write = || -> std::io::Result<()> {
-        let mut file = fs::File::create(tmp)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        fs::rename(tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(tmp);
-        error(path, format!("cannot write the solution: {e}"))
-    })
+    Ok(chopsticks_files::write_atomically(path, &encode(solution))?)
 }
 
 /// Reads a solution back from its bytes, checking everything.

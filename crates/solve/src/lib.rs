@@ -13,6 +13,7 @@ mod outcome;
 pub mod retrograde;
 pub mod strategy;
 mod table;
+mod verify;
 
 use chopsticks_rules::{Move, Position, PositionIndex, RulesError, Ruleset};
 use chopsticks_space::{BitSet, Graph};
@@ -36,6 +37,11 @@ pub enum SolveError {
     Rules(#[from] RulesError),
     #[error("{path}: {message}")]
     File { path: String, message: String },
+    /// A table that contradicts the rules (see [`Solution::check_at`]).
+    #[error("inconsistent solution: {0}")]
+    Inconsistent(String),
+    #[error("cannot save the solution: {0}")]
+    Save(#[from] chopsticks_files::WriteError),
 }
 
 /// Every position of a two-player ruleset, solved.

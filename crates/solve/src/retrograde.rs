@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use chopsticks_space::Graph;
 use rayon::prelude::*;
 
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
 use crate::SolveError;
 
@@ -75,7 +75,6 @@ pub fn solve(
         return Err(SolveError::TooManyMoves(bound));
     }
     let n = graph.count();
-    let misere = rules.misere;
     // Level 0 and the counters.
     let cells: Vec<AtomicU16> = (0..n as usize)
         .into_par_iter()
@@ -93,14 +92,8 @@ pub fn solve(
             let value = if children > 0 {
                 cell(UNRESOLVED, children)
             } else {
-                // Finished: the mover won if alive (normal) or dead (misère).
-                // No move though not finished: the mover loses (normal) or wins (misère).
-                let mover_wins = if finished {
-                    graph.mover_alive(i) != misere
-                } else {
-                    misere
-                };
-                cell(if mover_wins { WIN } else { LOSE }, 0)
+                let ended = end_outcome(graph, i, finished);
+                cell(if ended.value == Value::Win { WIN } else { LOSE }, 0)
             };
             AtomicU16::new(value)
         })
@@ -185,6 +178,23 @@ pub fn solve(
     }
     let max_remoteness = level.saturating_sub(1);
     Ok(into_table(cells, max_remoteness))
+}
+
+/// The outcome of a position with no move (level 0): a finished game is won by
+/// the mover if alive (normal play) or dead (misère); a position where the mover,
+/// though the game is not over, has no move is lost (normal) or won (misère).
+pub(crate) fn end_outcome(graph: &Graph, index: u64, finished: bool) -> Outcome {
+    let misere = graph.rules().misere;
+    let mover_wins = if finished {
+        graph.mover_alive(index) != misere
+    } else {
+        misere
+    };
+    if mover_wins {
+        Outcome::win(0)
+    } else {
+        Outcome::lose(0)
+    }
 }
 
 fn decode(v: u16) -> Outcome {

@@ -1,0 +1,167 @@
+//! Writing result files safely.
+//!
+//! Every file the toolkit writes (saved solutions, pictures of tables) goes through
+//! [`write_atomically`], which keeps three promises:
+//!
+//! - **Nothing half-written.** The bytes go to a new temporary file in the target's
+//!   directory, are flushed to disk, and the temporary file is then renamed over the
+//!   target. A failure at any step removes the temporary file and leaves the target as
+//!   it was; a reader never sees a partial file under the target's name.
+//! - **Links are written through, not replaced.** When the target is a symbolic link
+//!   (or a chain of them), the file it points to is the one replaced, and the link
+//!   stays. A dangling link creates the file it names.
+//! - **Only regular files are replaced.** A target that exists and is not a regular
+//!   file (a directory, a FIFO, a character or block device such as `/dev/full`, a
+//!   socket) is refused with [`WriteError::NotRegular`] before anything is opened or
+//!   created: renaming over it would silently swap a device or a pipe for a file.
+//!
+//! The temporary file is created with `create_new` (it must not exist), under a name
+//! made of the target's name, the process id and a per-process counter, so two runs
+//! writing beside each other never share one, and an existing file or link of that
+//! name is never followed. An existing target's permissions are carried over to the
+//! new file.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many symbolic links are followed before giving up (as the kernel's `ELOOP`).
+pub const MAX_LINKS: usize = 40;
+
+/// Why a file could not be written. The target is unchanged in every case.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The target exists and is not a regular file.
+    #[error("{path}: not a regular file ({kind}); refusing to replace it")]
+    NotRegular { path: String, kind: &'static str },
+    /// A chain of symbolic links too long, or a loop.
+    #[error("{path}: more than {MAX_LINKS} symbolic links (a loop?)")]
+    LinkLoop { path: String },
+    /// The operating system refused a step.
+    #[error("{path}: cannot write: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
+    move |source| WriteError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// What kind of file a metadata describes, for messages.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_file() {
+        "a regular file"
+    } else {
+        "not a file"
+    }
+}
+
+/// The file `path` finally names: symbolic links followed (relative targets are
+/// read from the link's directory), whether or not that file exists yet.
+pub fn resolve(path: &Path) -> Result<PathBuf, WriteError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&current).map_err(io_error(path))?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(io_error(path)(e)),
+        }
+    }
+    Err(WriteError::LinkLoop {
+        path: path.display().to_string(),
+    })
+}
+
+/// Distinguishes the temporary files of one process.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` atomically, through symbolic links, refusing anything
+/// but a regular file (see the crate documentation).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    write_with(path, |file| file.write_all(bytes))
+}
+
+/// Like [`write_atomically`], with the content written by `fill` into the
+/// temporary file (for output produced piece by piece).
+pub fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    let target = resolve(path)?;
+    let existing = match fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => Some(meta),
+        Ok(meta) => {
+            return Err(WriteError::NotRegular {
+                path: path.display().to_string(),
+                kind: kind_of(meta.file_type()),
+            })
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| WriteError::NotRegular {
+            path: path.display().to_string(),
+            kind: "a directory",
+        })?
+        .to_owned();
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let tmp = target.with_file_name(tmp_name);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(io_error(path))?;
+    let written = (|| {
+        fill(&mut file)?;
+        if let Some(meta) = &existing {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, &target)
+    })();
+    written.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_error(path)(e)
+    })
+}

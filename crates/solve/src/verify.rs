@@ -1,0 +1,91 @@
+//! Checking a solution against the rules, for tables that were not computed here
+//! (read from a file, which may be damaged or forged though its checksum is valid).
+//!
+//! **Local consistency.** A position's outcome is right for its children when it is
+//! what the best move gives: the fastest win if some child is a loss for the
+//! opponent, else a draw if some child is a draw, else the slowest loss; a position
+//! with no move has remoteness 0 and the value the rules give it (see
+//! [`crate::retrograde`]). [`Solution::check_at`] checks one position that way.
+//!
+//! **Why checking every position proves the table right.** Wins and losses carry
+//! remoteness, and a consistent win (loss) of remoteness `r` rests on a child's loss
+//! (on children's wins) of remoteness `r - 1`: by induction on `r`, every consistent
+//! win or loss is truly one. A position truly won or lost but stored as a draw would
+//! contradict the smallest true remoteness among such positions: a true win has a
+//! truly lost child, stored correctly (it is smaller), so the stored draw has a losing
+//! child; a true loss has only truly won children, stored correctly, so the stored
+//! draw has no drawn child. So [`Solution::verify`], which checks every position,
+//! accepts exactly the table the solver computes.
+
+use chopsticks_rules::Notation;
+use chopsticks_space::Graph;
+use rayon::prelude::*;
+
+use crate::retrograde::end_outcome;
+use crate::{Outcome, Solution, SolveError};
+
+/// The outcome the rules give a position from its children's stored outcomes.
+fn expected(solution: &Solution, graph: &Graph, index: u64) -> Outcome {
+    let mut best: Option<Outcome> = None;
+    graph.for_each_child(index, |child| {
+        let through = solution.outcome_at(child).through_move();
+        if best.is_none_or(|b| through.preference(&b).is_lt()) {
+            best = Some(through);
+        }
+    });
+    best.unwrap_or_else(|| end_outcome(graph, index, graph.is_terminal(index)))
+}
+
+impl Solution {
+    fn check_graph(&self, graph: &Graph) -> Result<(), SolveError> {
+        if graph.rules() != self.rules() || graph.count() != self.count() {
+            return Err(SolveError::Inconsistent(
+                "the move graph is not the solution's ruleset".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that the stored outcome of the position with this index is the one its
+    /// children's stored outcomes give (see the module documentation). `graph` must
+    /// be the move graph of this solution's ruleset.
+    pub fn check_at(&self, graph: &Graph, index: u64) -> Result<(), SolveError> {
+        self.check_graph(graph)?;
+        if index >= self.count() {
+            return Err(SolveError::Inconsistent(format!(
+                "position #{index} is out of range ({} positions)",
+                self.count()
+            )));
+        }
+        let stored = self.outcome_at(index);
+        let expected = expected(self, graph, index);
+        if stored == expected {
+            Ok(())
+        } else {
+            let rules = self.rules();
+            let position = graph
+                .position(index)
+                .to_notation(rules, Notation::default_for(rules))
+                .unwrap_or_else(|e| e.to_string());
+            Err(SolveError::Inconsistent(format!(
+                "the table says {stored} at {position} (#{index}), but its moves give {expected}"
+            )))
+        }
+    }
+
+    /// Checks every position (in parallel): `Ok` exactly when the table is the
+    /// solution of its ruleset. Reports the inconsistency of smallest index.
+    pub fn verify(&self, graph: &Graph) -> Result<(), SolveError> {
+        self.check_graph(graph)?;
+        let count = usize::try_from(self.count()).expect("a table in memory has a usize length");
+        let first_bad = (0..count)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|i| i as u64)
+            .find_first(|&i| self.outcome_at(i) != expected(self, graph, i));
+        match first_bad {
+            Some(i) => self.check_at(graph, i),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Checking loaded tables against the rules: every solved table passes, and every
+//! change of one position's stored outcome, or of the header's ruleset, is caught,
+//! also when the file's checksum has been made valid again.
+
+use std::path::Path;
+
+use chopsticks_rules::{Preset, Ruleset};
+use chopsticks_solve::{file, Outcome, Solution, SolveError};
+use chopsticks_space::Graph;
+
+fn solved(rules: &Ruleset) -> (Graph, Solution) {
+    let graph = Graph::new(rules).unwrap();
+    let solution = Solution::solve(&graph, &|_| {}).unwrap();
+    (graph, solution)
+}
+
+/// Where the table starts in an encoded file: magic, version, header length, header.
+fn table_start(bytes: &[u8]) -> usize {
+    16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize
+}
+
+/// Recomputes the trailing CRC-32, as a forger would.
+fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..body]);
+    bytes[body..].copy_from_slice(&crc.to_le_bytes());
+}
+
+fn decode(bytes: &[u8]) -> Solution {
+    file::decode(bytes, Path::new("forged.sol")).expect("the forged file decodes")
+}
+
+#[test]
+fn every_solved_table_passes() {
+    let base = Preset::Standard.ruleset();
+    let mut small = base.clone();
+    small.fingers = 4;
+    for rules in small
+        .variants()
+        .into_iter()
+        .chain(Preset::ALL.map(Preset::ruleset))
+    {
+        if rules.players() != 2 {
+            continue;
+        }
+        let (graph, solution) = solved(&rules);
+        solution.verify(&graph).unwrap();
+        let back = decode(&file::encode(&solution));
+        back.verify(&graph).unwrap();
+        for i in 0..solution.count() {
+            back.check_at(&graph, i).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_change_of_one_outcome_is_caught() {
+    for preset in [Preset::Rahman, Preset::Standard, Preset::Simple] {
+        let rules = preset.ruleset();
+        let (graph, solution) = solved(&rules);
+        let bytes = file::encode(&solution);
+        assert_eq!(solution.table().encoding(), "narrow");
+        let start = table_start(&bytes);
+        let mut caught = 0;
+        for i in 0..solution.count() {
+            let stored = solution.outcome_at(i);
+            let r = stored.remoteness.unwrap_or(3);
+            let others = [
+                Outcome::DRAW,
+                Outcome::win(0),
+                Outcome::lose(0),
+                Outcome::win(r + 1),
+                Outcome::lose(r + 1),
+                Outcome::win(r.saturating_sub(1)),
+                Outcome::lose(r.saturating_sub(1)),
+            ];
+            for other in others.into_iter().filter(|o| *o != stored) {
+                let mut forged = bytes.clone();
+                forged[start + i as usize] = match (other.value, other.remoteness) {
+                    (chopsticks_solve::Value::Win, Some(r)) => r as u8,
+                    (chopsticks_solve::Value::Lose, Some(r)) => 0x80 | r as u8,
+                    _ => 0xFF,
+                };
+                reseal(&mut forged);
+                let loaded = decode(&forged);
+                assert_eq!(loaded.outcome_at(i), other);
+                let err = loaded.check_at(&graph, i).unwrap_err();
+                assert!(matches!(err, SolveError::Inconsistent(_)), "{err}");
+                assert!(loaded.verify(&graph).is_err(), "{preset:?} #{i} as {other}");
+                caught += 1;
+            }
+        }
+        assert!(caught >= 4 * solution.count() as usize);
+    }
+}
+
+#[test]
+fn a_header_edited_to_another_ruleset_is_caught() {
+    // The same index (so the same size) under misère rules: the file decodes, but its
+    // table is not the solution of the ruleset its header now names.
+    let rules = Preset::Rahman.ruleset();
+    let (_, solution) = solved(&rules);
+    let bytes = file::encode(&solution);
+    let start = table_start(&bytes);
+    let header = std::str::from_utf8(&bytes[16..start]).unwrap();
+    assert!(header.contains("\"misere\":false"), "{header}");
+    let edited = header.replace("\"misere\":false", "\"misere\":true ");
+    let mut forged = bytes.clone();
+    forged[16..start].copy_from_slice(edited.as_bytes());
+    reseal(&mut forged);
+    let loaded = decode(&forged);
+    assert!(loaded.rules().misere);
+    let (graph, _) = solved(loaded.rules());
+    let err = loaded.verify(&graph).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("inconsistent solution: the table says"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_graph_of_other_rules_is_refused() {
+    let (_, solution) = solved(&Preset::Rahman.ruleset());
+    let (other, _) = solved(&Preset::Simple.ruleset());
+    assert!(solution.check_at(&other, 0).is_err());
+    assert!(solution.verify(&other).is_err());
+    let (graph, _) = solved(&Preset::Rahman.ruleset());
+    assert!(solution.check_at(&graph, solution.count()).is_err());
+}

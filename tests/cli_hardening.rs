@@ -1,0 +1,260 @@
+//! Bad input that once did damage (issue 7's audit), each through the real binary:
+//! files written over pipes, devices and links; forged solution files; contradicting
+//! rule switches; runaway inputs; messages.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use chopsticks_rules::{Position, Preset};
+use chopsticks_space::Graph;
+use common::{fails_with, json, run, stdout};
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    fs::symlink_metadata(path).unwrap().file_type().is_fifo()
+}
+
+#[test]
+fn save_refuses_fifos_and_devices() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    mkfifo(&fifo);
+    fails_with(
+        &["solve", "--preset", "rahman", "--save", text(&fifo)],
+        "not a regular file (a FIFO)",
+    );
+    assert!(is_fifo(&fifo), "the FIFO is still a FIFO");
+    fails_with(
+        &["solve", "--preset", "rahman", "--save", "/dev/full"],
+        "not a regular file (a character device)",
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::metadata("/dev/full")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    for option in ["--svg", "--png"] {
+        fails_with(
+            &["table", "grid", "--fingers", "4", option, text(&fifo)],
+            "not a regular file (a FIFO)",
+        );
+        fails_with(
+            &["table", "grid", "--fingers", "4", option, "/dev/full"],
+            "not a regular file",
+        );
+    }
+    assert!(is_fifo(&fifo));
+    // Nothing else was left in the directory.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn save_writes_through_symbolic_links() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.sol");
+    fs::write(&real, b"old").unwrap();
+    let link = dir.path().join("link.sol");
+    symlink(&real, &link).unwrap();
+    json(&[
+        "solve",
+        "--preset",
+        "rahman",
+        "--save",
+        text(&link),
+        "--json",
+    ]);
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read(&real).unwrap().starts_with(b"CHOPSOLV"));
+    let v = json(&["query", "11-11", "--db", text(&link), "--json"]);
+    assert_eq!(v["value"], "draw");
+    let picture = dir.path().join("grid.svg");
+    let picture_link = dir.path().join("grid-link.svg");
+    fs::write(&picture, b"old").unwrap();
+    symlink("grid.svg", &picture_link).unwrap();
+    stdout(&[
+        "table",
+        "grid",
+        "--fingers",
+        "4",
+        "--svg",
+        text(&picture_link),
+    ]);
+    assert!(fs::symlink_metadata(&picture_link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read_to_string(&picture).unwrap().contains("<svg"));
+}
+
+/// A saved solution of the standard game with one position's byte replaced and
+/// the checksum made valid again.
+fn forged(dir: &Path, position: &str, byte: Option<u8>, fill: Option<u8>) -> String {
+    let db = dir.join("forged.sol");
+    json(&["solve", "--save", text(&db), "--json"]);
+    let mut bytes = fs::read(&db).unwrap();
+    let start = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let end = bytes.len() - 4;
+    if let Some(b) = fill {
+        bytes[start..end].fill(b);
+    }
+    if let Some(b) = byte {
+        let rules = Preset::Standard.ruleset();
+        let index = Graph::new(&rules)
+            .unwrap()
+            .index_of(&Position::parse(position, &rules).unwrap());
+        bytes[start + index as usize] = b;
+    }
+    let crc = crc32fast::hash(&bytes[..end]);
+    bytes[end..].copy_from_slice(&crc.to_le_bytes());
+    fs::write(&db, &bytes).unwrap();
+    text(&db).to_string()
+}
+
+#[test]
+fn forged_solution_files_are_not_believed() {
+    let dir = tempfile::tempdir().unwrap();
+    // `1211` stored as "win in 0".
+    let db = forged(dir.path(), "1211", Some(0), None);
+    fails_with(
+        &["query", "1211", "--db", &db],
+        "inconsistent solution: the table says win in 0 at 1211",
+    );
+    // The start (1111 → tap 1→1 → 1211) shows it among its moves: refused too.
+    fails_with(&["query", "1111", "--db", &db], "inconsistent solution");
+    fails_with(&["strategy", "--db", &db], "inconsistent solution");
+    // Every position "win in 1": strategy used to panic (exit 101).
+    let db = forged(dir.path(), "1111", None, Some(1));
+    for args in [
+        vec!["strategy", "--db", &db],
+        vec!["query", "1111", "--db", &db],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("inconsistent solution"), "{err}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(["play", "--computer-first", "--db", &db])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("inconsistent solution"));
+    // An honest file still works.
+    let honest = dir.path().join("honest.sol");
+    json(&["solve", "--save", text(&honest), "--json"]);
+    let v = json(&["strategy", "--db", text(&honest), "--json"]);
+    assert!(v.to_string().contains("configurations"), "{v}");
+}
+
+#[test]
+fn a_header_edited_to_other_rules_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("rahman.sol");
+    json(&["solve", "--preset", "rahman", "--save", text(&db), "--json"]);
+    let mut bytes = fs::read(&db).unwrap();
+    let start = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let header = String::from_utf8(bytes[16..start].to_vec()).unwrap();
+    let edited = header.replace("\"misere\":false", "\"misere\":true ");
+    assert_ne!(header, edited);
+    bytes[16..start].copy_from_slice(edited.as_bytes());
+    let end = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..end]);
+    bytes[end..].copy_from_slice(&crc.to_le_bytes());
+    fs::write(&db, &bytes).unwrap();
+    fails_with(&["strategy", "--db", text(&db)], "inconsistent solution");
+}
+
+#[test]
+fn contradicting_rule_switches_are_errors() {
+    for args in [
+        ["--even-divide", "--no-divide"],
+        ["--no-divide", "--even-divide"],
+        ["--rollover", "--cutoff"],
+        ["--cutoff", "--rollover"],
+        ["--transfer", "--no-transfer"],
+        ["--misere", "--no-misere"],
+        ["--no-self-attack", "--self-attack"],
+    ] {
+        let out = run(&["rules", args[0], args[1]]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
+    // What a preset has may still be switched off alone.
+    let v = json(&["rules", "--preset", "standard", "--no-divide", "--json"]);
+    assert_eq!(v["ruleset"]["divide"], false, "{v}");
+}
+
+#[test]
+fn short_inputs_do_not_run_away() {
+    // 8,388,608 transfers: refused from a bound, before listing anything.
+    fails_with(
+        &["moves", "8388607,1-1,1", "--fingers", "16777216"],
+        "`moves` lists at most 100000",
+    );
+    // Large but listable.
+    let v = json(&["moves", "40000,1-1,1", "--fingers", "80001", "--json"]);
+    // 2 taps, 2 self-attacks, 19,999 transfers {1 + k, 40000 - k}.
+    assert_eq!(v["moves"].as_array().unwrap().len(), 20_003);
+}
+
+#[test]
+fn messages_say_what_is_true() {
+    fails_with(&["query", "💥"], "at character 1: `💥` is not a digit");
+    fails_with(&["query", "11💥1"], "at character 3: `💥` is not a digit");
+    fails_with(&["query", "111"], "3 digits written");
+    let long = "1".repeat(100_000);
+    let out = run(&["query", &long]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 400, "{} bytes of message", err.len());
+    assert!(err.contains("… (100000 characters)"), "{err}");
+    let out = run(&["rules", "--preset", &"x".repeat(10_000)]);
+    assert!(String::from_utf8_lossy(&out.stderr).len() < 400);
+    fails_with(&["play", "--repetitions", "1"], "1 is not in 2..");
+    fails_with(&["bench", "--runs", "0"], "0 is not in 1..");
+}
+
+#[test]
+fn play_into_a_closed_pipe_exits_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(["play", "--preset", "simple", "--computer-first"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end at once, then feed moves until the game writes.
+    drop(child.stdout.take());
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        let _ = input.write_all("moves\nhint\n".repeat(200).as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
