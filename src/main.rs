@@ -6,6 +6,7 @@ mod commands;
 mod memory;
 mod progress;
 mod rules_args;
+mod workload;
 
 use clap::{Parser, Subcommand};
 

@@ -1,38 +1,102 @@
-//! Progress bars on stderr: shown only when stderr is a terminal and `--quiet` is off.
+//! Progress on stderr, and announcements of large work.
+//!
+//! - On a terminal: an animated bar (or a spinner with a count when the end is not
+//!   known).
+//! - Not on a terminal (piped, logged): nothing for work that ends within
+//!   [`LINE_EVERY`]; longer work gets one plain line every [`LINE_EVERY`] with the
+//!   elapsed time, the message and the count, so a log shows that it is moving.
+//! - With `--quiet`: nothing.
 
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A progress bar over `total` units, or a hidden one.
+/// How often a plain progress line is printed when stderr is not a terminal.
+pub const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// A progress bar over `total` units.
 pub fn bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
+    make(Some(total), what, quiet)
+}
+
+/// A counter without a known end (a spinner with the count).
+pub fn counter(what: &str, quiet: bool) -> ProgressBar {
+    make(None, what, quiet)
+}
+
+fn make(total: Option<u64>, what: &str, quiet: bool) -> ProgressBar {
+    if quiet {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({eta})",
-        )
-        .expect("a valid template"),
-    );
+    if !std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        bar.set_message(what.to_string());
+        report_lines(&bar);
+        return bar;
+    }
+    let bar = match total {
+        Some(total) => {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} {msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({eta})",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        }
+        None => {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}] {human_pos}")
+                    .expect("a valid template"),
+            );
+            bar
+        }
+    };
     bar.set_message(what.to_string());
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }
 
-/// A counter without a known end (a spinner with the count), or a hidden one.
-pub fn counter(what: &str, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}] {human_pos}")
-            .expect("a valid template"),
+/// Prints a line about `bar` every [`LINE_EVERY`] until it is finished or dropped.
+/// The reporting thread holds only a weak reference between lines.
+fn report_lines(bar: &ProgressBar) {
+    let weak = bar.downgrade();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(LINE_EVERY);
+        let Some(bar) = weak.upgrade() else { return };
+        if bar.is_finished() {
+            return;
+        }
+        eprintln!("{}", line(&bar));
+    });
+}
+
+/// `[00:01:05] exploring, depth 12: 1234567 of 2562890625 (0.0%)`.
+fn line(bar: &ProgressBar) -> String {
+    let seconds = bar.elapsed().as_secs();
+    let clock = format!(
+        "[{:02}:{:02}:{:02}]",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
     );
-    bar.set_message(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+    let done = bar.position();
+    match bar.length() {
+        Some(total) if total > 0 => format!(
+            "{clock} {}: {done} of {total} ({:.1}%)",
+            bar.message(),
+            100.0 * done as f64 / total as f64
+        ),
+        _ => format!("{clock} {}: {done}", bar.message()),
+    }
+}
+
+/// Says on stderr, before large work starts, what it will take (unless `quiet`).
+pub fn announce(text: &str, quiet: bool) {
+    if !quiet {
+        eprintln!("{text}");
+    }
 }

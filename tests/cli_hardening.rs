@@ -258,3 +258,34 @@ fn play_into_a_closed_pipe_exits_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn large_work_is_announced_and_reports_progress_when_piped() {
+    use std::io::{BufRead, BufReader};
+    // Eight players: 2,562,890,625 positions, legitimately large (minutes).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(["stats", "--players", "8"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(
+        first.starts_with("exploring 2562890625 positions: about ")
+            && first.contains(" of memory and roughly "),
+        "{first}"
+    );
+    // Then a plain line every few seconds, though stderr is a pipe.
+    let second = lines.next().unwrap().unwrap();
+    assert!(
+        second.starts_with("[00:00:0") && second.contains(" of 2562890625 ("),
+        "{second}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // --quiet says nothing at all.
+    let out = run(&["stats", "--players", "2", "--quiet"]);
+    assert!(out.status.success() && out.stderr.is_empty());
+}

@@ -9,9 +9,8 @@ use serde_json::json;
 
 use chopsticks_solve::Solution;
 
-use super::solved::graph_for_solving;
-use super::stats::{graph_for, measure};
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
+use crate::workload::{explore_with_progress, graph_for_exploring, graph_for_solving};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Workload {
@@ -60,7 +59,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
             ..large_variant()
         };
         reset_peak();
-        let graph = graph_for_solving(&rules)?;
+        let graph = graph_for_solving(&rules, true)?;
         let mut times = Vec::new();
         let mut start = None;
         for _ in 0..args.runs {
@@ -118,14 +117,14 @@ fn solve(args: &BenchArgs) -> Result<()> {
 fn explore(args: &BenchArgs) -> Result<()> {
     let rules = large_variant();
     let build = Instant::now();
-    let graph = graph_for(&rules)?;
+    let graph = graph_for_exploring(&rules, true)?;
     let build_seconds = build.elapsed().as_secs_f64();
     let start = Position::start(&rules);
     let mut times = Vec::new();
     let mut reachable = 0;
     for _ in 0..args.runs {
         let clock = Instant::now();
-        let stats = measure(&graph, &start, true);
+        let stats = explore_with_progress(&graph, &start, true);
         times.push(clock.elapsed().as_secs_f64());
         reachable = stats.reachable();
     }

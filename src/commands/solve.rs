@@ -9,9 +9,9 @@ use clap::Args;
 use serde_json::json;
 
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
-use super::stats::measure;
 use crate::memory::human_bytes;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
+use crate::workload::explore_with_progress;
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -39,7 +39,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => Position::start(&s.rules),
     };
     let start_index = s.graph.index_of(&start);
-    let exploration = measure(&s.graph, &start, args.output.quiet).exploration;
+    let exploration = explore_with_progress(&s.graph, &start, args.output.quiet).exploration;
     let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);
     if let Some(path) = &args.save {
         file::save(&s.solution, path)?;

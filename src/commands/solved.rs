@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use chopsticks_rules::{Position, PositionIndex, Ruleset};
-use chopsticks_solve::{file, solve_bytes, Outcome, Solution, Value};
+use chopsticks_rules::{Position, Ruleset};
+use chopsticks_solve::{file, Outcome, Solution, Value};
 use chopsticks_space::Graph;
 use clap::Args;
 
-use crate::memory::ensure_fits;
 use crate::progress;
 use crate::rules_args::RulesArgs;
+use crate::workload::graph_for_solving;
 
 /// `--db FILE`: use a saved solution instead of solving.
 #[derive(Args, Debug, Clone, Default)]
@@ -64,22 +64,6 @@ impl Solved {
     }
 }
 
-/// Builds the move graph after checking that a solve fits in memory.
-pub fn graph_for_solving(rules: &Ruleset) -> Result<Graph> {
-    if rules.players() != 2 {
-        bail!(
-            "the solver handles two players; this ruleset has {}",
-            rules.players()
-        );
-    }
-    let count = PositionIndex::new(rules)?.count();
-    ensure_fits(
-        solve_bytes(count) + count / 4,
-        &format!("solving {count} positions"),
-    )?;
-    Ok(Graph::new(rules)?)
-}
-
 /// Solves the ruleset of `rules`, or loads `db` (refusing a file for other rules).
 pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
     if let Some(path) = &db.db {
@@ -106,7 +90,7 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
         });
     }
     let rules = rules.ruleset()?;
-    let graph = graph_for_solving(&rules)?;
+    let graph = graph_for_solving(&rules, quiet)?;
     let clock = Instant::now();
     // How many positions will be resolved (the rest are draws) is not known in
     // advance, so this counts resolved positions level by level.

@@ -3,14 +3,13 @@
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset};
-use chopsticks_space::{explore_bytes, Graph, Statistics};
+use chopsticks_rules::{Notation, Position};
 use clap::Args;
 use serde_json::json;
 
-use crate::memory::{ensure_fits, human_bytes};
-use crate::progress;
+use crate::memory::human_bytes;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
+use crate::workload::{explore_with_progress, graph_for_exploring};
 
 /// Unreachable positions are listed when there are fewer than this many.
 const LIST_LIMIT: u64 = 1000;
@@ -28,28 +27,6 @@ pub struct StatsArgs {
     output: OutputArgs,
 }
 
-/// Builds the move graph of a ruleset after checking that the graph and an
-/// exploration fit in memory.
-pub fn graph_for(rules: &Ruleset) -> Result<Graph> {
-    let count = PositionIndex::new(rules)?.count();
-    ensure_fits(
-        explore_bytes(count),
-        &format!("exploring {count} positions"),
-    )?;
-    Ok(Graph::new(rules)?)
-}
-
-/// Explores from the start (or `start`), with a progress bar.
-pub fn measure(graph: &Graph, start: &Position, quiet: bool) -> Statistics {
-    let bar = progress::bar(graph.count(), "exploring", quiet);
-    let stats = Statistics::compute(graph, graph.index_of(start), &|p| {
-        bar.set_position(p.reached);
-        bar.set_message(format!("exploring, depth {}", p.depth));
-    });
-    bar.finish_and_clear();
-    stats
-}
-
 pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let notation = args.notation.notation(&rules)?;
@@ -59,8 +36,8 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     };
     let write = |p: &Position| p.to_notation(&rules, notation);
     let clock = Instant::now();
-    let graph = graph_for(&rules)?;
-    let stats = measure(&graph, &start, args.output.quiet);
+    let graph = graph_for_exploring(&rules, args.output.quiet)?;
+    let stats = explore_with_progress(&graph, &start, args.output.quiet);
     let seconds = clock.elapsed().as_secs_f64();
     let e = &stats.exploration;
     let unreachable: Option<Vec<String>> = if stats.unreachable() < LIST_LIMIT {

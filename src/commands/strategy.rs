@@ -8,8 +8,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
-use super::stats::measure;
 use crate::rules_args::{OutputArgs, RulesArgs};
+use crate::workload::explore_with_progress;
 
 /// Lists up to this many configurations are shortened (one check per entry).
 const MINIMISE_UP_TO: usize = 2000;
@@ -109,7 +109,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let reached = measure(&s.graph, &start, args.output.quiet)
+    let reached = explore_with_progress(&s.graph, &start, args.output.quiet)
         .exploration
         .reached;
     let avoid = traps(&s.graph, &s.solution, reached.iter());

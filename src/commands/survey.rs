@@ -10,9 +10,10 @@ use chopsticks_space::explore;
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{graph_for_solving, outcome_json, outcome_text};
+use super::solved::{outcome_json, outcome_text};
 use crate::progress;
 use crate::rules_args::{OutputArgs, RulesArgs};
+use crate::workload::graph_for_solving;
 
 /// Variants with more positions than this are skipped (and reported as skipped).
 const MAX_POSITIONS: u64 = 50_000_000;
@@ -92,7 +93,7 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
         let result = if positions > MAX_POSITIONS {
             None
         } else {
-            let graph = graph_for_solving(&rules)?;
+            let graph = graph_for_solving(&rules, true)?;
             let solution = Solution::solve(&graph, &|_| {})?;
             let start = graph.index_of(&Position::start(&rules));
             let reached = explore(&graph, start, &|_| {}).reached;
