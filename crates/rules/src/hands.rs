@@ -185,10 +185,10 @@ pub fn split_count_bound(rules: &Ruleset, hands: &[u32]) -> u64 {
 }
 
 /// Whether the mover may make a pass-split: a split that leaves their hands as they
-/// were, by swapping two hands or moving nothing (REFERENCE §1). It needs two hands
+/// were, by swapping two hands or moving nothing. It needs two hands
 /// that a split could join: two live hands with transfers on, or a live hand and a
 /// dead one with divisions on (moving the whole hand across, `01 → 10`; not an even
-/// division, so not under even-only divisions).
+/// division, so not under even-only divisions). See docs/REFERENCE.md §1.3.
 pub fn can_pass(rules: &Ruleset, hands: &[u32]) -> bool {
     if !rules.pass_splits {
         return false;

@@ -15,11 +15,11 @@
 //! position resolved at remoteness `k` is visited in parallel: its parents become wins
 //! at `k + 1` if it is a loss, and if it is a win each parent's counter drops by one,
 //! the parent becoming a loss at `k + 1` when the counter reaches zero. This gives
-//! exactly the remoteness of REFERENCE §3: a win is `1 +` the smallest remoteness of
-//! its losing children (the first losing child met, since levels ascend), a loss
-//! `1 +` the largest remoteness of its children (the last child resolved). A counter
-//! never reaches zero while a child is a loss, so the two rules never race. Positions
-//! still unresolved when a level comes out empty are draws.
+//! exactly the remoteness of docs/REFERENCE.md §3.1: a win is `1 +` the smallest
+//! remoteness of its losing children (the first losing child met, since levels
+//! ascend), a loss `1 +` the largest remoteness of its children (the last child
+//! resolved). A counter never reaches zero while a child is a loss, so the two rules
+//! never race. Positions still unresolved when a level comes out empty are draws.
 //!
 //! Memory: two bytes per position while solving, then one byte per position for the
 //! result when every remoteness is below 127 (two bytes otherwise).

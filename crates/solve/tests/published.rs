@@ -1,4 +1,4 @@
-//! Published game-solving results (REFERENCE.md §4-5), computed.
+//! Published game-solving results (docs/REFERENCE.md §4.1-4.3), computed.
 
 use chopsticks_rules::{Position, Preset, Ruleset};
 use chopsticks_solve::{strategy, Outcome, Solution, Summary, Value};

@@ -1,4 +1,4 @@
-//! The published figures of REFERENCE.md §4 about state spaces, computed.
+//! The published figures about state spaces (docs/REFERENCE.md §4.2-4.3), computed.
 
 use chopsticks_rules::{Notation, Position, Preset, Ruleset};
 use chopsticks_space::{Graph, Statistics};

@@ -12,7 +12,7 @@ use chopsticks_values::{
 
 const PM_J: &str = "+-{0|^[2]}";
 
-/// Table 2 of the paper (REFERENCE §4), `J` written as CGSuite does.
+/// Table 2 of the paper (docs/REFERENCE.md §4.4), `J` written as CGSuite does.
 fn published_table2() -> Vec<(u32, u32, &'static str, Outcome)> {
     use Outcome::{N, P};
     vec![
