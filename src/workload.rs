@@ -38,9 +38,14 @@ fn human_duration(seconds: f64) -> String {
     }
 }
 
-/// Checks memory, announces long work, and builds the move graph.
-fn prepare(rules: &Ruleset, what: &str, bytes: u64, seconds: f64, quiet: bool) -> Result<Graph> {
-    ensure_fits(bytes, what)?;
+/// Seconds to solve `count` positions and explore them from a start, estimated.
+pub fn solving_seconds(count: u64) -> f64 {
+    count as f64 / scaled(SOLVE_RATE) + count as f64 / scaled(EXPLORE_RATE)
+}
+
+/// Announces work estimated to take longer than [`ANNOUNCE_AFTER`] on stderr, with
+/// its memory and time estimate (unless `quiet`).
+pub fn announce_if_long(what: &str, bytes: u64, seconds: f64, quiet: bool) {
     if seconds > ANNOUNCE_AFTER.as_secs_f64() {
         progress::announce(
             &format!(
@@ -52,6 +57,12 @@ fn prepare(rules: &Ruleset, what: &str, bytes: u64, seconds: f64, quiet: bool) -
             quiet,
         );
     }
+}
+
+/// Checks memory, announces long work, and builds the move graph.
+fn prepare(rules: &Ruleset, what: &str, bytes: u64, seconds: f64, quiet: bool) -> Result<Graph> {
+    ensure_fits(bytes, what)?;
+    announce_if_long(what, bytes, seconds, quiet);
     Ok(Graph::new(rules)?)
 }
 
@@ -63,6 +74,11 @@ pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
+/// Bytes to solve `count` positions (working cells and the reachable set).
+pub fn solving_bytes(count: u64) -> u64 {
+    solve_bytes(count) + count / 4
+}
+
 /// The move graph of a two-player ruleset to solve and then explore.
 pub fn graph_for_solving(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     if rules.players() != 2 {
@@ -72,9 +88,14 @@ pub fn graph_for_solving(rules: &Ruleset, quiet: bool) -> Result<Graph> {
         );
     }
     let count = PositionIndex::new(rules)?.count();
-    let seconds = count as f64 / scaled(SOLVE_RATE) + count as f64 / scaled(EXPLORE_RATE);
     let what = format!("solving {count} positions");
-    prepare(rules, &what, solve_bytes(count) + count / 4, seconds, quiet)
+    prepare(
+        rules,
+        &what,
+        solving_bytes(count),
+        solving_seconds(count),
+        quiet,
+    )
 }
 
 /// Explores from `start` with progress: the figures of `chopsticks stats`.

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::solved::{outcome_json, outcome_text};
 use crate::progress;
 use crate::rules_args::{OutputArgs, RulesArgs};
-use crate::workload::graph_for_solving;
+use crate::workload::{announce_if_long, graph_for_solving, solving_bytes, solving_seconds};
 
 /// Variants with more positions than this are skipped (and reported as skipped).
 const MAX_POSITIONS: u64 = 50_000_000;
@@ -78,9 +78,9 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
         .clone()
         .flat_map(|h| args.fingers_range.clone().map(move |f| (h, f)))
         .collect();
-    let bar = progress::bar(cells.len() as u64, "surveying", args.output.quiet);
-    let mut rows = Vec::new();
-    for (hands, fingers) in cells {
+    // Sizes first: the whole survey's time is announced when it is long.
+    let mut sizes = Vec::with_capacity(cells.len());
+    for &(hands, fingers) in &cells {
         let rules = Ruleset {
             hands: vec![hands as usize; 2],
             fingers,
@@ -90,6 +90,26 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
         let positions = PositionIndex::new(&rules)
             .map(|i| i.count())
             .unwrap_or(u64::MAX);
+        sizes.push((rules, positions));
+    }
+    let solved: Vec<u64> = sizes
+        .iter()
+        .map(|&(_, p)| p)
+        .filter(|&p| p <= MAX_POSITIONS)
+        .collect();
+    announce_if_long(
+        &format!(
+            "surveying {} variants ({} positions to solve)",
+            solved.len(),
+            solved.iter().sum::<u64>()
+        ),
+        solved.iter().map(|&p| solving_bytes(p)).max().unwrap_or(0),
+        solved.iter().map(|&p| solving_seconds(p)).sum(),
+        args.output.quiet,
+    );
+    let bar = progress::bar(cells.len() as u64, "surveying", args.output.quiet);
+    let mut rows = Vec::new();
+    for ((hands, fingers), (rules, positions)) in cells.into_iter().zip(sizes) {
         let result = if positions > MAX_POSITIONS {
             None
         } else {
