@@ -10,8 +10,13 @@ use clap::Args;
 pub struct RulesArgs {
     /// Named ruleset to start from: standard (the default), rollover, rahman, simple
     /// (see `chopsticks rules --list`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "variant")]
     pub preset: Option<String>,
+    /// A whole ruleset as a variant id, e.g. `rollover.h3.f7.suicide.no-transfer` (a
+    /// preset and dot-separated overrides; `chopsticks rules` prints a ruleset's id).
+    /// The options below still apply on top of it.
+    #[arg(long, value_name = "ID")]
+    pub variant: Option<String>,
     /// Number of players (turns go round in seat order).
     #[arg(long)]
     pub players: Option<usize>,
@@ -90,6 +95,7 @@ pub struct RulesArgs {
 impl RulesArgs {
     pub fn any_given(&self) -> bool {
         self.preset.is_some()
+            || self.variant.is_some()
             || self.players.is_some()
             || self.hands.is_some()
             || self.fingers.is_some()
@@ -138,7 +144,10 @@ impl RulesArgs {
                 names.join(", ")
             );
         };
-        let mut r = preset.ruleset();
+        let mut r = match &self.variant {
+            Some(id) => Ruleset::from_variant_id(id)?,
+            None => preset.ruleset(),
+        };
         // Refuse absurd sizes before building per-player vectors from them.
         let players = self.players.or(self.hands.as_ref().map(Vec::len));
         if let Some(p) = players.filter(|&p| p > MAX_PLAYERS) {

@@ -98,3 +98,33 @@ fn rules_list_and_show() {
     let v = json(&["rules", "--preset", "simple", "--hands", "1,3", "--json"]);
     assert_eq!(v["ruleset"]["hands"], serde_json::json!([1, 3]));
 }
+
+#[test]
+fn variant_ids_name_rulesets() {
+    let v = json(&[
+        "rules",
+        "--variant",
+        "rollover.h3.f7.suicide.no-transfer",
+        "--json",
+    ]);
+    assert_eq!(v["variant"], "rahman.h3.f7.no-transfer");
+    assert_eq!(v["ruleset"]["hands"], serde_json::json!([3, 3]));
+    // Options still apply on top of an id, and the id printed is canonical.
+    let v = json(&[
+        "rules",
+        "--variant",
+        "simple",
+        "--rollover",
+        "--transfer",
+        "--divide",
+        "--json",
+    ]);
+    assert_eq!(v["variant"], "rollover");
+    fails_with(
+        &["rules", "--variant", "standard.cutoff.rollover"],
+        "contradict",
+    );
+    fails_with(&["rules", "--variant", "nope.f4"], "not a preset");
+    let out = run(&["rules", "--variant", "standard", "--preset", "simple"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -36,9 +36,14 @@ pub fn run(args: &RulesCommandArgs) -> Result<()> {
     }
     let rules = args.rules.ruleset()?;
     if args.json {
-        super::print_json(&json!({"description": rules.describe(), "ruleset": rules}));
+        super::print_json(&json!({
+            "description": rules.describe(),
+            "variant": rules.variant_id(),
+            "ruleset": rules
+        }));
     } else {
         println!("{}", rules.describe());
+        println!("variant id: {}", rules.variant_id());
     }
     Ok(())
 }

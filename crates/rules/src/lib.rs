@@ -8,7 +8,8 @@
 //! description that [`Position::find_move`] reads back) and the positions they lead
 //! to. [`PositionIndex`] numbers the canonical positions `0..count` so that solvers
 //! can use flat arrays. Positions are read and written in every notation of the
-//! sources ([`Notation`]).
+//! sources ([`Notation`]). A ruleset is also named by a short variant id such as
+//! `rollover.h3.f7.suicide` ([`Ruleset::from_variant_id`], [`Ruleset::variant_id`]).
 //!
 //! The effect of a move on one player's hands lives in [`hands`], the one place where
 //! the rules are spelled out; everything else composes it.
@@ -19,6 +20,7 @@ mod index;
 mod notation;
 mod position;
 mod ruleset;
+mod variant;
 
 pub use error::{quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
@@ -26,3 +28,4 @@ pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
 pub use position::{Move, Position};
 pub use ruleset::{Overflow, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
+pub use variant::MAX_VARIANT_ID;
