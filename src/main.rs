@@ -49,6 +49,8 @@ enum Command {
     Value(commands::value::ValueArgs),
     /// The paper's tables of values with one hand each (one-hand: Table 2; grid: Table 1).
     Table(commands::table::TableArgs),
+    /// Serve the JSON API (GamesmanUni-shaped) on a local port.
+    Serve(commands::serve::ServeArgs),
 }
 
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
@@ -94,6 +96,7 @@ fn main() {
         Command::Bench(args) => commands::bench::run(&args),
         Command::Value(args) => commands::value::run(&args),
         Command::Table(args) => commands::table::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     if let Err(error) = result {
         if is_broken_pipe(&error) {

@@ -1,6 +1,7 @@
 //! Refusing work that cannot fit in memory, before starting it.
 
 use anyhow::{bail, Result};
+pub use chopsticks_space::human_bytes;
 
 /// Bytes of memory available to this process, as the kernel estimates it
 /// (`MemAvailable`), or `None` where that cannot be read.
@@ -23,22 +24,6 @@ pub fn peak_resident_bytes() -> Option<u64> {
 /// next [`peak_resident_bytes`] measures from here (Linux ≥ 4.0; ignored elsewhere).
 pub fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// Human form of a byte count.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
 }
 
 /// Refuses a job that needs `needed` bytes when the machine has fewer available

@@ -5,6 +5,7 @@ pub mod moves;
 pub mod play;
 pub mod query;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod solved;
 pub mod stats;

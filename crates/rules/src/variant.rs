@@ -34,8 +34,11 @@ use crate::ruleset::{Overflow, Preset, Ruleset, MAX_HANDS, MAX_PLAYERS};
 /// The longest variant id read (the longest canonical id is far shorter).
 pub const MAX_VARIANT_ID: usize = 256;
 
+/// Where a switch lives in a ruleset.
+type Field = fn(&mut Ruleset) -> &mut bool;
+
 /// The switches, in canonical order, with their names and fields.
-const SWITCHES: [(&str, fn(&mut Ruleset) -> &mut bool); 7] = [
+const SWITCHES: [(&str, Field); 7] = [
     ("self-attack", |r| &mut r.self_attack),
     ("transfer", |r| &mut r.transfer),
     ("divide", |r| &mut r.divide),

@@ -1,0 +1,208 @@
+//! Solved variants kept in memory, within a budget.
+//!
+//! Each variant is solved at most once at a time: the first request for a variant
+//! puts an empty cell under its canonical id and starts the solve in a task of its
+//! own; later requests for the same variant wait on the same cell. Because the solve
+//! does not run inside any request's future, a client that disconnects mid-solve
+//! neither cancels nor duplicates it: the result lands in the cache for the next
+//! request.
+//!
+//! Memory is accounted per entry: while a variant is being solved, the solver's peak
+//! estimate (working cells and move tables); once solved, what it really keeps (the
+//! table and the move graph). A variant whose estimate exceeds the whole budget is
+//! refused at once, before anything is allocated. Otherwise room is made by evicting
+//! the least recently used solved entries; entries still being solved are never
+//! evicted, so when they alone fill the budget the request is refused as busy.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chopsticks_rules::{PositionIndex, Ruleset};
+use chopsticks_solve::{solve_bytes, Solution};
+use chopsticks_space::{human_bytes, Graph};
+use tokio::sync::OnceCell;
+
+use crate::error::ApiError;
+
+/// A ruleset with its move graph and its solution.
+pub struct Solved {
+    pub rules: Ruleset,
+    pub graph: Graph,
+    pub solution: Solution,
+}
+
+impl Solved {
+    /// Bytes this entry keeps while cached.
+    fn resident_bytes(&self) -> u64 {
+        self.graph.table_bytes()
+            + self.solution.count() * self.solution.table().bytes_per_position()
+    }
+}
+
+type Cell = Arc<OnceCell<Result<Arc<Solved>, ApiError>>>;
+
+struct Entry {
+    cell: Cell,
+    bytes: u64,
+    last_used: u64,
+}
+
+struct Inner {
+    entries: HashMap<String, Entry>,
+    clock: u64,
+}
+
+/// The cache of solved variants (see the module documentation).
+pub struct SolutionCache {
+    budget: u64,
+    inner: Mutex<Inner>,
+}
+
+/// The solver's peak memory for a variant of `count` positions, estimated before
+/// anything is built: working cells, result and the move graph's tables (bounded by
+/// a quarter of a byte per position in every variant measured).
+pub fn solve_estimate(count: u64) -> u64 {
+    solve_bytes(count) + count / 4 + (1 << 20)
+}
+
+impl SolutionCache {
+    /// An empty cache that keeps at most `budget` bytes of solutions.
+    pub fn new(budget: u64) -> SolutionCache {
+        SolutionCache {
+            budget,
+            inner: Mutex::new(Inner {
+                entries: HashMap::new(),
+                clock: 0,
+            }),
+        }
+    }
+
+    /// The memory budget in bytes.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Bytes accounted to the entries now.
+    pub fn used(&self) -> u64 {
+        let inner = self.inner.lock().expect("cache lock");
+        inner.entries.values().map(|e| e.bytes).sum()
+    }
+
+    /// The canonical ids of the variants cached or being solved.
+    pub fn ids(&self) -> Vec<String> {
+        let inner = self.inner.lock().expect("cache lock");
+        let mut ids: Vec<String> = inner.entries.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// The solution of `rules`: from the cache, by waiting for a solve under way, or
+    /// by starting one.
+    pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+        if rules.players() != 2 {
+            return Err(ApiError::unprocessable(format!(
+                "the solver handles two players; this ruleset has {}",
+                rules.players()
+            )));
+        }
+        let count = PositionIndex::new(&rules)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?
+            .count();
+        let needed = solve_estimate(count);
+        if needed > self.budget {
+            return Err(ApiError::too_large(format!(
+                "solving {count} positions needs about {} of memory; this server's budget is {}",
+                human_bytes(needed),
+                human_bytes(self.budget)
+            )));
+        }
+        let id = rules.variant_id();
+        let cell = self.reserve(&id, needed)?;
+        let task = {
+            let cell = cell.clone();
+            let cache = Arc::clone(self);
+            let id = id.clone();
+            tokio::spawn(async move {
+                let result = cell
+                    .get_or_init(|| async move {
+                        tokio::task::spawn_blocking(move || solve(rules))
+                            .await
+                            .unwrap_or_else(|e| {
+                                Err(ApiError::internal(format!("the solver stopped: {e}")))
+                            })
+                    })
+                    .await
+                    .clone();
+                cache.settle(&id, &result);
+                result
+            })
+        };
+        task.await
+            .unwrap_or_else(|e| Err(ApiError::internal(format!("the solver stopped: {e}"))))
+    }
+
+    /// Finds or makes the entry of `id`, making room for `needed` bytes.
+    fn reserve(&self, id: &str, needed: u64) -> Result<Cell, ApiError> {
+        let mut inner = self.inner.lock().expect("cache lock");
+        inner.clock += 1;
+        let now = inner.clock;
+        if let Some(entry) = inner.entries.get_mut(id) {
+            entry.last_used = now;
+            return Ok(entry.cell.clone());
+        }
+        let mut used: u64 = inner.entries.values().map(|e| e.bytes).sum();
+        while used + needed > self.budget {
+            // The least recently used entry that is solved (or failed).
+            let victim = inner
+                .entries
+                .iter()
+                .filter(|(_, e)| e.cell.initialized())
+                .min_by_key(|(_, e)| e.last_used)
+                .map(|(k, _)| k.clone());
+            let Some(victim) = victim else {
+                return Err(ApiError::busy(format!(
+                    "other variants being solved fill this server's memory budget ({}); try again shortly",
+                    human_bytes(self.budget)
+                )));
+            };
+            let removed = inner.entries.remove(&victim).expect("present");
+            used -= removed.bytes;
+        }
+        let cell: Cell = Arc::new(OnceCell::new());
+        inner.entries.insert(
+            id.to_string(),
+            Entry {
+                cell: cell.clone(),
+                bytes: needed,
+                last_used: now,
+            },
+        );
+        Ok(cell)
+    }
+
+    /// After a solve: account what the entry really keeps, or drop a failed entry.
+    fn settle(&self, id: &str, result: &Result<Arc<Solved>, ApiError>) {
+        let mut inner = self.inner.lock().expect("cache lock");
+        match result {
+            Ok(solved) => {
+                if let Some(entry) = inner.entries.get_mut(id) {
+                    entry.bytes = solved.resident_bytes();
+                }
+            }
+            Err(_) => {
+                inner.entries.remove(id);
+            }
+        }
+    }
+}
+
+fn solve(rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+    let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let solution =
+        Solution::solve(&graph, &|_| {}).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    Ok(Arc::new(Solved {
+        rules,
+        graph,
+        solution,
+    }))
+}

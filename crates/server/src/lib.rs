@@ -1,0 +1,75 @@
+//! The web face of chopsticks: an HTTP server with a JSON API in the shape of
+//! GamesmanUni's over solutions cached in memory.
+//!
+//! The model: every request names a variant (a variant id, see
+//! `chopsticks_rules::Ruleset::from_variant_id`) and, for positions, a position in any
+//! notation. The [`cache::SolutionCache`] solves each variant once, in a task of its
+//! own, within a memory budget, and keeps the most recently used solutions; the
+//! handlers in [`api`] only read them. Every error is an answer with a 4xx status and
+//! `{"error": "..."}` carrying the command line's message; read-only answers carry
+//! `Access-Control-Allow-Origin: *` so clients served from elsewhere can use them.
+//!
+//! The library never prints: [`serve`] takes a bound listener and a shutdown signal
+//! and returns when the server has stopped.
+
+pub mod api;
+pub mod cache;
+pub mod error;
+
+use std::sync::Arc;
+
+use axum::http::{header, HeaderValue};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+
+pub use api::AppState;
+pub use cache::SolutionCache;
+pub use error::ApiError;
+
+/// The API's routes, each with and without a trailing slash.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/v1", get(api::games))
+        .route("/api/v1/", get(api::games))
+        .route("/api/v1/chopsticks", get(api::game))
+        .route("/api/v1/chopsticks/", get(api::game))
+        .route("/api/v1/chopsticks/{variant}", get(api::variant))
+        .route("/api/v1/chopsticks/{variant}/", get(api::variant))
+        .route("/api/v1/chopsticks/{variant}/positions", get(api::position))
+        .route(
+            "/api/v1/chopsticks/{variant}/positions/",
+            get(api::position),
+        )
+        .route("/healthz", get(|| async { "ok" }))
+        .fallback(|| async { ApiError::not_found("no such resource") })
+        .with_state(state);
+    api.layer(axum::middleware::map_response(allow_any_origin))
+}
+
+/// Adds `Access-Control-Allow-Origin: *`: the API is read-only.
+async fn allow_any_origin(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// A server state with an empty cache of `budget` bytes.
+pub fn state(budget: u64) -> AppState {
+    AppState {
+        cache: Arc::new(SolutionCache::new(budget)),
+    }
+}
+
+/// Serves `router(state)` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,222 @@
+//! The API through the router (no socket): values equal the solver's for every
+//! reachable position of three presets, bad input gets a 4xx with a message, the
+//! cache solves once and keeps to its budget.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use chopsticks_rules::{Notation, Position, Preset};
+use chopsticks_server::{router, state, AppState};
+use chopsticks_solve::Solution;
+use chopsticks_space::{explore, Graph};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+const BUDGET: u64 = 1 << 30;
+
+async fn get(state: &AppState, uri: &str) -> (StatusCode, Value, Option<String>) {
+    let response = router(state.clone())
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let cors = response
+        .headers()
+        .get("access-control-allow-origin")
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, body, cors)
+}
+
+/// `%2C` and friends for a position in a query string.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn values_equal_the_solver_on_every_reachable_position() {
+    let state = state(BUDGET);
+    for preset in [Preset::Standard, Preset::Rollover, Preset::Rahman] {
+        let rules = preset.ruleset();
+        let graph = Graph::new(&rules).unwrap();
+        let solution = Solution::solve(&graph, &|_| {}).unwrap();
+        let start = graph.index_of(&Position::start(&rules));
+        let reached = explore(&graph, start, &|_| {}).reached;
+        let mut checked = 0;
+        for i in reached.iter() {
+            let position = graph.position(i);
+            let text = position
+                .to_notation(&rules, Notation::default_for(&rules))
+                .unwrap();
+            let uri = format!(
+                "/api/v1/chopsticks/{}/positions/?p={}",
+                preset.name(),
+                encode(&text)
+            );
+            let (status, v, cors) = get(&state, &uri).await;
+            assert_eq!(status, StatusCode::OK, "{uri}: {v}");
+            assert_eq!(cors.as_deref(), Some("*"));
+            let o = solution.outcome_at(i);
+            assert_eq!(v["position"], text);
+            assert_eq!(v["positionValue"], o.value.name(), "{uri}");
+            assert_eq!(
+                v["remoteness"],
+                o.remoteness.map_or(-200, i64::from),
+                "{uri}"
+            );
+            assert_eq!(v["terminal"], position.is_terminal(&rules));
+            let moves = v["moves"].as_array().unwrap();
+            let expected = solution.evaluate_moves(&position);
+            assert_eq!(moves.len(), expected.len());
+            for (m, e) in moves.iter().zip(&expected) {
+                assert_eq!(m["move"], e.mv.describe(&rules));
+                assert_eq!(m["moveValue"], e.outcome.value.name());
+                let child = solution.outcome(&e.to);
+                assert_eq!(m["positionValue"], child.value.name());
+                assert_eq!(m["remoteness"], child.remoteness.map_or(-200, i64::from));
+                assert!(m["deltaRemoteness"].as_i64().unwrap() >= 0);
+            }
+            // Best first: the first move has delta 0.
+            if let Some(first) = moves.first() {
+                assert_eq!(first["deltaRemoteness"], 0);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 150, "{preset:?}: {checked}");
+    }
+    // One cache entry per variant, however many requests.
+    assert_eq!(state.cache.ids(), vec!["rahman", "rollover", "standard"]);
+}
+
+#[tokio::test]
+async fn variants_are_answered_with_their_canonical_id() {
+    let state = state(BUDGET);
+    let (status, v, _) = get(
+        &state,
+        "/api/v1/chopsticks/rollover.h3.f7.suicide.no-transfer/",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["id"], "rahman.h3.f7.no-transfer");
+    assert_eq!(v["startPosition"], "111111");
+    let (_, v, _) = get(&state, "/api/v1/").await;
+    assert_eq!(v[0]["id"], "chopsticks");
+    let (_, v, _) = get(&state, "/api/v1/chopsticks/").await;
+    assert_eq!(v["variants"].as_array().unwrap().len(), 4);
+    let (status, v, _) = get(&state, "/healthz").await;
+    assert_eq!((status, v), (StatusCode::OK, Value::String("ok".into())));
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_4xx_with_the_message() {
+    let state = state(BUDGET);
+    for (uri, status, needle) in [
+        (
+            "/api/v1/chopsticks/standard/positions/",
+            StatusCode::BAD_REQUEST,
+            "missing parameter `p`",
+        ),
+        (
+            "/api/v1/chopsticks/standard/positions/?p=12345",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "5 digits written",
+        ),
+        (
+            "/api/v1/chopsticks/standard/positions/?p=%F0%9F%92%A5",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "is not a digit",
+        ),
+        (
+            "/api/v1/chopsticks/nope/positions/?p=1111",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not a preset",
+        ),
+        (
+            "/api/v1/chopsticks/standard.cutoff.rollover/",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "contradict",
+        ),
+        (
+            "/api/v1/chopsticks/standard.p3/positions/?p=11-11-11",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "two players",
+        ),
+        (
+            "/api/v1/chopsticks/standard.h6.f10/positions/?p=111111-111111",
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "budget",
+        ),
+        ("/api/v1/nothing", StatusCode::NOT_FOUND, "no such resource"),
+    ] {
+        let small = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            chopsticks_server::state(1 << 20)
+        } else {
+            state.clone()
+        };
+        let (got, v, cors) = get(&small, uri).await;
+        assert_eq!(got, status, "{uri}: {v}");
+        let message = v["error"].as_str().unwrap_or_else(|| panic!("{uri}: {v}"));
+        assert!(message.contains(needle), "{uri}: {message}");
+        assert_eq!(cors.as_deref(), Some("*"));
+    }
+    let long = "1".repeat(300);
+    let (status, _, _) = get(
+        &state,
+        &format!("/api/v1/chopsticks/standard/positions/?p={long}"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Nothing was cached for the failures.
+    assert!(state.cache.ids().is_empty(), "{:?}", state.cache.ids());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_requests_share_one_solve_and_the_budget_holds() {
+    let state = state(BUDGET);
+    let mut tasks = Vec::new();
+    for _ in 0..32 {
+        let state = state.clone();
+        tasks.push(tokio::spawn(async move {
+            get(
+                &state,
+                "/api/v1/chopsticks/rollover.h3.f7/positions/?p=111111",
+            )
+            .await
+        }));
+    }
+    let mut values = Vec::new();
+    for t in tasks {
+        let (status, v, _) = t.await.unwrap();
+        assert_eq!(status, StatusCode::OK);
+        values.push(v);
+    }
+    assert!(values.windows(2).all(|w| w[0] == w[1]));
+    assert_eq!(state.cache.ids(), vec!["rollover.h3.f7"]);
+    // A budget that holds about one small variant at a time evicts the older one.
+    let tight = chopsticks_server::state(2 << 20);
+    let cache = Arc::clone(&tight.cache);
+    for variant in ["standard", "rollover", "rahman", "standard"] {
+        let (status, _, _) = get(
+            &tight,
+            &format!("/api/v1/chopsticks/{variant}/positions/?p=1111"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            cache.used() <= cache.budget(),
+            "{} > {}",
+            cache.used(),
+            cache.budget()
+        );
+    }
+    assert!(cache.ids().len() < 4);
+}

@@ -1,0 +1,59 @@
+//! `chopsticks serve`: the web API (and, later, the page) on a local port.
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use crate::memory::human_bytes;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port to listen on (0: any free port; the URL printed names it).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Memory for cached solutions, in MiB (default: a quarter of the machine's).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    memory: Option<u64>,
+}
+
+/// A quarter of the machine's memory (`MemTotal`), or 1 GiB where it cannot be read.
+fn default_budget() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(1 << 30, |kib| kib * 1024 / 4)
+}
+
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let budget = args.memory.map_or_else(default_budget, |mib| mib << 20);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+            .await
+            .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
+        let address = listener.local_addr()?;
+        println!("Serving chopsticks on http://{address}/ (API under /api/v1/)");
+        println!(
+            "Cached solutions may use up to {}. Ctrl-C stops the server.",
+            human_bytes(budget)
+        );
+        use std::io::Write;
+        std::io::stdout().flush()?;
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        chopsticks_server::serve(listener, chopsticks_server::state(budget), shutdown)
+            .await
+            .context("serving")?;
+        println!("Stopped.");
+        Ok(())
+    })
+}

@@ -1,0 +1,148 @@
+//! `chopsticks serve` over a real socket: the API's values equal `query --json`'s for
+//! every reachable position of three presets; bad input gets a 4xx; Ctrl-C stops it.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+use chopsticks_rules::{Notation, Position, Preset};
+use chopsticks_space::{explore, Graph};
+use common::json;
+use serde_json::Value;
+
+/// A server on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(["serve", "--port", "0", "--memory", "256"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+
+    /// `GET path`: the status and the JSON body.
+    fn get(&self, path: &str) -> (u16, Value) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status: u16 = response[9..12].parse().unwrap();
+        let body = &response[response.find("\r\n\r\n").unwrap() + 4..];
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_api_agrees_with_query_on_every_reachable_position() {
+    let server = Server::start();
+    for preset in [Preset::Standard, Preset::Rollover, Preset::Rahman] {
+        let rules = preset.ruleset();
+        let graph = Graph::new(&rules).unwrap();
+        let start = graph.index_of(&Position::start(&rules));
+        for i in explore(&graph, start, &|_| {}).reached.iter() {
+            let text = graph
+                .position(i)
+                .to_notation(&rules, Notation::default_for(&rules))
+                .unwrap();
+            let cli = json(&["query", &text, "--preset", preset.name(), "--json"]);
+            let (status, api) = server.get(&format!(
+                "/api/v1/chopsticks/{}/positions/?p={}",
+                preset.name(),
+                encode(&text)
+            ));
+            assert_eq!(status, 200, "{text}: {api}");
+            assert_eq!(api["positionValue"], cli["value"], "{text}");
+            let r = |v: &Value| v.as_i64().unwrap_or(-200);
+            assert_eq!(r(&api["remoteness"]), r(&cli["remoteness"]), "{text}");
+            let (a, c) = (
+                api["moves"].as_array().unwrap(),
+                cli["moves"].as_array().unwrap(),
+            );
+            assert_eq!(a.len(), c.len(), "{text}");
+            for (a, c) in a.iter().zip(c) {
+                assert_eq!(a["move"], c["move"]);
+                assert_eq!(a["position"], c["to"]);
+                assert_eq!(a["moveValue"], c["value"]);
+                // The API gives the child's remoteness, the CLI the move's (one more).
+                let child = r(&a["remoteness"]);
+                let by_move = r(&c["remoteness"]);
+                assert_eq!(child, if by_move == -200 { -200 } else { by_move - 1 });
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_requests_get_a_4xx_and_ctrl_c_stops_the_server() {
+    let mut server = Server::start();
+    let (status, v) = server.get("/api/v1/chopsticks/standard/positions/?p=9999");
+    assert_eq!(status, 422);
+    assert!(v["error"].as_str().unwrap().contains("out of range"), "{v}");
+    let (status, v) =
+        server.get("/api/v1/chopsticks/standard.h8.f10/positions/?p=11111111-11111111");
+    assert_eq!(status, 413, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("budget is 256.0 MiB"),
+        "{v}"
+    );
+    let (status, _) = server.get("/healthz");
+    assert_eq!(status, 200);
+    // SIGINT, as Ctrl-C sends: the server says so and exits 0.
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut rest = String::new();
+    server
+        .child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut rest)
+        .unwrap();
+    assert!(rest.contains("Stopped."), "{rest}");
+    assert!(server.child.wait().unwrap().success());
+}
