@@ -247,3 +247,90 @@ fn value_details() {
     let text = stdout(&["value", "(1|1)_12", "--details"]);
     assert!(text.contains("Stops:    0 (Left), 0 (Right)"), "{text}");
 }
+
+#[test]
+fn short_inputs_get_an_answer_or_a_refusal_with_bounded_work() {
+    // Each of these once ran for minutes or filled gigabytes. The work is now
+    // bounded by construction (direct forms, estimates, the work limit).
+    for (expression, value) in [
+        ("1*1024", "1*1024"),
+        ("*868+88", "88*868"),
+        ("65536*1024", "65536*1024"),
+    ] {
+        let v = json(&["value", expression, "--json"]);
+        assert_eq!(v["value"], value, "{expression}");
+        assert_eq!(v["outcome"], "L");
+    }
+    // 4096·↑^2 is enormous: refused at the work limit, which the message names.
+    fails_with(&["value", ".(4096)(4096)"], "steps of work");
+    fails_with(&["value", ".(4096)(4096)"], "--max-work");
+    // A syntax error after an expensive part is found first.
+    fails_with(
+        &["value", "{0{,,0*868+88|0}z"],
+        "at byte 16: malformed option list",
+    );
+    // Refused from the estimate before anything is allocated.
+    fails_with(
+        &["value", "(1|1)_16777215"],
+        "more than the limit of 100000000",
+    );
+    fails_with(&["value", "(1|1)_16777215"], "--max-positions");
+    // A many-handed position whose values explode stops at the work limit.
+    fails_with(&["value", "(1^16|1^16)_1000"], "steps of work");
+    // The limit can be raised or lowered.
+    fails_with(
+        &["value", "(1,1|1,1)_40", "--max-work", "1000000"],
+        "more than 1000000 steps of work",
+    );
+    let v = json(&["value", "(1^3|1^3)_3", "--json", "--max-work", "1000000"]);
+    assert_eq!(v["outcome"], "N");
+    // The uptimal search is bounded too.
+    let text = stdout(&[
+        "value",
+        "^1024+(1|1)_12",
+        "--uptimal",
+        "--max-work",
+        "400000",
+    ]);
+    assert!(
+        text.contains("Uptimal:  not found within the work limit"),
+        "{text}"
+    );
+}
+
+#[test]
+fn messages_are_true_and_short() {
+    // The nesting limit: 64 levels are fine, 65 are refused, and the message says 64.
+    let ok = format!("{}0{}", "(".repeat(64), ")".repeat(64));
+    assert_eq!(json(&["value", &ok, "--json"])["value"], "0");
+    let deep = format!("{}0{}", "(".repeat(65), ")".repeat(65));
+    fails_with(&["value", &deep], "nesting deeper than 64 levels");
+    // Long inputs are not repeated whole in messages.
+    for text in [
+        format!("{}z", "1+".repeat(50_000)),
+        format!("(1|1)_{}", "9".repeat(100_000)),
+        format!("({}1|1)_4", "1,".repeat(50_000)),
+    ] {
+        let out = common::run(&["value", &text]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.chars().count() < 400, "{err}");
+        assert!(err.contains('…'), "{err}");
+    }
+    let long = format!("(1|1)_4{}", " ".repeat(100));
+    fails_with(&["value", &long, "--fingers", "7"], "--fingers says F = 7");
+    // One default preset in the help.
+    let help = stdout(&["value", "--help"]);
+    assert!(help.contains("simple (the default here"), "{help}");
+    assert!(help.contains("[default: simple]"), "{help}");
+    assert!(!help.contains("standard (the default)"), "{help}");
+    // --json and --format do not go together.
+    fails_with(
+        &["table", "one-hand", "--json", "--format", "csv"],
+        "cannot be used with",
+    );
+    fails_with(
+        &["table", "grid", "--json", "--format", "markdown"],
+        "cannot be used with",
+    );
+}

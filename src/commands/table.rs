@@ -54,8 +54,9 @@ struct OneHandArgs {
     /// Compute every n from scratch (in parallel) instead of incrementally.
     #[arg(long)]
     from_scratch: bool,
-    /// Print JSON: a list of {"from", "to", "value", "outcome"}.
-    #[arg(long)]
+    /// Print JSON: a list of {"from", "to", "value", "outcome"} (instead of a
+    /// --format).
+    #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Print the computing time on stderr.
     #[arg(long)]
@@ -76,8 +77,8 @@ struct GridArgs {
     /// Write values in uptimal form (`.22*`) where they have one.
     #[arg(long)]
     uptimal: bool,
-    /// Print JSON: {"fingers", "values": [[…]], "distinct"}.
-    #[arg(long)]
+    /// Print JSON: {"fingers", "values": [[…]], "distinct"} (instead of a --format).
+    #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Draw the table as a PNG picture, one colour per distinct value, with a legend.
     #[arg(long, value_name = "FILE")]

@@ -4,15 +4,20 @@
 
 use anyhow::{anyhow, bail, Result};
 use chopsticks_cgt::{GameStore, Outcome};
-use chopsticks_values::{evaluate, Limits};
+use chopsticks_rules::quoted;
+use chopsticks_values::{estimate, Limits, Plan, ValueError};
 use clap::Args;
 use serde_json::json;
 
 use crate::progress;
 use crate::rules_args::{OutputArgs, RulesArgs};
+use crate::workload::announce_if_long;
 
 #[derive(Args, Debug)]
-#[command(mut_arg("preset", |a| a.default_value("simple")))]
+#[command(mut_arg("preset", |a| a
+    .default_value("simple")
+    .help("Named ruleset to start from: simple (the default here: the paper's attack-only \
+           rules), standard, rollover, rahman (see `chopsticks rules --list`)")))]
 pub struct ValueArgs {
     /// What to evaluate: a position in the paper's notation, `(1|1)_12`,
     /// `(1,1|2)_4`, `(1^3|2)_3` (its `_n` sets the finger count, F = n + 1; its
@@ -34,6 +39,11 @@ pub struct ValueArgs {
     /// Evaluate at most this many positions per component.
     #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
     max_positions: u64,
+    /// Take at most this many steps of work per component and for the CGSuite
+    /// arithmetic (comparisons, sums and canonical forms of games, and positions
+    /// remembered; tens of millions of steps take a few seconds).
+    #[arg(long, default_value_t = Limits::DEFAULT.max_work)]
+    max_work: u64,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -67,9 +77,20 @@ pub fn outcome_words(o: Outcome) -> &'static str {
     }
 }
 
-/// Stack for the evaluation thread: the game engine recurses on game trees, which
-/// user input (long sums, deep nesting) can make deep.
-const STACK_BYTES: usize = 1 << 30;
+/// Stack for the evaluation thread. The game engine does not recurse on game
+/// trees and the parser's nesting is bounded; this is a comfortable margin.
+const STACK_BYTES: usize = 64 << 20;
+
+/// Positions per second of the one-hand evaluator on the reference machine
+/// (`(1|1)_10000`, 30 million positions, in 0.3 s), halved for safety.
+const ONE_HAND_RATE: f64 = 5e7;
+
+/// Steps of work per second, the slowest seen on the reference machine (multi-hand
+/// positions; sums of large games run about twice as fast).
+const WORK_RATE: f64 = 1e7;
+
+/// Bytes of memory per step of work, the most seen (about 4; doubled for safety).
+const BYTES_PER_STEP: u64 = 8;
 
 pub fn run(args: &ValueArgs) -> Result<()> {
     std::thread::scope(|scope| {
@@ -88,29 +109,54 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     let mut store = GameStore::new();
     let limits = Limits {
         max_positions: args.max_positions,
+        max_work: args.max_work,
     };
-    let bar = progress::counter("positions evaluated", args.output.quiet);
-    let report = |count: u64| bar.set_position(count);
-    let evaluation = evaluate(
-        &mut store,
-        &base,
-        args.rules.hands.as_deref(),
-        &args.expression,
-        limits,
-        Some(&report),
-    );
-    bar.finish_and_clear();
-    let evaluation = evaluation.map_err(|e| anyhow!(e))?;
+    // Everything is read and checked before any work starts.
+    let plan = Plan::new(&base, args.rules.hands.as_deref(), &args.expression)?;
     if let Some(f) = args.rules.fingers {
-        if let Some(c) = evaluation.components.iter().find(|c| c.rules.fingers != f) {
+        if let Some(c) = plan.positions.iter().find(|c| c.rules.fingers != f) {
             bail!(
                 "{} has F = {} (n = {}), but --fingers says F = {f}; drop one of them",
-                c.text.trim(),
+                quoted(c.text.trim()),
                 c.rules.fingers,
                 c.rules.fingers - 1
             );
         }
     }
+    if limits.max_work > Limits::DEFAULT.max_work {
+        announce_if_long(
+            &format!("up to {} steps of work (--max-work)", limits.max_work),
+            limits.max_work.saturating_mul(BYTES_PER_STEP),
+            limits.max_work as f64 / WORK_RATE,
+            args.output.quiet,
+        );
+    }
+    for p in &plan.positions {
+        if let Some(e) = estimate(&p.rules, &p.position) {
+            if e.positions <= limits.max_positions {
+                announce_if_long(
+                    &format!("{}: about {} positions", quoted(p.text.trim()), e.positions),
+                    e.bytes,
+                    e.positions as f64 / ONE_HAND_RATE,
+                    args.output.quiet,
+                );
+            }
+        }
+    }
+    let bar = progress::counter("positions evaluated", args.output.quiet);
+    let report = |count: u64| bar.set_position(count);
+    let evaluation = plan.evaluate(&mut store, limits, Some(&report));
+    bar.finish_and_clear();
+    let evaluation = evaluation.map_err(|e| match e {
+        ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),
+        ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
+            anyhow!("{e}; --max-work sets the limit")
+        }
+        ValueError::TooLarge { .. } | ValueError::Estimated { .. } => {
+            anyhow!("{e}; --max-positions sets the limit")
+        }
+        e => anyhow!(e),
+    })?;
     let g = evaluation.value;
     let value = store.format_within(g, MAX_PRINTED);
     let outcome = store.outcome(g);
@@ -124,10 +170,11 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             temperature: store.temperature(g).to_string(),
         }
     });
+    // The uptimal search is bounded by the work limit too; `Err` when it ran out.
     let uptimal = if args.uptimal {
-        store.to_uptimal(g)
+        store.with_work_limit(limits.max_work, |s| s.try_to_uptimal(g))
     } else {
-        None
+        Ok(None)
     };
     let mut components = Vec::new();
     for c in &evaluation.components {
@@ -154,7 +201,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             })).collect::<Vec<_>>(),
         });
         if args.uptimal {
-            out["uptimal"] = json!(uptimal);
+            out["uptimal"] = json!(uptimal.as_ref().ok().cloned().flatten());
+            if uptimal.is_err() {
+                out["uptimal_note"] = json!("not found within the work limit");
+            }
         }
         if let Some(d) = &details {
             out["birthday"] = json!(d.birthday);
@@ -190,8 +240,9 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     }
     if args.uptimal {
         match uptimal {
-            Some(u) => println!("Uptimal:  {u}"),
-            None => println!("Uptimal:  not an uptimal"),
+            Ok(Some(u)) => println!("Uptimal:  {u}"),
+            Ok(None) => println!("Uptimal:  not an uptimal"),
+            Err(e) => println!("Uptimal:  not found within the work limit ({e})"),
         }
     }
     Ok(())

@@ -51,32 +51,50 @@ impl GameStore {
 
     /// `(Left stop, Right stop)` of `g`: the number reached when Left
     /// (resp. Right) moves first and both play until a number is reached.
+    /// Computed bottom-up over the subgames not seen before (no recursion).
     pub fn stops(&mut self, g: GameId) -> (Dyadic, Dyadic) {
-        if let Some(Some(s)) = self.analysis.stops.get(g.index()) {
-            return *s;
-        }
-        let result = if let Some(x) = self.as_number(g) {
-            (x, x)
-        } else {
-            let lefts = self.left_options(g).to_vec();
-            let rights = self.right_options(g).to_vec();
-            let ls = lefts.iter().map(|o| self.stops(*o).1).max();
-            let rs = rights.iter().map(|o| self.stops(*o).0).min();
-            // A non-number canonical game has options on both sides; fall
-            // back to the other stop defensively.
-            match (ls, rs) {
-                (Some(l), Some(r)) => (l, r),
-                (Some(l), None) => (l, l),
-                (None, Some(r)) => (r, r),
-                (None, None) => (Dyadic::ZERO, Dyadic::ZERO),
+        let mut stack = vec![(g, false)];
+        while let Some((h, expanded)) = stack.pop() {
+            if self.cached_stops(h).is_some() {
+                continue;
             }
-        };
-        let cache = &mut self.analysis.stops;
-        if cache.len() <= g.index() {
-            cache.resize(g.index() + 1, None);
+            let result = if let Some(x) = self.as_number(h) {
+                (x, x)
+            } else if !expanded {
+                stack.push((h, true));
+                let missing: Vec<GameId> = self
+                    .left_options(h)
+                    .iter()
+                    .chain(self.right_options(h))
+                    .copied()
+                    .filter(|&o| self.cached_stops(o).is_none())
+                    .collect();
+                stack.extend(missing.into_iter().map(|o| (o, false)));
+                continue;
+            } else {
+                let stop = |o: &GameId| self.cached_stops(*o).expect("options first");
+                let ls = self.left_options(h).iter().map(|o| stop(o).1).max();
+                let rs = self.right_options(h).iter().map(|o| stop(o).0).min();
+                // A non-number canonical game has options on both sides; fall
+                // back to the other stop defensively.
+                match (ls, rs) {
+                    (Some(l), Some(r)) => (l, r),
+                    (Some(l), None) => (l, l),
+                    (None, Some(r)) => (r, r),
+                    (None, None) => (Dyadic::ZERO, Dyadic::ZERO),
+                }
+            };
+            let cache = &mut self.analysis.stops;
+            if cache.len() <= h.index() {
+                cache.resize(h.index() + 1, None);
+            }
+            cache[h.index()] = Some(result);
         }
-        cache[g.index()] = Some(result);
-        result
+        self.cached_stops(g).expect("computed above")
+    }
+
+    fn cached_stops(&self, g: GameId) -> Option<(Dyadic, Dyadic)> {
+        self.analysis.stops.get(g.index()).copied().flatten()
     }
 
     /// Left stop of `g`.
@@ -90,19 +108,41 @@ impl GameStore {
     }
 
     /// The thermograph of `g` (see the crate documentation for the method).
+    /// Computed bottom-up over the subgames not seen before (no recursion).
     pub fn thermograph(&mut self, g: GameId) -> Thermograph {
-        if let Some(Some(t)) = self.analysis.thermographs.get(g.index()) {
-            return t.clone();
+        let mut stack = vec![(g, false)];
+        while let Some((h, expanded)) = stack.pop() {
+            if self.cached_thermograph(h).is_some() {
+                continue;
+            }
+            let integer = self.as_number(h).is_some_and(|x| x.is_integer());
+            if !integer && !expanded {
+                stack.push((h, true));
+                let missing: Vec<GameId> = self
+                    .left_options(h)
+                    .iter()
+                    .chain(self.right_options(h))
+                    .copied()
+                    .filter(|&o| self.cached_thermograph(o).is_none())
+                    .collect();
+                stack.extend(missing.into_iter().map(|o| (o, false)));
+                continue;
+            }
+            let result = self.compute_thermograph(h);
+            let cache = &mut self.analysis.thermographs;
+            if cache.len() <= h.index() {
+                cache.resize(h.index() + 1, None);
+            }
+            cache[h.index()] = Some(result);
         }
-        let result = self.compute_thermograph(g);
-        let cache = &mut self.analysis.thermographs;
-        if cache.len() <= g.index() {
-            cache.resize(g.index() + 1, None);
-        }
-        cache[g.index()] = Some(result.clone());
-        result
+        self.cached_thermograph(g).expect("computed above").clone()
     }
 
+    fn cached_thermograph(&self, g: GameId) -> Option<&Thermograph> {
+        self.analysis.thermographs.get(g.index())?.as_ref()
+    }
+
+    /// The thermograph of `g` from those of its options (already computed).
     fn compute_thermograph(&mut self, g: GameId) -> Thermograph {
         if let Some(x) = self.as_number(g) {
             if x.is_integer() {
@@ -119,7 +159,11 @@ impl GameStore {
         // Left scaffold: max over G^L of (right wall of G^L) - t.
         let mut left_scaffold: Option<Trajectory> = None;
         for o in lefts {
-            let w = self.thermograph(o).right_wall.tilt(-1);
+            let w = self
+                .cached_thermograph(o)
+                .expect("options first")
+                .right_wall
+                .tilt(-1);
             left_scaffold = Some(match left_scaffold {
                 None => w,
                 Some(s) => Trajectory::max(&s, &w),
@@ -128,7 +172,11 @@ impl GameStore {
         // Right scaffold: min over G^R of (left wall of G^R) + t.
         let mut right_scaffold: Option<Trajectory> = None;
         for o in rights {
-            let w = self.thermograph(o).left_wall.tilt(1);
+            let w = self
+                .cached_thermograph(o)
+                .expect("options first")
+                .left_wall
+                .tilt(1);
             right_scaffold = Some(match right_scaffold {
                 None => w,
                 Some(s) => Trajectory::min(&s, &w),

@@ -126,6 +126,6 @@ pub mod thermograph;
 
 pub use analysis::Outcome;
 pub use dyadic::Dyadic;
-pub use notation::{ParseError, Uptimal};
-pub use store::{GameId, GameStore, Kind};
+pub use notation::{Expression, ParseError, Uptimal};
+pub use store::{GameId, GameStore, Kind, WorkLimit};
 pub use thermograph::{Thermograph, Trajectory};

@@ -1,4 +1,4 @@
-use chopsticks_cgt::ParseError;
+use chopsticks_cgt::{ParseError, WorkLimit};
 use chopsticks_rules::RulesError;
 use thiserror::Error;
 
@@ -34,6 +34,23 @@ pub enum ValueError {
         /// The position limit that was reached.
         limit: u64,
     },
+    /// The one-hand evaluator would visit more positions than allowed (estimated
+    /// before it starts).
+    #[error(
+        "about {positions} positions to evaluate (an estimate), more than the limit of \
+         {limit}; this value is too large to compute (fewer fingers, or raise the limit)"
+    )]
+    Estimated {
+        /// The estimated number of positions.
+        positions: u64,
+        /// The position limit.
+        limit: u64,
+    },
+    /// The game arithmetic (or the memo of positions) needed more work than allowed.
+    #[error(
+        "{0}; this value is too large to compute (fewer fingers or hands, or raise the limit)"
+    )]
+    Work(WorkLimit),
     /// A position of the expression has the wrong number of hands, or another mistake.
     #[error("{0}")]
     Position(String),
@@ -45,4 +62,10 @@ pub enum ValueError {
         /// What went wrong.
         error: ParseError,
     },
+}
+
+impl From<WorkLimit> for ValueError {
+    fn from(e: WorkLimit) -> ValueError {
+        ValueError::Work(e)
+    }
 }

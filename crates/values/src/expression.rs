@@ -10,8 +10,8 @@
 //! whole text is then read by the CGSuite parser ([`GameStore::parse_with`]), so
 //! positions and games combine with `+`, `-`, `+-`, parentheses and braces.
 
-use chopsticks_cgt::{GameId, GameStore};
-use chopsticks_rules::{Position, Ruleset, MAX_HANDS};
+use chopsticks_cgt::{Expression, GameId, GameStore};
+use chopsticks_rules::{quoted, Position, Ruleset, MAX_HANDS};
 
 use crate::error::ValueError;
 use crate::solve::{value_with, CgtPosition, Limits};
@@ -90,6 +90,7 @@ pub fn parse_position(
     hands: Option<&[usize]>,
 ) -> Result<(Ruleset, CgtPosition), ValueError> {
     let text = text.trim();
+    let shown = quoted(text);
     if base.players() != 2 {
         return Err(ValueError::Players(base.players()));
     }
@@ -98,19 +99,20 @@ pub fn parse_position(
         let digits = &text[at + 2..];
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ValueError::Position(format!(
-                "invalid position `{text}`: expected the finger count n after `_`"
+                "invalid position `{shown}`: expected the finger count n after `_`"
             )));
         }
         let n: u64 = digits.parse().unwrap_or(u64::MAX);
         if n == 0 {
             return Err(ValueError::Position(format!(
-                "invalid position `{text}`: the finger count n must be at least 1"
+                "invalid position `{shown}`: the finger count n must be at least 1"
             )));
         }
         let max = u64::from(chopsticks_rules::MAX_FINGERS) - 1;
         if n > max {
             return Err(ValueError::Position(format!(
-                "invalid position `{text}`: the finger count n = {digits} is too large (at most {max})"
+                "invalid position `{shown}`: the finger count n = {} is too large (at most {max})",
+                quoted(digits)
             )));
         }
         rules.fingers = n as u32 + 1;
@@ -138,7 +140,7 @@ pub fn parse_position(
     ] {
         if side.len() > h {
             return Err(ValueError::Position(format!(
-                "invalid position `{text}`: {name} has {} live hands, but the rules give {h}",
+                "invalid position `{shown}`: {name} has {} live hands, but the rules give {h}",
                 side.len()
             )));
         }
@@ -147,8 +149,119 @@ pub fn parse_position(
     Ok((rules, CgtPosition::new(left, right)))
 }
 
-/// Evaluates an expression (see the module documentation). `progress` is called now
-/// and then with the number of positions evaluated in the current component.
+/// A position found in an expression, read and checked, not yet evaluated.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// The position as written.
+    pub text: String,
+    /// The ruleset it is evaluated under (finger count and hands set by the text).
+    pub rules: Ruleset,
+    /// The position.
+    pub position: CgtPosition,
+}
+
+/// An expression read and checked in full (every position, and the CGSuite text
+/// around them, syntax and literal bounds included) before anything is evaluated,
+/// so that a mistake anywhere is reported at once: [`Plan::new`], then
+/// [`Plan::evaluate`]. In between, a caller can size the work ([`crate::estimate`]
+/// of each position).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The positions, in the order written (`#0`, `#1`, … in the rewritten text).
+    pub positions: Vec<Planned>,
+    /// The text with the positions replaced by `#k`, read by the CGSuite parser.
+    rewritten: String,
+    expression: Expression,
+    /// The text as written (for messages).
+    text: String,
+}
+
+impl Plan {
+    /// Reads an expression (see the module documentation).
+    pub fn new(base: &Ruleset, hands: Option<&[usize]>, text: &str) -> Result<Plan, ValueError> {
+        let mut positions = Vec::new();
+        let mut rewritten = String::with_capacity(text.len());
+        let mut last = 0;
+        for span in find_positions(text) {
+            let written = &text[span.start..span.end];
+            let (rules, position) = parse_position(written, base, hands)?;
+            rewritten.push_str(&text[last..span.start]);
+            rewritten.push_str(&format!(" #{} ", positions.len()));
+            last = span.end;
+            positions.push(Planned {
+                text: written.to_string(),
+                rules,
+                position,
+            });
+        }
+        rewritten.push_str(&text[last..]);
+        if rewritten.trim().is_empty() {
+            return Err(ValueError::Position(
+                "empty expression: write a position such as (1|1)_12 or a game such as {0|^[2]}"
+                    .into(),
+            ));
+        }
+        let quote = |rewritten: &str| {
+            if positions.is_empty() {
+                quoted(text)
+            } else {
+                format!(
+                    "{} (the positions replaced by #0, #1, …)",
+                    quoted(rewritten.trim())
+                )
+            }
+        };
+        let expression = Expression::parse(&rewritten).map_err(|error| ValueError::Parse {
+            text: quote(&rewritten),
+            error,
+        })?;
+        Ok(Plan {
+            positions,
+            rewritten,
+            expression,
+            text: text.to_string(),
+        })
+    }
+
+    /// Evaluates every position, then the expression, each within `limits`.
+    /// `progress` is called now and then with the number of positions evaluated
+    /// in the current component.
+    pub fn evaluate(
+        &self,
+        store: &mut GameStore,
+        limits: Limits,
+        progress: Option<&dyn Fn(u64)>,
+    ) -> Result<Evaluation, ValueError> {
+        let mut components = Vec::with_capacity(self.positions.len());
+        for p in &self.positions {
+            let value = value_with(store, &p.rules, &p.position, limits, progress)?;
+            components.push(Component {
+                text: p.text.clone(),
+                rules: p.rules.clone(),
+                position: p.position.clone(),
+                value,
+            });
+        }
+        let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
+        let value = store
+            .evaluate_within(&self.expression, &games, limits.max_work)
+            .map_err(|error| ValueError::Parse {
+                text: if components.is_empty() {
+                    quoted(&self.text)
+                } else {
+                    format!(
+                        "{} (the positions replaced by #0, #1, …)",
+                        quoted(self.rewritten.trim())
+                    )
+                },
+                error,
+            })?;
+        Ok(Evaluation { components, value })
+    }
+}
+
+/// Evaluates an expression (see the module documentation): [`Plan::new`], then
+/// [`Plan::evaluate`].
 pub fn evaluate(
     store: &mut GameStore,
     base: &Ruleset,
@@ -157,41 +270,7 @@ pub fn evaluate(
     limits: Limits,
     progress: Option<&dyn Fn(u64)>,
 ) -> Result<Evaluation, ValueError> {
-    let mut components = Vec::new();
-    let mut rewritten = String::with_capacity(text.len());
-    let mut last = 0;
-    for span in find_positions(text) {
-        let written = &text[span.start..span.end];
-        let (rules, position) = parse_position(written, base, hands)?;
-        let value = value_with(store, &rules, &position, limits, progress)?;
-        rewritten.push_str(&text[last..span.start]);
-        rewritten.push_str(&format!(" #{} ", components.len()));
-        last = span.end;
-        components.push(Component {
-            text: written.to_string(),
-            rules,
-            position,
-            value,
-        });
-    }
-    rewritten.push_str(&text[last..]);
-    if rewritten.trim().is_empty() {
-        return Err(ValueError::Position(
-            "empty expression: write a position such as (1|1)_12 or a game such as {0|^[2]}".into(),
-        ));
-    }
-    let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
-    let value = store
-        .parse_with(&rewritten, &games)
-        .map_err(|error| ValueError::Parse {
-            text: if components.is_empty() {
-                text.to_string()
-            } else {
-                format!("{} (the positions replaced by #0, #1, …)", rewritten.trim())
-            },
-            error,
-        })?;
-    Ok(Evaluation { components, value })
+    Plan::new(base, hands, text)?.evaluate(store, limits, progress)
 }
 
 #[cfg(test)]

@@ -47,12 +47,12 @@ pub mod picture;
 mod solve;
 
 pub use error::ValueError;
-pub use expression::{evaluate, parse_position, Component, Evaluation};
+pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};
 pub use one_hand::{
     a110035, fibonacci, grid, runs, table2, table2_from_scratch, theorem3_is_next, OneHandSweep,
     Run,
 };
 pub use solve::{
-    check_rules, is_attack_only, method, one_hand, options, value, value_by, value_with,
-    CgtPosition, Limits, Method,
+    check_rules, estimate, is_attack_only, method, one_hand, options, value, value_by, value_with,
+    CgtPosition, Estimate, Limits, Method, DEFAULT_MAX_WORK, MEMO_STEPS,
 };

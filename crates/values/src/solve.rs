@@ -68,18 +68,82 @@ fn paper_text(left: &[u32], right: &[u32], fingers: u32) -> String {
     )
 }
 
-/// Bounds on one computation.
-#[derive(Clone, Copy, Debug)]
+/// Bounds on one computation. Every evaluator stops with an error at either bound,
+/// so that no input runs away with time or memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// The largest number of positions one value may visit.
+    /// The largest number of positions one value may visit. The one-hand
+    /// evaluator refuses at once when its estimate ([`estimate`]) is beyond it.
     pub max_positions: u64,
+    /// The most steps of work one value may take: game arithmetic in the
+    /// [`GameStore`] (see [`GameStore::set_work_limit`]) plus, for the memoized
+    /// evaluators, [`MEMO_STEPS`] and one step per hand for each position
+    /// remembered, so that it bounds the memory of the memo too. Also the limit of
+    /// the CGSuite part of an expression ([`crate::evaluate`]).
+    pub max_work: u64,
 }
 
 impl Limits {
-    /// The default bound: 100 million positions (a few seconds).
+    /// The default bounds: 100 million positions of the one-hand tree (a few
+    /// seconds, no memo), and [`DEFAULT_MAX_WORK`] steps of work.
     pub const DEFAULT: Limits = Limits {
         max_positions: 100_000_000,
+        max_work: DEFAULT_MAX_WORK,
     };
+}
+
+/// The default work limit of a value, in steps ([`Limits::max_work`]): ten to
+/// twenty-five million steps a second, so a few seconds, and a few hundred MB.
+pub const DEFAULT_MAX_WORK: u64 = 1 << 25;
+
+/// Steps charged for each position the memoized evaluators remember (a memo
+/// entry takes about as much memory as this many option entries of a game).
+pub const MEMO_STEPS: u64 = 16;
+
+/// The size of a computation, estimated before it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Positions to evaluate.
+    pub positions: u64,
+    /// Bytes of working memory (at most).
+    pub bytes: u64,
+}
+
+/// The size of the one-hand computation of `(a|b)_n` ([`Method::OneHand`]), before
+/// it starts; `None` for the memoized evaluators, whose size is not known in
+/// advance (they are bounded by [`Limits`]).
+///
+/// The positions below `(a|b)` are `(a|b)·M` for the matrices `M` of `SL(2, ℕ)`,
+/// one for each coprime pair `(u, v)` of row sums, and `(a|b)·M` has
+/// `a·u + b·v` fingers: so they are the coprime `(u, v) ≥ 1` with
+/// `a·u + b·v ≤ n`, about `6/π²` of the lattice points of that triangle,
+/// `3(n − a − b)²/(π²·a·b)`. The memory is the deepest path, at most
+/// `(n − a − b)/min(a, b) + 1` positions.
+pub fn estimate(rules: &Ruleset, position: &CgtPosition) -> Option<Estimate> {
+    if method(rules, position) != Method::OneHand {
+        return None;
+    }
+    let live = |h: &[u32]| h.iter().copied().find(|&v| v != 0).unwrap_or(0);
+    let (a, b) = (live(&position.left), live(&position.right));
+    Some(one_hand_estimate(a, b, rules.fingers.saturating_sub(1)))
+}
+
+fn one_hand_estimate(a: u32, b: u32, n: u32) -> Estimate {
+    let (a, b, n) = (u64::from(a), u64::from(b), u64::from(n));
+    if a == 0 || b == 0 || a + b > n {
+        return Estimate {
+            positions: 0,
+            bytes: 0,
+        };
+    }
+    let room = (n - a - b) as f64;
+    let positions =
+        1 + (3.0 * room * room / (std::f64::consts::PI.powi(2) * (a * b) as f64)) as u64;
+    let depth = (n - a - b) / a.min(b) + 1;
+    Estimate {
+        positions,
+        bytes: depth * (std::mem::size_of::<OneHandFrame>() + std::mem::size_of::<GameId>()) as u64,
+    }
 }
 
 impl Default for Limits {
@@ -170,7 +234,8 @@ pub fn value(
 
 /// The canonical value of `position` under `rules`, choosing the fastest evaluator
 /// ([`method`]). `progress`, when given, is called now and then with the number of
-/// positions evaluated so far.
+/// positions evaluated so far. Stops with [`ValueError::TooLarge`],
+/// [`ValueError::Estimated`] or [`ValueError::Work`] beyond the `limits`.
 pub fn value_with(
     store: &mut GameStore,
     rules: &Ruleset,
@@ -202,6 +267,29 @@ pub fn value_by(
     if ll.is_empty() || rl.is_empty() {
         return Ok(GameId::ZERO);
     }
+    store.with_work_limit(limits.max_work, |store| {
+        evaluate_by(
+            store,
+            rules,
+            method,
+            (ll, rl),
+            (left, right),
+            limits,
+            progress,
+        )
+    })
+}
+
+/// [`value_by`] once the position is checked (live hands, then all hands).
+fn evaluate_by(
+    store: &mut GameStore,
+    rules: &Ruleset,
+    method: Method,
+    (ll, rl): (Vec<u32>, Vec<u32>),
+    (left, right): (Vec<u32>, Vec<u32>),
+    limits: Limits,
+    progress: Option<&dyn Fn(u64)>,
+) -> Result<GameId, ValueError> {
     match method {
         Method::OneHand => {
             if !is_attack_only(rules) || ll.len() != 1 || rl.len() != 1 {
@@ -247,17 +335,11 @@ pub fn one_hand(store: &mut GameStore, a: u32, b: u32, n: u32) -> GameId {
         (1..=n).contains(&a) && (1..=n).contains(&b),
         "one_hand needs 1 <= a, b <= n"
     );
-    one_hand_with(
-        store,
-        a,
-        b,
-        n,
-        Limits {
-            max_positions: u64::MAX,
-        },
-        None,
-    )
-    .expect("no limit to exceed")
+    let unlimited = Limits {
+        max_positions: u64::MAX,
+        max_work: u64::MAX,
+    };
+    one_hand_with(store, a, b, n, unlimited, None).expect("no limit to exceed")
 }
 
 fn one_hand_with(
@@ -269,18 +351,28 @@ fn one_hand_with(
     progress: Option<&dyn Fn(u64)>,
 ) -> Result<GameId, ValueError> {
     let star = store.star();
+    // Refuse at once what would visit far more positions than allowed (the
+    // estimate is within a fraction of a percent for large counts).
+    let estimate = one_hand_estimate(a, b, n).positions;
+    if estimate / 100 * 99 > limits.max_positions {
+        return Err(ValueError::Estimated {
+            positions: estimate,
+            limit: limits.max_positions,
+        });
+    }
     // u64 arithmetic: a + b + a never overflows.
     let (a, b, n) = (a as u64, b as u64, n as u64);
     if a + b > n {
         return Ok(star);
     }
     // Frames (a, b, stage): stage 0 = Left child next, 1 = Right child next,
-    // 2 = both children's values are on `values`.
-    let mut frames: Vec<(u64, u64, u8)> = vec![(a, b, 0)];
+    // 2 = both children's values are on `values`. Hands fit in 32 bits.
+    let mut frames: Vec<OneHandFrame> = vec![(a as u32, b as u32, 0)];
     let mut values: Vec<GameId> = Vec::new();
     let mut visited: u64 = 1;
     while let Some(top) = frames.last_mut() {
         let (a, b, stage) = *top;
+        let (a, b) = (u64::from(a), u64::from(b));
         match stage {
             0 | 1 => {
                 top.2 += 1;
@@ -299,7 +391,8 @@ fn one_hand_with(
                             p(visited);
                         }
                     }
-                    frames.push((ca, cb, 0));
+                    // ca, cb <= n < 2^32.
+                    frames.push((ca as u32, cb as u32, 0));
                 }
             }
             _ => {
@@ -312,6 +405,9 @@ fn one_hand_with(
     }
     Ok(values.pop().expect("root value"))
 }
+
+/// A frame of the one-hand evaluator: `(a, b, stage)`.
+type OneHandFrame = (u32, u32, u8);
 
 /// A game graph for the memoized search.
 trait Graph {
@@ -471,6 +567,7 @@ fn search<G: Graph>(
     let mut right_values: Vec<GameId> = Vec::new();
 
     let open = |key: Vec<u32>,
+                store: &mut GameStore,
                 memo: &mut FxHashMap<Vec<u32>, Option<GameId>>,
                 options: &mut Vec<Vec<u32>>,
                 frames: &mut Vec<Frame>|
@@ -480,6 +577,7 @@ fn search<G: Graph>(
                 limit: limits.max_positions,
             });
         }
+        store.try_charge(MEMO_STEPS + key.len() as u64)?;
         memo.insert(key.clone(), None);
         if memo.len() & 0xFFFF == 0 {
             if let Some(p) = progress {
@@ -488,6 +586,7 @@ fn search<G: Graph>(
         }
         let start = options.len();
         let lefts = graph.options(&key, options)?;
+        store.try_charge((options.len() - start) as u64)?;
         frames.push(Frame {
             key,
             start,
@@ -497,7 +596,7 @@ fn search<G: Graph>(
         Ok(())
     };
 
-    open(root.clone(), &mut memo, &mut options, &mut frames)?;
+    open(root.clone(), store, &mut memo, &mut options, &mut frames)?;
     while let Some(frame) = frames.last_mut() {
         if frame.next < options.len() {
             let child = &options[frame.next];
@@ -514,7 +613,7 @@ fn search<G: Graph>(
                 Some(_) => continue,
                 None => {
                     let child = child.clone();
-                    open(child, &mut memo, &mut options, &mut frames)?;
+                    open(child, store, &mut memo, &mut options, &mut frames)?;
                 }
             }
             continue;
@@ -536,7 +635,7 @@ fn search<G: Graph>(
             }
         }
         options.truncate(frame.start);
-        let g = store.game(&left_values, &right_values);
+        let g = store.try_game(&left_values, &right_values)?;
         if frames.is_empty() {
             return Ok(g);
         }
