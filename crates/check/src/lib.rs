@@ -1,0 +1,290 @@
+//! Invariant checks on arbitrary input: the bodies of the fuzz targets in `fuzz/`,
+//! and of the regression test that replays, under plain `cargo test`, every input a
+//! fuzzer ever found (`fuzz/regressions/<target>/`) and a seed corpus
+//! (`fuzz/seeds/<target>/`).
+//!
+//! Each function takes bytes, feeds them to one of the parsers or readers that face
+//! users, and **panics only when an invariant is broken**: a parser that accepts a
+//! text must print something it reads back as the same thing; a reader must refuse
+//! bad input with an error, never a panic. Mere bad input is not a failure. Work is
+//! kept small per input (small rulesets, bounded game sizes) so that a fuzzer runs
+//! thousands of inputs a second and an input slower than a second is a finding.
+
+use std::path::Path;
+
+use chopsticks_cgt::{Expression, GameStore};
+use chopsticks_rules::{Notation, Overflow, Position, PositionIndex, Ruleset};
+use chopsticks_solve::{file, Solution};
+use chopsticks_space::Graph;
+
+/// A check: runs on arbitrary bytes, panics only on a broken invariant.
+pub type Check = fn(&[u8]);
+
+/// The fuzz targets, by name: each name is a function below, a file in
+/// `fuzz/fuzz_targets/` and a folder in `fuzz/regressions/` and `fuzz/seeds/`.
+pub const TARGETS: [(&str, Check); 5] = [
+    ("position", position),
+    ("rules", rules),
+    ("cgt_expression", cgt_expression),
+    ("solution_file", solution_file),
+    ("solution_file_checksummed", solution_file_checksummed),
+];
+
+/// A small ruleset from the first bytes: 2 or 3 players, 1 to 4 hands each, `F` from 2
+/// to 12 (or 100), cutoff or rollover, every switch.
+fn small_ruleset(head: &[u8; 4]) -> Ruleset {
+    let [a, b, c, d] = *head;
+    let players = 2 + usize::from(a % 2);
+    let hands = if a & 0x80 != 0 {
+        (0..players)
+            .map(|k| 1 + usize::from((b >> (2 * k)) % 4))
+            .collect()
+    } else {
+        vec![1 + usize::from(b % 4); players]
+    };
+    Ruleset {
+        hands,
+        fingers: if c & 0x80 != 0 {
+            100
+        } else {
+            2 + u32::from(c % 11)
+        },
+        overflow: if c & 0x40 != 0 {
+            Overflow::Rollover
+        } else {
+            Overflow::Cutoff
+        },
+        self_attack: d & 1 != 0,
+        transfer: d & 2 != 0,
+        divide: d & 4 != 0,
+        even_divide: d & 8 != 0,
+        suicide: d & 16 != 0,
+        pass_splits: d & 32 != 0,
+        misere: d & 64 != 0,
+    }
+}
+
+/// The live hands of each seat, sorted (what the paper's notation records).
+fn live_by_seat(p: &Position, rules: &Ruleset) -> Vec<Vec<u32>> {
+    let n = rules.players();
+    let mut seats = vec![Vec::new(); n];
+    for (k, hands) in p.players().iter().enumerate() {
+        let seat = (p.seat() + k) % n;
+        let mut live: Vec<u32> = hands.iter().copied().filter(|&v| v != 0).collect();
+        live.sort_unstable();
+        seats[seat] = live;
+    }
+    seats
+}
+
+/// Positions in every notation: a text that reads must write in every notation that
+/// can hold it, and read back as the same position (compact, dashed) or with the
+/// same live hands per seat (paper, which records no mover). Its moves must lead to
+/// positions that are themselves written and read back.
+pub fn position(data: &[u8]) {
+    let Some((head, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let rules = small_ruleset(head);
+    if rules.validate().is_err() {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(p) = Position::parse(text, &rules) else {
+        return;
+    };
+    round_trip(&p, &rules);
+    if p.move_count_bound(&rules) <= 300 {
+        for (mv, child) in p.moves(&rules) {
+            let described = mv.describe(&rules);
+            let (again, to) = p
+                .find_move(&rules, &described)
+                .unwrap_or_else(|e| panic!("`{described}` is listed but not found: {e}"));
+            assert_eq!(again, mv);
+            assert_eq!(to, child);
+            round_trip(&child, &rules);
+        }
+    }
+}
+
+fn round_trip(p: &Position, rules: &Ruleset) {
+    for notation in [Notation::Compact, Notation::Dashed, Notation::Paper] {
+        let Ok(written) = p.to_notation(rules, notation) else {
+            continue;
+        };
+        let back = match Position::parse(&written, rules) {
+            Ok(back) => back,
+            // The paper's notation puts Left to move: a position whose seat-0 player
+            // has no live hand, but where the game goes on, has no paper reading.
+            Err(_) if notation == Notation::Paper && !p.is_terminal(rules) => continue,
+            Err(e) => panic!("{p:?} writes as `{written}` in {notation:?}, which reads as {e}"),
+        };
+        if notation == Notation::Paper {
+            assert_eq!(
+                live_by_seat(&back, rules),
+                live_by_seat(p, rules),
+                "`{written}`"
+            );
+        } else {
+            assert_eq!(&back, p, "`{written}` in {notation:?}");
+        }
+    }
+}
+
+/// Rule options: rulesets from structured bytes, from JSON (as a solution file's
+/// header holds them) and from variant ids. A valid ruleset's canonical variant id
+/// reads back as itself; its index counts positions or refuses at once; a small one
+/// ranks and unranks its positions and its move graph lists `Position::moves`.
+pub fn rules(data: &[u8]) {
+    let mut candidates = Vec::new();
+    if let Some((head, rest)) = data.split_first_chunk::<8>() {
+        let mut r = small_ruleset(&[head[0], head[1], head[2], head[3]]);
+        // Any size: up to 10 players, 20 hands, F anywhere in u32.
+        r.hands = (0..2 + usize::from(head[4] % 9))
+            .map(|k| usize::from(rest.get(k).copied().unwrap_or(head[5]) % 21))
+            .collect();
+        r.fingers = u32::from_le_bytes([head[5], head[6], head[7], head[4]]) >> (head[6] % 32);
+        candidates.push(r);
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(r) = serde_json::from_str::<Ruleset>(text) {
+            candidates.push(r);
+        }
+        if let Ok(r) = Ruleset::from_variant_id(text) {
+            candidates.push(r);
+        }
+    }
+    for r in candidates {
+        if r.validate().is_err() {
+            continue;
+        }
+        let id = r.variant_id();
+        let back = Ruleset::from_variant_id(&id)
+            .unwrap_or_else(|e| panic!("canonical id `{id}` does not read: {e}"));
+        assert_eq!(back, r, "`{id}`");
+        // Counting is cheap; tables are built only for what can be indexed, and
+        // only a small index is built here.
+        let small = r
+            .hands
+            .iter()
+            .try_fold(1u64, |acc, &h| {
+                acc.checked_mul(chopsticks_rules::MultisetIndex::count_of(h, r.fingers).ok()?)
+            })
+            .is_some_and(|c| c <= 300);
+        if !small {
+            continue;
+        }
+        let index = PositionIndex::new(&r).expect("a small valid ruleset indexes");
+        let graph = Graph::new(&r).expect("a small valid ruleset has a move graph");
+        let step = (index.count() / 50).max(1);
+        for i in (0..index.count()).step_by(step as usize) {
+            let p = index.unrank(i);
+            assert_eq!(index.rank(&p), i);
+            let mut children = Vec::new();
+            graph.for_each_child(i, |c| children.push(c));
+            let mut expected: Vec<u64> = Vec::new();
+            for (_, q) in p.moves(&r) {
+                let k = index.rank(&q);
+                if !expected.contains(&k) {
+                    expected.push(k);
+                }
+            }
+            assert_eq!(children, expected, "{p:?} under `{id}`");
+        }
+    }
+}
+
+/// The longest game text printed and read back (games can print exponentially long).
+const MAX_PRINTED: u64 = 100_000;
+
+/// Work allowed for the first reading of a fuzzed expression (tens of milliseconds),
+/// so that the fuzzer spends its time on many inputs, not on a few large games.
+const FIRST_READING_WORK: u64 = 1 << 16;
+
+/// Work allowed for reading the printed form back: more, since a canonical form can
+/// take more work to read than the text that made it, but still well under a second.
+const SECOND_READING_WORK: u64 = 1 << 20;
+
+/// CGSuite expressions: a text that parses prints as a text that parses to the same
+/// game (the same id in the same store), and its negative, written `-(text)`, is the
+/// negative of the game.
+pub fn cgt_expression(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(expression) = Expression::parse(text) else {
+        return;
+    };
+    let mut store = GameStore::new();
+    let Ok(g) = store.evaluate_within(&expression, &[], FIRST_READING_WORK) else {
+        return;
+    };
+    let Some(printed) = store.format_within(g, MAX_PRINTED) else {
+        return;
+    };
+    // The canonical form may take more work to read than the text that made it
+    // (`.(4096)` is short); only running out of work is excused.
+    let again = Expression::parse(&printed)
+        .and_then(|e| store.evaluate_within(&e, &[], SECOND_READING_WORK));
+    match again {
+        Ok(again) => assert_eq!(
+            again, g,
+            "`{text}` prints as `{printed}`, which is another game"
+        ),
+        Err(e) if e.work_limit.is_some() => {}
+        Err(e) => panic!("`{text}` prints as `{printed}`, which does not parse: {e}"),
+    }
+    if let Ok(negative) = Expression::parse(&format!("-({text})")) {
+        if let Ok(n) = store.evaluate_within(&negative, &[], FIRST_READING_WORK) {
+            assert_eq!(n, store.neg(g), "-({text})");
+        }
+    }
+}
+
+/// Solution files as they are: refused with an error or read; a file that reads
+/// answers queries without panicking, and its consistency check answers too.
+pub fn solution_file(data: &[u8]) {
+    let Ok(solution) = file::decode(data, Path::new("fuzz.sol")) else {
+        return;
+    };
+    exercise(&solution);
+}
+
+/// Solution files with their checksum made valid (the last four bytes replaced by the
+/// CRC-32 of the others), so that the header and table checks behind it are reached.
+pub fn solution_file_checksummed(data: &[u8]) {
+    if data.len() < 4 {
+        return solution_file(data);
+    }
+    let mut bytes = data.to_vec();
+    let body = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..body]);
+    bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    solution_file(&bytes);
+}
+
+fn exercise(solution: &Solution) {
+    let rules = solution.rules();
+    if solution.count() > 1 << 20 {
+        return;
+    }
+    let Ok(graph) = Graph::new(rules) else {
+        return;
+    };
+    assert_eq!(graph.count(), solution.count());
+    let start = graph.index_of(&Position::start(rules));
+    let _ = solution.outcome_at(start);
+    let _ = solution.check_at(&graph, start);
+    let verified = solution.verify(&graph);
+    if verified.is_ok() && rules.players() == 2 {
+        // A table that passes the whole check is the solver's.
+        let Ok(solved) = Solution::solve(&graph, &|_| {}) else {
+            return;
+        };
+        for i in 0..solved.count() {
+            assert_eq!(solved.outcome_at(i), solution.outcome_at(i), "#{i}");
+        }
+    }
+}
