@@ -61,15 +61,7 @@ impl GameStore {
             let result = if let Some(x) = self.as_number(h) {
                 (x, x)
             } else if !expanded {
-                stack.push((h, true));
-                let missing: Vec<GameId> = self
-                    .left_options(h)
-                    .iter()
-                    .chain(self.right_options(h))
-                    .copied()
-                    .filter(|&o| self.cached_stops(o).is_none())
-                    .collect();
-                stack.extend(missing.into_iter().map(|o| (o, false)));
+                self.push_unknown_options(h, &mut stack, |s, o| s.cached_stops(o).is_some());
                 continue;
             } else {
                 let stop = |o: &GameId| self.cached_stops(*o).expect("options first");
@@ -91,6 +83,19 @@ impl GameStore {
             cache[h.index()] = Some(result);
         }
         self.cached_stops(g).expect("computed above")
+    }
+
+    /// For a bottom-up pass on an explicit stack: pushes `h` back as expanded, then
+    /// those of its options not yet `known`, so that they are done before it.
+    fn push_unknown_options(
+        &self,
+        h: GameId,
+        stack: &mut Vec<(GameId, bool)>,
+        known: impl Fn(&Self, GameId) -> bool,
+    ) {
+        stack.push((h, true));
+        let options = self.left_options(h).iter().chain(self.right_options(h));
+        stack.extend(options.filter(|&&o| !known(self, o)).map(|&o| (o, false)));
     }
 
     fn cached_stops(&self, g: GameId) -> Option<(Dyadic, Dyadic)> {
@@ -117,15 +122,7 @@ impl GameStore {
             }
             let integer = self.as_number(h).is_some_and(|x| x.is_integer());
             if !integer && !expanded {
-                stack.push((h, true));
-                let missing: Vec<GameId> = self
-                    .left_options(h)
-                    .iter()
-                    .chain(self.right_options(h))
-                    .copied()
-                    .filter(|&o| self.cached_thermograph(o).is_none())
-                    .collect();
-                stack.extend(missing.into_iter().map(|o| (o, false)));
+                self.push_unknown_options(h, &mut stack, |s, o| s.cached_thermograph(o).is_some());
                 continue;
             }
             let result = self.compute_thermograph(h);
