@@ -1,4 +1,4 @@
-//! `chopsticks serve`: the web API (and, later, the page) on a local port.
+//! `chopsticks serve`: the page and the web API on a local port.
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -40,7 +40,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
         let address = listener.local_addr()?;
-        println!("Serving chopsticks on http://{address}/ (API under /api/v1/)");
+        println!("Serving chopsticks on http://{address}/ (open it in a browser; the API is under /api/v1/)");
         println!(
             "Cached solutions may use up to {}. Ctrl-C stops the server.",
             human_bytes(budget)

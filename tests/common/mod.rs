@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod server;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

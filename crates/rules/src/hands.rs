@@ -18,7 +18,8 @@ use crate::ruleset::Ruleset;
 
 /// The three kinds of split. They differ in the number of dead hands: a transfer keeps
 /// it, a division lowers it by one, a suicide raises it by one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SplitKind {
     /// Fingers move between two live hands; both stay alive.
     Transfer,

@@ -32,8 +32,12 @@ pub struct Position {
     players: Vec<Vec<u32>>,
 }
 
-/// A legal move, described by the values involved.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A legal move, described by the values involved. As JSON (for clients that draw
+/// moves): `{"type": "tap", "from": 2, "target": 1, "to": 3}`, `{"type":
+/// "self-tap", …}`, `{"type": "split", "kind": "division", "before": […], "after":
+/// […]}`, `{"type": "pass"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Move {
     /// The mover taps a live hand of value `from` on the opponent `target` places
     /// after them in turn order (1 = the next player), on a live hand of value `to`.

@@ -5,13 +5,16 @@
 //! GET /api/v1/chopsticks/                            the game and its named variants
 //! GET /api/v1/chopsticks/{variant}/                  a variant: canonical id, start position
 //! GET /api/v1/chopsticks/{variant}/positions/?p=POS  a position's value and its moves, best first
+//! GET /api/v1/chopsticks/{variant}/strategy          a checked winning strategy, or the traps of a draw
+//! GET /api/v1/value?expr=EXPR[&variant=V]            a canonical game value (`chopsticks value`)
 //! GET /healthz                                       "ok"
 //! ```
 //!
 //! GamesmanUni's field names are kept as they are (`positionValue`, `remoteness`,
 //! `moves[].moveValue`, `deltaRemoteness`, …) and a draw's remoteness is its sentinel
 //! `-200`; fields of ours are added beside them, never renamed: `terminal`, `hands`,
-//! each move's `kind`. A variant is named by a variant id (`rollover.h3.f7.suicide`,
+//! `cgt` (the canonical value, for loop-free rules), each move's `kind` and `detail`
+//! (the move as data). A variant is named by a variant id (`rollover.h3.f7.suicide`,
 //! see `chopsticks_rules::Ruleset::from_variant_id`) and answered with its canonical
 //! id. Positions are read in any notation and written in the variant's default one.
 
@@ -19,13 +22,16 @@ use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use axum::Json;
-use chopsticks_rules::{Notation, Position, Preset, Ruleset};
+use chopsticks_rules::{Notation, Position, PositionIndex, Preset, Ruleset};
+use chopsticks_solve::strategy::{advice, Advice, Winner};
 use chopsticks_solve::{Outcome, Value};
+use chopsticks_space::explore;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
 use crate::cache::SolutionCache;
 use crate::error::ApiError;
+use crate::values::{expression_value, position_value, Evaluations};
 
 /// GamesmanUni's remoteness for a draw.
 pub const DRAW_REMOTENESS: i64 = -200;
@@ -40,6 +46,7 @@ pub const GAME: &str = "chopsticks";
 #[derive(Clone)]
 pub struct AppState {
     pub cache: Arc<SolutionCache>,
+    pub evaluations: Evaluations,
 }
 
 fn value_name(v: Value) -> &'static str {
@@ -97,9 +104,18 @@ pub async fn game() -> Json<Json_> {
 }
 
 /// `GET /api/v1/chopsticks/{variant}/`
-pub async fn variant(Path(variant): Path<String>) -> Result<Json<Json_>, ApiError> {
+///
+/// Besides GamesmanUni's fields: the `ruleset`, its number of `positions`, and
+/// `refused`, the message its positions would be refused with here (too large for
+/// the memory budget, or more than two players), or `null`.
+pub async fn variant(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+) -> Result<Json<Json_>, ApiError> {
     let rules = rules_of(&variant)?;
     let start = write(&Position::start(&rules), &rules)?;
+    let count = PositionIndex::new(&rules).ok().map(|i| i.count());
+    let refused = state.cache.admit(&rules).err().map(|e| e.message);
     Ok(Json(json!({
         "id": rules.variant_id(),
         "name": rules.describe(),
@@ -107,6 +123,8 @@ pub async fn variant(Path(variant): Path<String>) -> Result<Json<Json_>, ApiErro
         "autoguiStartPosition": start,
         "gui": "v3",
         "ruleset": rules,
+        "positions": count,
+        "refused": refused,
     })))
 }
 
@@ -167,6 +185,7 @@ pub async fn position(
                 "move": text,
                 "autoguiMove": text,
                 "kind": m.mv.kind(),
+                "detail": m.mv,
                 "position": to,
                 "autoguiPosition": to,
                 "moveValue": value_name(m.outcome.value),
@@ -177,6 +196,7 @@ pub async fn position(
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
     let position_text = write(&position, rules)?;
+    let cgt = position_value(&state.evaluations, rules, &position).await;
     Ok(Json(json!({
         "position": position_text,
         "autoguiPosition": position_text,
@@ -186,6 +206,87 @@ pub async fn position(
         "terminal": position.is_terminal(rules),
         "hands": position.players(),
         "variant": rules.variant_id(),
+        "cgt": cgt,
         "moves": list,
     })))
+}
+
+/// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,
+/// computed once per cached variant.
+pub async fn strategy(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+) -> Result<Json<Json_>, ApiError> {
+    let rules = rules_of(&variant)?;
+    let solved = state.cache.get(rules).await?;
+    let advice = solved
+        .advice
+        .get_or_init(|| {
+            let solved = Arc::clone(&solved);
+            async move {
+                tokio::task::spawn_blocking(move || {
+                    let start = solved.graph.index_of(&Position::start(&solved.rules));
+                    advice(&solved.graph, &solved.solution, start, || {
+                        explore(&solved.graph, start, &|_| {})
+                            .reached
+                            .iter()
+                            .collect()
+                    })
+                    .map(Arc::new)
+                    .map_err(|e| ApiError::internal(format!("internal error: {e}")))
+                })
+                .await
+                .unwrap_or_else(|e| Err(ApiError::internal(format!("the strategy stopped: {e}"))))
+            }
+        })
+        .await
+        .clone()?;
+    let start = solved.solution.outcome(&Position::start(&solved.rules));
+    let mut out = json!({
+        "variant": solved.rules.variant_id(),
+        "startValue": value_name(start.value),
+        "startRemoteness": remoteness(&start),
+    });
+    match &*advice {
+        Advice::Win {
+            winner,
+            win_immediately,
+            configurations,
+            listed,
+            positions_faced,
+        } => {
+            out["winner"] = json!(match winner {
+                Winner::First => "first",
+                Winner::Second => "second",
+            });
+            out["winImmediately"] = json!(win_immediately);
+            out["configurations"] = json!(configurations);
+            out["listed"] = json!(listed);
+            out["positionsFaced"] = json!(positions_faced);
+        }
+        Advice::Draw { avoid } => {
+            out["winner"] = Json_::Null;
+            out["avoid"] = avoid
+                .iter()
+                .map(|(c, n)| json!({"configuration": c, "opponentWinsIn": n}))
+                .collect();
+        }
+    }
+    Ok(Json(out))
+}
+
+#[derive(Deserialize)]
+pub struct ValueQuery {
+    expr: Option<String>,
+    variant: Option<String>,
+}
+
+/// `GET /api/v1/value?expr=EXPR[&variant=VARIANT]`
+pub async fn value(
+    State(state): State<AppState>,
+    Query(query): Query<ValueQuery>,
+) -> Result<Json<Json_>, ApiError> {
+    expression_value(&state.evaluations, query.expr, query.variant)
+        .await
+        .map(Json)
 }

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use chopsticks_rules::{PositionIndex, Ruleset};
+use chopsticks_solve::strategy::Advice;
 use chopsticks_solve::{solve_bytes, Solution};
 use chopsticks_space::{human_bytes, Graph};
 use tokio::sync::OnceCell;
@@ -29,6 +30,8 @@ pub struct Solved {
     pub rules: Ruleset,
     pub graph: Graph,
     pub solution: Solution,
+    /// The strategy advice from the start, computed on first request.
+    pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
 }
 
 impl Solved {
@@ -96,16 +99,17 @@ impl SolutionCache {
         ids
     }
 
-    /// The solution of `rules`: from the cache, by waiting for a solve under way, or
-    /// by starting one.
-    pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+    /// Whether this server can solve `rules`: two players, an index that fits, and a
+    /// solver's estimate within the budget. The number of positions and the estimate
+    /// in bytes, or the refusal the positions of the variant would get.
+    pub fn admit(&self, rules: &Ruleset) -> Result<(u64, u64), ApiError> {
         if rules.players() != 2 {
             return Err(ApiError::unprocessable(format!(
                 "the solver handles two players; this ruleset has {}",
                 rules.players()
             )));
         }
-        let count = PositionIndex::new(&rules)
+        let count = PositionIndex::new(rules)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?
             .count();
         let needed = solve_estimate(count);
@@ -116,6 +120,13 @@ impl SolutionCache {
                 human_bytes(self.budget)
             )));
         }
+        Ok((count, needed))
+    }
+
+    /// The solution of `rules`: from the cache, by waiting for a solve under way, or
+    /// by starting one.
+    pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+        let (_, needed) = self.admit(&rules)?;
         let id = rules.variant_id();
         let cell = self.reserve(&id, needed)?;
         let task = {
@@ -204,5 +215,6 @@ fn solve(rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
         rules,
         graph,
         solution,
+        advice: OnceCell::new(),
     }))
 }

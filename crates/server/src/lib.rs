@@ -15,6 +15,8 @@
 pub mod api;
 pub mod cache;
 pub mod error;
+pub mod page;
+pub mod values;
 
 use std::sync::Arc;
 
@@ -41,7 +43,14 @@ pub fn router(state: AppState) -> Router {
             "/api/v1/chopsticks/{variant}/positions/",
             get(api::position),
         )
+        .route("/api/v1/chopsticks/{variant}/strategy", get(api::strategy))
+        .route("/api/v1/chopsticks/{variant}/strategy/", get(api::strategy))
+        .route("/api/v1/value", get(api::value))
+        .route("/api/v1/value/", get(api::value))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
         .fallback(|| async { ApiError::not_found("no such resource") })
         .with_state(state);
     api.layer(axum::middleware::map_response(allow_any_origin))
@@ -60,6 +69,7 @@ async fn allow_any_origin(mut response: Response) -> Response {
 pub fn state(budget: u64) -> AppState {
     AppState {
         cache: Arc::new(SolutionCache::new(budget)),
+        evaluations: values::Evaluations::default(),
     }
 }
 

@@ -239,3 +239,84 @@ pub fn traps(graph: &Graph, solution: &Solution, reached: impl Iterator<Item = u
     v.sort_unstable_by_key(|&c| (solution.outcome_at(c).remoteness, c));
     v
 }
+
+/// Lists of up to this many configurations are shortened by [`minimise`] in
+/// [`advice`] (one check per entry).
+pub const MINIMISE_UP_TO: usize = 2000;
+
+/// What a person needs to play a variant from a start: a checked winning strategy
+/// (configurations written as text), or the traps of a drawn variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// One side can force a win.
+    Win {
+        winner: Winner,
+        /// Some finished configuration is in the list: win at once when you can.
+        win_immediately: bool,
+        /// The other configurations, in order, as [`configuration_text`] writes them.
+        configurations: Vec<String>,
+        /// Configurations in the checked list, finished ones included.
+        listed: usize,
+        /// Positions the winner faces when following the list against every defence.
+        positions_faced: u64,
+    },
+    /// Nobody can force a win: the positions never to leave your opponent in, with
+    /// how fast the opponent then wins, fastest first.
+    Draw { avoid: Vec<(String, u32)> },
+}
+
+/// `[2,1],[1,1]`: the hands of the player who just moved (largest first, as
+/// Wikipedia writes them), then the hands of the player to move, for a two-player
+/// position.
+pub fn configuration_text(p: &chopsticks_rules::Position) -> String {
+    let write = |h: &[u32]| {
+        let v: Vec<String> = h.iter().rev().map(u32::to_string).collect();
+        format!("[{}]", v.join(","))
+    };
+    format!("{},{}", write(&p.players()[1]), write(&p.players()[0]))
+}
+
+/// The advice for playing from `start`: the winning strategy, checked by [`verify`]
+/// and shortened by [`minimise`] when it is of human size (and checked again), or,
+/// when the start is a draw, the [`traps`] among the positions `reachable()` lists.
+/// An error only when a check fails, which would be a bug.
+pub fn advice(
+    graph: &Graph,
+    solution: &Solution,
+    start: u64,
+    reachable: impl FnOnce() -> Vec<u64>,
+) -> Result<Advice, String> {
+    let Some(strategy) = winning_strategy(graph, solution, start) else {
+        let avoid = traps(graph, solution, reachable().into_iter())
+            .into_iter()
+            .map(|c| {
+                let wins_in = solution.outcome_at(c).remoteness.unwrap_or(0);
+                (configuration_text(&graph.position(c)), wins_in)
+            })
+            .collect();
+        return Ok(Advice::Draw { avoid });
+    };
+    verify(graph, start, &strategy)
+        .map_err(|e| format!("the extracted strategy fails its check: {e}"))?;
+    let strategy = if strategy.configurations.len() <= MINIMISE_UP_TO {
+        minimise(graph, start, &strategy)
+    } else {
+        strategy
+    };
+    let positions_faced = verify(graph, start, &strategy)
+        .map_err(|e| format!("the shortened strategy fails its check: {e}"))?;
+    let (finished, rest): (Vec<u64>, Vec<u64>) = strategy
+        .configurations
+        .iter()
+        .partition(|&&c| graph.is_terminal(c));
+    Ok(Advice::Win {
+        winner: strategy.winner,
+        win_immediately: !finished.is_empty(),
+        configurations: rest
+            .iter()
+            .map(|&c| configuration_text(&graph.position(c)))
+            .collect(),
+        listed: strategy.configurations.len(),
+        positions_faced,
+    })
+}

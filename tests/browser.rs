@@ -1,0 +1,432 @@
+//! The page in a real browser: headless Chromium, driven over WebDriver
+//! (`chromedriver` and the `fantoccini` client), loads the page from a server this
+//! test starts, plays a whole game against the perfect computer by clicking hands and
+//! moves, checks after every move that the value text and the colour of every listed
+//! move are the API's, uses undo and redo (buttons and keys), changes the variant
+//! through the rule picker, opens a link to a Simple Chopsticks position to see its
+//! canonical value, checks that a phone-sized window needs no sideways scrolling and
+//! that the browser logged no error, and takes screenshots.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`. Without them the test fails when
+//! the environment variable `CI` is set (`.ci/run` installs them) and is skipped with
+//! a message otherwise.
+
+mod common;
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::server::{encode, Server};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+/// The first `name` on the `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// `chromedriver` on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(program: &Path) -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(program)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// chromedriver's log of the browser console (`POST /session/{id}/se/log`).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(r#"{"type": "browser"}"#.to_string()),
+        )
+    }
+}
+
+/// Polls `check` every 50 ms until it gives a value, for at most 20 seconds.
+async fn until<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(client: &Client, id: &str) -> String {
+    match client.find(Locator::Id(id)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+async fn input_value(client: &Client, id: &str) -> String {
+    let e = client.find(Locator::Id(id)).await.unwrap();
+    e.prop("value").await.unwrap().unwrap_or_default()
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+}
+
+/// Waits until the computer has answered and it is the human's turn, or the game is
+/// over; returns the status text.
+async fn settled(client: &Client) -> String {
+    until("the human's turn", || async {
+        let s = text(client, "status").await;
+        let ready = (s.starts_with("Player 1 (you) to move") && !s.contains("thinking"))
+            || s.starts_with("Game over");
+        ready.then_some(s)
+    })
+    .await
+}
+
+/// Waits until the page has left the position `here`.
+async fn moved_from(client: &Client, here: &str) {
+    until("the move to be played", || async {
+        (input_value(client, "position-input").await != here).then_some(())
+    })
+    .await;
+}
+
+fn words(value: &str, remoteness: i64) -> String {
+    if value == "draw" {
+        "draw".to_string()
+    } else {
+        format!("{value} in {remoteness}")
+    }
+}
+
+/// The page shows what the API says of the position in its position box: the value
+/// words and colour of the status, and every move in the API's order with the colour
+/// of its value.
+async fn check_against_api(client: &Client, server: &Server, variant: &str) -> Value {
+    let p = input_value(client, "position-input").await;
+    let (status, data) = server.get(&format!(
+        "/api/v1/chopsticks/{variant}/positions/?p={}",
+        encode(&p)
+    ));
+    assert_eq!(status, 200, "{p}: {data}");
+    let shown = text(client, "status").await;
+    if data["terminal"] == true {
+        assert!(shown.starts_with("Game over"), "{p}: {shown}");
+    } else {
+        let expected = words(
+            data["positionValue"].as_str().unwrap(),
+            data["remoteness"].as_i64().unwrap(),
+        );
+        assert!(
+            shown.contains(&expected),
+            "{p}: `{shown}` lacks `{expected}`"
+        );
+        let class = client
+            .find(Locator::Id("status"))
+            .await
+            .unwrap()
+            .attr("class")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        assert!(
+            class.contains(data["positionValue"].as_str().unwrap()),
+            "{p}: status class `{class}`"
+        );
+    }
+    let buttons = client
+        .find_all(Locator::Css("#moves button"))
+        .await
+        .unwrap();
+    let moves = data["moves"].as_array().unwrap();
+    assert_eq!(buttons.len(), moves.len(), "{p}");
+    for (button, m) in buttons.iter().zip(moves) {
+        let name = button.attr("data-move").await.unwrap().unwrap_or_default();
+        let class = button.attr("class").await.unwrap().unwrap_or_default();
+        let value = m["moveValue"].as_str().unwrap();
+        assert_eq!(name, m["move"].as_str().unwrap(), "{p}: move order");
+        assert!(
+            class.split(' ').any(|c| c == value),
+            "{p}: `{name}` is {value} but coloured `{class}`"
+        );
+        let label = button.text().await.unwrap();
+        let remoteness = m["remoteness"].as_i64().unwrap() + 1;
+        assert!(
+            label.ends_with(&words(value, remoteness)),
+            "{p}: `{label}` for a move that is {value}"
+        );
+    }
+    data
+}
+
+/// Plays the best move as Player 1: attacks by clicking the two hands on the board,
+/// anything else by clicking it in the list.
+async fn play_best(client: &Client, best: &Value) {
+    let detail = &best["detail"];
+    if detail["type"] == "tap" {
+        let from = detail["from"].as_u64().unwrap();
+        let to = detail["to"].as_u64().unwrap();
+        click(
+            client,
+            &format!("g.hand[data-player='0'][data-value='{from}']"),
+        )
+        .await;
+        click(
+            client,
+            &format!("g.hand[data-player='1'][data-value='{to}']"),
+        )
+        .await;
+    } else {
+        let name = best["move"].as_str().unwrap();
+        click(client, &format!("#moves button[data-move='{name}']")).await;
+    }
+}
+
+async fn screenshot(client: &Client, name: &str) -> PathBuf {
+    let png = client.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}");
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, png).unwrap();
+    path
+}
+
+async fn session(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--window-size=1100,1600",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    capabilities.insert("goog:loggingPrefs".to_string(), json!({"browser": "ALL"}));
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a WebDriver session")
+}
+
+#[test]
+fn play_a_whole_game_in_a_real_browser() {
+    let (Some(chromium), Some(chromedriver)) = (on_path("chromium"), on_path("chromedriver"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the browser test needs Debian's chromium and chromium-driver (.ci/run installs them)"
+        );
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = session(&driver, &chromium, profile.path()).await;
+        let base = format!("http://{}", server.address);
+        client.goto(&format!("{base}/")).await.unwrap();
+        let status = settled(&client).await;
+        assert!(status.contains("win in 23"), "{status}");
+
+        // A whole game as Player 1 against the perfect computer, best moves only.
+        let mut faced = Vec::new();
+        loop {
+            let status = settled(&client).await;
+            let data = check_against_api(&client, &server, "standard").await;
+            if status.starts_with("Game over") {
+                assert_eq!(status, "Game over: Player 1 wins.");
+                break;
+            }
+            assert!(faced.len() < 40, "the game should end within 23 moves");
+            let here = data["position"].as_str().unwrap().to_string();
+            faced.push(here.clone());
+            play_best(&client, &data["moves"][0]).await;
+            moved_from(&client, &here).await;
+        }
+        assert_eq!(faced.len(), 12, "win in 23 plies is 12 moves of Player 1");
+        let end = screenshot(&client, "browser-game-over.png").await;
+
+        // Undo goes back to Player 1's last decision; redo (the `r` key) comes back.
+        click(&client, "#undo").await;
+        let status = settled(&client).await;
+        assert!(status.contains("win in 1"), "{status}");
+        assert_eq!(
+            input_value(&client, "position-input").await,
+            *faced.last().unwrap()
+        );
+        check_against_api(&client, &server, "standard").await;
+        client
+            .find(Locator::Css("body"))
+            .await
+            .unwrap()
+            .send_keys("r")
+            .await
+            .unwrap();
+        assert_eq!(settled(&client).await, "Game over: Player 1 wins.");
+        // Undo twice more, then a new game.
+        click(&client, "#undo").await;
+        click(&client, "#undo").await;
+        let status = settled(&client).await;
+        assert!(status.contains("win in 3"), "{status}");
+        assert_eq!(
+            input_value(&client, "position-input").await,
+            faced[faced.len() - 2]
+        );
+        click(&client, "#new-game").await;
+        assert!(settled(&client).await.contains("win in 23"));
+
+        // The link in the address bar reproduces the position.
+        let url = client.current_url().await.unwrap();
+        assert!(url.as_str().contains("variant=standard"), "{url}");
+        assert!(url.as_str().contains("p=1111"), "{url}");
+
+        // Another variant through the rule picker: rollover.
+        click(&client, "#preset option[value='rollover']").await;
+        until("the picker to show rollover", || async {
+            (input_value(&client, "overflow").await == "rollover").then_some(())
+        })
+        .await;
+        click(&client, "#rules-form button").await;
+        until("the rollover variant", || async {
+            text(&client, "variant-line")
+                .await
+                .ends_with("variant rollover")
+                .then_some(())
+        })
+        .await;
+        settled(&client).await;
+        check_against_api(&client, &server, "rollover").await;
+        // One move there, checked too.
+        let data = check_against_api(&client, &server, "rollover").await;
+        play_best(&client, &data["moves"][0]).await;
+        moved_from(&client, data["position"].as_str().unwrap()).await;
+        settled(&client).await;
+        check_against_api(&client, &server, "rollover").await;
+
+        // A variant too large for the server's memory budget is refused with the
+        // estimate, and the page stays where it was.
+        for (id, value) in [("hands", "4"), ("fingers", "100")] {
+            let field = client.find(Locator::Id(id)).await.unwrap();
+            field.clear().await.unwrap();
+            field.send_keys(value).await.unwrap();
+        }
+        click(&client, "#rules-form button").await;
+        let error = until("the rules error", || async {
+            let t = text(&client, "rules-error").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        assert!(error.contains("budget"), "{error}");
+        assert!(text(&client, "variant-line")
+            .await
+            .ends_with("variant rollover"));
+
+        // A link to a Simple Chopsticks position shows its canonical value.
+        client
+            .goto(&format!("{base}/?variant=simple&p=1111"))
+            .await
+            .unwrap();
+        let value = until("the game value", || async {
+            let t = text(&client, "cgt-value").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        assert!(value.starts_with("(1,1|1,1)_4 = 0 (P"), "{value}");
+        let main = screenshot(&client, "browser-simple.png").await;
+
+        // A phone-sized window: nothing wider than the screen.
+        client.set_window_size(390, 844).await.unwrap();
+        client
+            .goto(&format!("{base}/?variant=standard&p=1111"))
+            .await
+            .unwrap();
+        settled(&client).await;
+        let widths = client
+            .execute(
+                "return [document.documentElement.scrollWidth, window.innerWidth];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            widths[0].as_f64().unwrap() <= widths[1].as_f64().unwrap(),
+            "sideways scrolling on a phone: {widths}"
+        );
+        let phone = screenshot(&client, "browser-phone.png").await;
+
+        // No errors in the browser's console.
+        let log = client.issue_cmd(BrowserLog).await.unwrap();
+        let severe: Vec<&Value> = log
+            .as_array()
+            .map(|a| a.iter().filter(|e| e["level"] == "SEVERE").collect())
+            .unwrap_or_default();
+        assert!(severe.is_empty(), "console errors: {severe:?}");
+        eprintln!(
+            "screenshots: {}, {}, {}",
+            end.display(),
+            main.display(),
+            phone.display()
+        );
+        client.close().await.unwrap();
+    });
+}
