@@ -85,3 +85,25 @@ fn bad_requests_get_a_4xx_and_ctrl_c_stops_the_server() {
     assert!(rest.contains("Stopped."), "{rest}");
     assert!(server.child.wait().unwrap().success());
 }
+
+#[test]
+fn the_load_test_sends_every_request_and_all_succeed() {
+    let v = json(&[
+        "bench",
+        "serve",
+        "--requests",
+        "3000",
+        "--connections",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(v["workload"], "serve");
+    assert_eq!(v["variant"], "standard");
+    assert_eq!(v["positions"], 199);
+    assert_eq!(v["succeeded"], 3000);
+    assert_eq!(v["failed"], 0);
+    assert!(v["requests_per_second"].as_f64().unwrap() > 0.0);
+    let latency = &v["latency_us"];
+    assert!(latency["p50"].as_u64().unwrap() <= latency["p99"].as_u64().unwrap());
+    assert!(latency["p99"].as_u64().unwrap() <= latency["max"].as_u64().unwrap());
+}

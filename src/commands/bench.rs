@@ -1,9 +1,11 @@
-//! `chopsticks bench`: time the exploration of a large variant and measure its memory.
+//! `chopsticks bench`: time the exploration and solving of large variants with their
+//! memory, and load-test the server.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use chopsticks_rules::{Position, Preset, Ruleset};
+use chopsticks_rules::{Notation, Position, Preset, Ruleset};
+use chopsticks_server::load::LoadPlan;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
@@ -20,6 +22,9 @@ pub enum Workload {
     /// Solve the same ruleset with 4, 5 and 6 hands per player (511,225, 4,008,004
     /// and 25,050,025 positions), to show how the cost grows.
     Solve,
+    /// Load-test `chopsticks serve` on loopback: many connections asking for the
+    /// positions of a solved variant (every reachable one in turn).
+    Serve,
 }
 
 #[derive(Args, Debug)]
@@ -30,6 +35,18 @@ pub struct BenchArgs {
     /// Number of timed runs (the table build is timed separately, once).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
+    /// serve: connections open at once, each with one request in flight.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    connections: u32,
+    /// serve: requests in all.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    requests: u64,
+    /// serve: stop after this many seconds even if requests remain.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    time_limit: u64,
+    /// serve: the variant whose positions are asked for.
+    #[arg(long, default_value = "standard")]
+    variant: String,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -48,7 +65,132 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     match args.workload {
         Workload::Explore => explore(args),
         Workload::Solve => solve(args),
+        Workload::Serve => serve(args),
     }
+}
+
+/// Percent-encodes a query parameter.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn serve(args: &BenchArgs) -> Result<()> {
+    let rules = Ruleset::from_variant_id(&args.variant)?;
+    let variant = rules.variant_id();
+    // The paths: every position reachable from the start.
+    let graph = graph_for_exploring(&rules, true)?;
+    let start = Position::start(&rules);
+    let reached = explore_with_progress(&graph, &start, true)
+        .exploration
+        .reached;
+    let notation = Notation::default_for(&rules);
+    let mut paths = Vec::new();
+    for i in reached.iter() {
+        let text = graph.position(i).to_notation(&rules, notation)?;
+        paths.push(format!(
+            "/api/v1/chopsticks/{variant}/positions/?p={}",
+            encode(&text)
+        ));
+    }
+    drop(graph);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let report = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let address = listener.local_addr()?.to_string();
+        let state = chopsticks_server::state(1 << 30);
+        let server = tokio::spawn(chopsticks_server::serve(
+            listener,
+            state,
+            std::future::pending(),
+        ));
+        // One request first, so that the variant is solved before the clock starts.
+        let warm = chopsticks_server::load::run(LoadPlan {
+            address: address.clone(),
+            paths: paths[..1].to_vec(),
+            connections: 1,
+            requests: 1,
+            time_limit: Duration::from_secs(600),
+        })
+        .await;
+        anyhow::ensure!(
+            warm.succeeded == 1,
+            "the server did not answer the first request"
+        );
+        let report = chopsticks_server::load::run(LoadPlan {
+            address,
+            paths: paths.clone(),
+            connections: args.connections as usize,
+            requests: args.requests,
+            time_limit: Duration::from_secs(args.time_limit),
+        })
+        .await;
+        server.abort();
+        Ok::<_, anyhow::Error>(report)
+    })?;
+    if args.json {
+        super::print_json(&json!({
+            "workload": "serve",
+            "variant": variant,
+            "positions": paths.len(),
+            "connections": args.connections,
+            "requests": args.requests,
+            "succeeded": report.succeeded,
+            "failed": report.failed,
+            "seconds": report.seconds,
+            "requests_per_second": report.throughput(),
+            "latency_us": {
+                "p50": report.p50_us, "p90": report.p90_us, "p99": report.p99_us,
+                "p999": report.p999_us, "max": report.max_us,
+            },
+            "timed_out": report.timed_out,
+            "threads": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }));
+    } else {
+        println!("workload:     serve positions of a solved variant on loopback");
+        println!(
+            "variant:      {variant} ({} reachable positions asked in turn)",
+            paths.len()
+        );
+        println!(
+            "requests:     {} succeeded, {} failed, {} connections{}",
+            report.succeeded,
+            report.failed,
+            args.connections,
+            if report.timed_out {
+                " (stopped by the time limit)"
+            } else {
+                ""
+            }
+        );
+        println!(
+            "throughput:   {:.0} requests/s over {:.2} s",
+            report.throughput(),
+            report.seconds
+        );
+        println!(
+            "latency:      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms",
+            report.p50_us as f64 / 1e3,
+            report.p90_us as f64 / 1e3,
+            report.p99_us as f64 / 1e3,
+            report.p999_us as f64 / 1e3,
+            report.max_us as f64 / 1e3
+        );
+    }
+    anyhow::ensure!(
+        report.failed == 0,
+        "{} of the requests failed",
+        report.failed
+    );
+    Ok(())
 }
 
 fn solve(args: &BenchArgs) -> Result<()> {

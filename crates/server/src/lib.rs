@@ -15,6 +15,7 @@
 pub mod api;
 pub mod cache;
 pub mod error;
+pub mod load;
 pub mod page;
 pub mod values;
 

@@ -146,6 +146,9 @@ pub async fn expression_value(
                     | ValueError::Estimated { .. } => {
                         ApiError::too_large(format!("{e} (this server's limit)"))
                     }
+                    ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
+                        ApiError::too_large(format!("{e} (this server's limit)"))
+                    }
                     e => ApiError::unprocessable(e.to_string()),
                 },
             )?;

@@ -220,3 +220,110 @@ async fn concurrent_requests_share_one_solve_and_the_budget_holds() {
     }
     assert!(cache.ids().len() < 4);
 }
+
+#[tokio::test]
+async fn moves_carry_their_details_and_loop_free_positions_their_value() {
+    let state = state(BUDGET);
+    let (status, v, _) = get(&state, "/api/v1/chopsticks/simple/positions/?p=1111").await;
+    assert_eq!(status, StatusCode::OK);
+    // The paper's (1,1|1,1)_4 is 0: a second-player win, so the mover loses.
+    assert_eq!(v["cgt"]["paper"], "(1,1|1,1)_4");
+    assert_eq!(v["cgt"]["value"], "0");
+    assert_eq!(v["cgt"]["outcome"], "P");
+    assert_eq!(v["positionValue"], "lose");
+    assert_eq!(
+        v["moves"][0]["detail"],
+        serde_json::json!({"type": "tap", "from": 1, "target": 1, "to": 1})
+    );
+    // A loopy variant has no value; splits and self-attacks are described.
+    let (_, v, _) = get(&state, "/api/v1/chopsticks/standard/positions/?p=2213").await;
+    assert_eq!(v["cgt"], Value::Null);
+    let kinds: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["detail"]["type"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"self-tap") && kinds.contains(&"split"),
+        "{kinds:?}"
+    );
+    let split = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["detail"]["type"] == "split")
+        .unwrap();
+    assert!(split["detail"]["before"].is_array() && split["detail"]["kind"].is_string());
+}
+
+#[tokio::test]
+async fn the_strategy_is_the_command_lines() {
+    let state = state(BUDGET);
+    let (status, v, cors) = get(&state, "/api/v1/chopsticks/standard/strategy").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(cors.as_deref(), Some("*"));
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["startValue"], "win");
+    assert_eq!(v["startRemoteness"], 23);
+    let configurations = v["configurations"].as_array().unwrap();
+    assert!(!configurations.is_empty());
+    assert!(v["positionsFaced"].as_u64().unwrap() > 0);
+    // A drawn variant lists its traps.
+    let (status, v, _) = get(&state, "/api/v1/chopsticks/rollover/strategy").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["winner"], Value::Null);
+    assert_eq!(v["startValue"], "draw");
+    assert!(!v["avoid"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn values_of_expressions_are_bounded() {
+    let state = state(BUDGET);
+    let (status, v, _) = get(&state, "/api/v1/value?expr=(1%7C1)_12").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["value"], "+-{0|^[2]}");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["variant"], "simple");
+    let (status, v, _) = get(&state, "/api/v1/value?expr=%7B0%7C").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(v["error"].as_str().unwrap().contains("unclosed"), "{v}");
+    let (status, v, _) = get(&state, "/api/v1/value").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("expr"), "{v}");
+    // Work beyond the server's (small) limit is refused, not run for seconds.
+    let clock = std::time::Instant::now();
+    let (status, v, _) = get(&state, "/api/v1/value?expr=.(4096)(4096)").await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("work"), "{v}");
+    assert!(clock.elapsed().as_secs() < 5);
+    let long = "1%2B".repeat(600);
+    let (status, _, _) = get(&state, &format!("/api/v1/value?expr={long}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_variant_says_whether_this_server_would_refuse_it() {
+    let state = state(64 << 20);
+    let (status, v, _) = get(&state, "/api/v1/chopsticks/standard/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["positions"], 225);
+    assert_eq!(v["refused"], Value::Null);
+    let (status, v, _) = get(&state, "/api/v1/chopsticks/standard.h4.f100/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(v["refused"].as_str().unwrap().contains("budget"), "{v}");
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_served() {
+    let state = state(BUDGET);
+    for (uri, needle) in [
+        ("/", "<script type=\"module\" src=\"/app.js\">"),
+        ("/app.js", "positions/?p="),
+        ("/style.css", "--win: #008000"),
+    ] {
+        let (status, body, _) = get(&state, uri).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        assert!(body.as_str().unwrap().contains(needle), "{uri}");
+    }
+}
