@@ -47,6 +47,8 @@ pub const GAME: &str = "chopsticks";
 pub struct AppState {
     pub cache: Arc<SolutionCache>,
     pub evaluations: Evaluations,
+    /// The longest a request is answered in; then 503 (the work goes on).
+    pub time_limit: std::time::Duration,
 }
 
 fn value_name(v: Value) -> &'static str {

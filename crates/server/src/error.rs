@@ -46,6 +46,11 @@ impl ApiError {
         ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
     }
 
+    /// 503: the answer is not ready within the time limit; try again.
+    pub fn unavailable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
     /// 500: a bug. Never expected; reported rather than dropping the connection.
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)

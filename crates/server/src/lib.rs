@@ -22,7 +22,7 @@ pub mod values;
 use std::sync::Arc;
 
 use axum::http::{header, HeaderValue};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -32,6 +32,7 @@ pub use error::ApiError;
 
 /// The API's routes, each with and without a trailing slash.
 pub fn router(state: AppState) -> Router {
+    let time_limit = state.time_limit;
     let api = Router::new()
         .route("/api/v1", get(api::games))
         .route("/api/v1/", get(api::games))
@@ -54,7 +55,33 @@ pub fn router(state: AppState) -> Router {
         .route("/style.css", get(page::style))
         .fallback(|| async { ApiError::not_found("no such resource") })
         .with_state(state);
-    api.layer(axum::middleware::map_response(allow_any_origin))
+    api.layer(axum::middleware::from_fn_with_state(
+        time_limit,
+        within_time_limit,
+    ))
+    .layer(axum::middleware::map_response(allow_any_origin))
+}
+
+/// The longest a request is answered in, by default ([`AppState::time_limit`]).
+/// Solving a large variant can take longer: the solve goes on in its own task, and
+/// the request is answered 503 meanwhile.
+pub const REQUEST_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Answers 503 when a request takes longer than the time limit.
+async fn within_time_limit(
+    axum::extract::State(limit): axum::extract::State<std::time::Duration>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::unavailable(format!(
+            "no answer within {:.1} s (a large variant is still being solved, in the \
+             background); try again later",
+            limit.as_secs_f64()
+        ))
+        .into_response(),
+    }
 }
 
 /// Adds `Access-Control-Allow-Origin: *`: the API is read-only.
@@ -71,6 +98,7 @@ pub fn state(budget: u64) -> AppState {
     AppState {
         cache: Arc::new(SolutionCache::new(budget)),
         evaluations: values::Evaluations::default(),
+        time_limit: REQUEST_TIME_LIMIT,
     }
 }
 

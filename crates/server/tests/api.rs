@@ -327,3 +327,26 @@ async fn the_page_and_its_files_are_served() {
         assert!(body.as_str().unwrap().contains(needle), "{uri}");
     }
 }
+
+/// A request that waits longer than the time limit for a solve is answered 503 and
+/// told to try again; the solve is not cancelled, and serves the next request.
+#[tokio::test]
+async fn a_request_waiting_too_long_is_answered_503() {
+    let mut state = state(BUDGET);
+    state.time_limit = std::time::Duration::from_millis(1);
+    let uri = "/api/v1/chopsticks/rollover.h4.f10/positions/?p=11111111";
+    let (status, v, cors) = get(&state, uri).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("try again later"),
+        "{v}"
+    );
+    assert_eq!(cors.as_deref(), Some("*"));
+    state.time_limit = std::time::Duration::from_secs(60);
+    let clock = std::time::Instant::now();
+    let (status, v, _) = get(&state, uri).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["positionValue"], "draw");
+    assert_eq!(state.cache.ids(), vec!["rollover.h4.f10".to_string()]);
+    assert!(clock.elapsed().as_secs() < 60);
+}
