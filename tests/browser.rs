@@ -298,6 +298,9 @@ fn play_a_whole_game_in_a_real_browser() {
                 break;
             }
             assert!(faced.len() < 40, "the game should end within 23 moves");
+            if faced.len() == 5 {
+                screenshot(&client, "browser-mid-game.png").await;
+            }
             let here = data["position"].as_str().unwrap().to_string();
             faced.push(here.clone());
             play_best(&client, &data["moves"][0]).await;

@@ -3,7 +3,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use chopsticks_rules::Position;
-use chopsticks_solve::strategy::{advice, Advice, Winner};
+use chopsticks_solve::strategy::{advice, Advice};
 use clap::Args;
 use serde_json::json;
 
@@ -52,10 +52,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             listed,
             positions_faced,
         } => {
-            let who = match winner {
-                Winner::First => "first",
-                Winner::Second => "second",
-            };
+            let who = winner.name();
             if args.output.json {
                 super::print_json(&json!({
                     "ruleset": s.rules.describe(),

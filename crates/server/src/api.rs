@@ -23,7 +23,7 @@ use std::sync::Arc;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use chopsticks_rules::{Notation, Position, PositionIndex, Preset, Ruleset};
-use chopsticks_solve::strategy::{advice, Advice, Winner};
+use chopsticks_solve::strategy::{advice, Advice};
 use chopsticks_solve::{Outcome, Value};
 use chopsticks_space::explore;
 use serde::Deserialize;
@@ -257,10 +257,7 @@ pub async fn strategy(
             listed,
             positions_faced,
         } => {
-            out["winner"] = json!(match winner {
-                Winner::First => "first",
-                Winner::Second => "second",
-            });
+            out["winner"] = json!(winner.name());
             out["winImmediately"] = json!(win_immediately);
             out["configurations"] = json!(configurations);
             out["listed"] = json!(listed);

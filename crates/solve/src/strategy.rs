@@ -33,6 +33,16 @@ pub enum Winner {
     Second,
 }
 
+impl Winner {
+    /// `first` or `second`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::First => "first",
+            Winner::Second => "second",
+        }
+    }
+}
+
 /// A complete winning strategy as an ordered list of configurations.
 #[derive(Clone, Debug)]
 pub struct Strategy {
