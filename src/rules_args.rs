@@ -89,6 +89,14 @@ pub struct RulesArgs {
     pub misere: bool,
     #[arg(long, hide = true, conflicts_with = "misere")]
     pub no_misere: bool,
+    #[arg(
+        long,
+        help = "Team play (an even number of players): seats 0, 2, 4, … against 1, 3, 5, …; attacks only on the other team; a team with no live hand has lost (--no-teams)",
+        conflicts_with = "no_teams"
+    )]
+    pub teams: bool,
+    #[arg(long, hide = true, conflicts_with = "teams")]
+    pub no_teams: bool,
 }
 
 /// Whether any ruleset option was given on the command line.
@@ -116,6 +124,8 @@ impl RulesArgs {
                 self.no_pass_splits,
                 self.misere,
                 self.no_misere,
+                self.teams,
+                self.no_teams,
             ]
             .iter()
             .any(|&b| b)
@@ -186,6 +196,7 @@ impl RulesArgs {
         r.self_attack = pick(self.self_attack, self.no_self_attack, r.self_attack);
         r.pass_splits = pick(self.pass_splits, self.no_pass_splits, r.pass_splits);
         r.misere = pick(self.misere, self.no_misere, r.misere);
+        r.teams = pick(self.teams, self.no_teams, r.teams);
         r.validate()?;
         Ok(r)
     }

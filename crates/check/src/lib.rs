@@ -34,7 +34,8 @@ pub const TARGETS: [(&str, Check); 5] = [
 /// to 12 (or 100), cutoff or rollover, every switch.
 fn small_ruleset(head: &[u8; 4]) -> Ruleset {
     let [a, b, c, d] = *head;
-    let players = 2 + usize::from(a % 2);
+    // 2, 3 or 4 players; bit 6 of `a` asks for team play (kept only when even).
+    let players = 2 + usize::from(a % 3);
     let hands = if a & 0x80 != 0 {
         (0..players)
             .map(|k| 1 + usize::from((b >> (2 * k)) % 4))
@@ -61,6 +62,7 @@ fn small_ruleset(head: &[u8; 4]) -> Ruleset {
         suicide: d & 16 != 0,
         pass_splits: d & 32 != 0,
         misere: d & 64 != 0,
+        teams: a & 0x40 != 0 && players % 2 == 0,
     }
 }
 

@@ -204,34 +204,56 @@ impl Position {
     /// Whether the game is over: normal play, at most one player has a live hand;
     /// misère, some player has none.
     pub fn is_terminal(&self, rules: &Ruleset) -> bool {
-        if rules.misere {
-            self.alive_players() < self.players.len()
-        } else {
-            self.alive_players() <= 1
-        }
+        let alive: Vec<bool> = self.players.iter().map(|h| is_alive(h)).collect();
+        rules.is_over(&alive)
     }
 
-    /// Passes the turn after the mover changed `players` (still listed mover first).
-    fn advance(rules: &Ruleset, seat: usize, players: Vec<Vec<u32>>) -> Position {
+    /// Whether each player has a live hand, mover first.
+    pub fn alive(&self) -> Vec<bool> {
+        self.players.iter().map(|h| is_alive(h)).collect()
+    }
+
+    /// Passes the turn after the mover changed `players` (still listed mover first):
+    /// the position and the step, how many seats the turn moved on (the mover of
+    /// the old position sits at seat `players - step` of the new one).
+    fn advance(rules: &Ruleset, seat: usize, players: Vec<Vec<u32>>) -> (Position, usize) {
         let p = players.len();
-        let over = if rules.misere {
-            players.iter().any(|h| !is_alive(h))
-        } else {
-            players.iter().filter(|h| is_alive(h)).count() <= 1
-        };
-        let step = if over {
+        let alive: Vec<bool> = players.iter().map(|h| is_alive(h)).collect();
+        let step = if rules.is_over(&alive) {
             1
         } else {
             (1..p)
-                .find(|&k| is_alive(&players[k]))
+                .find(|&k| alive[k])
                 .expect("another live player exists when the game is not over")
         };
         let mut players = players;
         players.rotate_left(step);
-        Position {
+        let position = Position {
             seat: (seat + step) % rules.rotation_period(),
             players,
+        };
+        (position, step)
+    }
+
+    /// The position with the turn passed on to the next player with a live hand
+    /// (itself if the mover has one or the game is over), and the step. A position
+    /// whose mover is out while the game goes on never arises in play; it means the
+    /// same as this one.
+    pub fn with_live_mover(&self, rules: &Ruleset) -> (Position, usize) {
+        let alive = self.alive();
+        if alive[0] || rules.is_over(&alive) {
+            return (self.clone(), 0);
         }
+        let step = (1..alive.len())
+            .find(|&k| alive[k])
+            .expect("a live player exists when the game is not over");
+        let mut players = self.players.clone();
+        players.rotate_left(step);
+        let position = Position {
+            seat: (self.seat + step) % rules.rotation_period(),
+            players,
+        };
+        (position, step)
     }
 
     /// Every legal move with the position it leads to. Empty when the game is over.
@@ -239,6 +261,16 @@ impl Position {
     /// that kill hands of the same value lead to the same position. Order: attacks (by
     /// target player, then tapper value, then tapped value), self-attacks, splits, pass.
     pub fn moves(&self, rules: &Ruleset) -> Vec<(Move, Position)> {
+        self.moves_with_steps(rules)
+            .into_iter()
+            .map(|(m, q, _)| (m, q))
+            .collect()
+    }
+
+    /// [`Position::moves`] with each move's step: how many seats the turn moves on
+    /// (1 with two players; more when the players in between are out). The mover
+    /// sits at seat `players - step` of the position the move leads to.
+    pub fn moves_with_steps(&self, rules: &Ruleset) -> Vec<(Move, Position, usize)> {
         let mut out = Vec::new();
         if self.is_terminal(rules) || !is_alive(self.mover()) {
             return out;
@@ -250,17 +282,19 @@ impl Position {
             Position::advance(rules, self.seat, players)
         };
         for target in 1..p {
-            if !is_alive(&self.players[target]) {
+            if !is_alive(&self.players[target]) || rules.same_side(0, target) {
                 continue;
             }
             for from in live_values(self.mover()) {
                 for (to, hands) in attack_results(rules, &self.players[target], from) {
-                    out.push((Move::Tap { from, target, to }, replaced(target, hands)));
+                    let (q, step) = replaced(target, hands);
+                    out.push((Move::Tap { from, target, to }, q, step));
                 }
             }
         }
         for (from, to, hands) in self_attack_results(rules, self.mover()) {
-            out.push((Move::SelfTap { from, to }, replaced(0, hands)));
+            let (q, step) = replaced(0, hands);
+            out.push((Move::SelfTap { from, to }, q, step));
         }
         for (kind, hands) in split_results(rules, self.mover()) {
             let mv = Move::Split {
@@ -268,10 +302,12 @@ impl Position {
                 before: self.mover().to_vec(),
                 after: hands.clone(),
             };
-            out.push((mv, replaced(0, hands)));
+            let (q, step) = replaced(0, hands);
+            out.push((mv, q, step));
         }
         if can_pass(rules, self.mover()) {
-            out.push((Move::Pass, replaced(0, self.mover().to_vec())));
+            let (q, step) = replaced(0, self.mover().to_vec());
+            out.push((Move::Pass, q, step));
         }
         out
     }

@@ -58,7 +58,14 @@ pub struct Ruleset {
     /// Off in every published source.
     pub pass_splits: bool,
     /// Misère play: a player whose hands all die **wins** (and the game ends there).
+    /// With [`Ruleset::teams`], a team whose hands all die wins.
     pub misere: bool,
+    /// Team play (an even number of players): seats alternate between two teams
+    /// (0, 2, 4, … against 1, 3, 5, …); a player attacks only the other team's hands;
+    /// the game ends when one team has no live hand, and that team has lost (misère:
+    /// won). With two players it is the ordinary game.
+    #[serde(default)]
+    pub teams: bool,
 }
 
 /// The named rulesets. Every preset has two players with two hands each.
@@ -132,6 +139,7 @@ impl Preset {
             suicide: false,
             pass_splits: false,
             misere: false,
+            teams: false,
         };
         match self {
             Preset::Standard => Ruleset {
@@ -162,6 +170,34 @@ impl Ruleset {
     /// The number of players.
     pub fn players(&self) -> usize {
         self.hands.len()
+    }
+
+    /// Whether relative seats `a` and `b` (or absolute ones) are on the same side:
+    /// with team play, seats of the same parity; otherwise only a seat with itself.
+    #[inline]
+    pub fn same_side(&self, a: usize, b: usize) -> bool {
+        if self.teams {
+            a % 2 == b % 2
+        } else {
+            a == b
+        }
+    }
+
+    /// Whether the game is over when exactly the players marked in `alive` (in seat
+    /// order, any rotation) have a live hand: normal play, at most one player (with
+    /// teams: one team) is left; misère, some player (with teams: some team) has none.
+    pub fn is_over(&self, alive: &[bool]) -> bool {
+        if self.teams {
+            let side = |parity: usize| alive.iter().enumerate().any(|(k, &a)| a && k % 2 == parity);
+            !side(0) || !side(1)
+        } else {
+            let living = alive.iter().filter(|&&a| a).count();
+            if self.misere {
+                living < alive.len()
+            } else {
+                living <= 1
+            }
+        }
     }
 
     /// Whether any kind of split (transfer, division, suicide) is allowed.
@@ -249,6 +285,11 @@ impl Ruleset {
                 "pass-splits swap hands by a transfer or a division, but both are off".into(),
             );
         }
+        if self.teams && !p.is_multiple_of(2) {
+            return bad(format!(
+                "team play needs an even number of players (seats alternate between two teams), got {p}"
+            ));
+        }
         Ok(())
     }
 
@@ -322,6 +363,9 @@ impl Ruleset {
         }
         if self.misere {
             rules.push("misère");
+        }
+        if self.teams {
+            rules.push("teams");
         }
         format!(
             "{hands}, F = {} {overflow}; {}",

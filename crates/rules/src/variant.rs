@@ -15,7 +15,7 @@
 //! | `hN`, `hA-B-…` | `N` hands for everybody, or one count per seat |
 //! | `fN` | `F = N` (a hand dies when it reaches `N`) |
 //! | `cutoff`, `rollover` | the overflow rule |
-//! | `self-attack`, `transfer`, `divide`, `even-divide`, `suicide`, `pass-splits`, `misere` | switch a rule on; `no-…` switches it off |
+//! | `self-attack`, `transfer`, `divide`, `even-divide`, `suicide`, `pass-splits`, `misere`, `teams` | switch a rule on; `no-…` switches it off |
 //!
 //! As on the command line, `even-divide` turns divisions on and `no-divide` turns
 //! even-only divisions off, and contradictions are errors: a token with its `no-`
@@ -38,7 +38,7 @@ pub const MAX_VARIANT_ID: usize = 256;
 type Field = fn(&mut Ruleset) -> &mut bool;
 
 /// The switches, in canonical order, with their names and fields.
-const SWITCHES: [(&str, Field); 7] = [
+const SWITCHES: [(&str, Field); 8] = [
     ("self-attack", |r| &mut r.self_attack),
     ("transfer", |r| &mut r.transfer),
     ("divide", |r| &mut r.divide),
@@ -46,6 +46,7 @@ const SWITCHES: [(&str, Field); 7] = [
     ("suicide", |r| &mut r.suicide),
     ("pass-splits", |r| &mut r.pass_splits),
     ("misere", |r| &mut r.misere),
+    ("teams", |r| &mut r.teams),
 ];
 
 fn error(id: &str, message: impl std::fmt::Display) -> RulesError {
@@ -83,7 +84,7 @@ impl Ruleset {
         let mut seen: Vec<&str> = Vec::new();
         let mut players: Option<usize> = None;
         let mut hands: Option<Vec<usize>> = None;
-        let mut switches: [Option<bool>; 7] = [None; 7];
+        let mut switches: [Option<bool>; SWITCHES.len()] = [None; SWITCHES.len()];
         let mut overflow: Option<Overflow> = None;
         for token in tokens {
             let key = match token.as_bytes().first() {

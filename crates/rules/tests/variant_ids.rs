@@ -11,9 +11,10 @@ fn any_ruleset() -> impl Strategy<Value = Ruleset> {
         ],
         prop_oneof![2u32..=20, 2u32..=MAX_FINGERS],
         any::<bool>(),
-        prop::array::uniform7(any::<bool>()),
+        prop::array::uniform8(any::<bool>()),
     )
         .prop_map(|(hands, fingers, rollover, s)| Ruleset {
+            teams: s[7] && hands.len() % 2 == 0,
             hands,
             fingers,
             overflow: if rollover {
@@ -46,6 +47,8 @@ fn id_text() -> impl Strategy<Value = String> {
         Just("suicide".to_string()),
         Just("pass-splits".to_string()),
         Just("misere".to_string()),
+        Just("teams".to_string()),
+        Just("no-teams".to_string()),
         Just("self-attack".to_string()),
         (0u32..20).prop_map(|n| format!("p{n}")),
         (0u32..20).prop_map(|n| format!("h{n}")),

@@ -28,6 +28,7 @@ fn ruleset() -> impl Strategy<Value = Ruleset> {
             suicide: s[4],
             pass_splits: s[5] && (s[1] || s[2]),
             misere: s[6],
+            teams: false,
         })
 }
 

@@ -215,12 +215,7 @@ impl Graph {
 
     #[inline]
     fn over(&self, alive: &[bool]) -> bool {
-        let living = alive.iter().filter(|&&a| a).count();
-        if self.rules.misere {
-            living < alive.len()
-        } else {
-            living <= 1
-        }
+        self.rules.is_over(alive)
     }
 
     /// A position's seat class, its players' multiset ranks (mover first) and
@@ -249,6 +244,13 @@ impl Graph {
     /// [`Position::moves`], a repeated child where it first occurs.
     #[inline]
     pub fn for_each_child(&self, index: u64, mut emit: impl FnMut(u64)) {
+        self.for_each_child_step(index, |c, _| emit(c));
+    }
+
+    /// [`Graph::for_each_child`] with each child's step: how many seats the turn
+    /// moved on (see [`Position::moves_with_steps`]).
+    #[inline]
+    pub fn for_each_child_step(&self, index: u64, mut emit: impl FnMut(u64, usize)) {
         let p = self.players;
         let (seat, ranks, alive) = self.unpack(index);
         if self.over(&alive[..p]) || !alive[0] {
@@ -261,10 +263,11 @@ impl Graph {
             let mut a = alive;
             r[k] = rank as u64;
             a[k] = self.tables_of(seat, k).alive[rank as usize];
-            emit(self.advance(seat, &r[..p], &a[..p]));
+            let (c, step) = self.advance(seat, &r[..p], &a[..p]);
+            emit(c, step);
         };
         for t in 1..p {
-            if !alive[t] {
+            if !alive[t] || self.rules.same_side(0, t) {
                 continue;
             }
             let target = self.tables_of(seat, t);
@@ -300,7 +303,7 @@ impl Graph {
     /// The index after the mover changed the players' ranks: the turn passes to the
     /// next live player (or the next player, when the game is over).
     #[inline]
-    fn advance(&self, seat: usize, ranks: &[u64], alive: &[bool]) -> u64 {
+    fn advance(&self, seat: usize, ranks: &[u64], alive: &[bool]) -> (u64, usize) {
         let p = ranks.len();
         let step = if self.over(alive) {
             1
@@ -311,7 +314,132 @@ impl Graph {
         for k in 0..p {
             rotated[k] = ranks[(k + step) % p];
         }
-        self.index.join((seat + step) % self.period, &rotated[..p])
+        (
+            self.index.join((seat + step) % self.period, &rotated[..p]),
+            step,
+        )
+    }
+
+    /// The position with the turn passed on to the next player with a live hand, and
+    /// the step (0 when the mover has a live hand or the game is over); see
+    /// [`Position::with_live_mover`].
+    pub fn with_live_mover(&self, index: u64) -> (u64, usize) {
+        let p = self.players;
+        let (seat, ranks, alive) = self.unpack(index);
+        if alive[0] || self.over(&alive[..p]) {
+            return (index, 0);
+        }
+        let step = (1..p).find(|&k| alive[k]).expect("a live player");
+        let mut rotated = [0u64; MAX_PLAYERS];
+        for k in 0..p {
+            rotated[k] = ranks[(k + step) % p];
+        }
+        (
+            self.index.join((seat + step) % self.period, &rotated[..p]),
+            step,
+        )
+    }
+
+    /// Whether each player has a live hand, mover first (the first `players` entries).
+    #[inline]
+    pub fn alive(&self, index: u64) -> [bool; MAX_PLAYERS] {
+        self.unpack(index).2
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Calls `emit(parent, step)` for every parent of the position, any number of
+    /// players, team play included: every position one of whose moves leads here,
+    /// with that move's step (the parent's mover sits at seat `players - step`
+    /// here). A parent reached by two moves with different steps (possible only when
+    /// the players' hands repeat around the table) is emitted once per step; two
+    /// cutoff taps by different values that give the same parent, once.
+    ///
+    /// How: the turn passed over `step - 1` players who are out here, to a live
+    /// mover (or, when the game is over, by one seat). Undoing the rotation gives the
+    /// position right after the move, whose mover is alive; the move changed either
+    /// the mover's own hands (then the game was not over before and is not now) or
+    /// one opposing player's hands (an attack by one of the mover's live values),
+    /// and the position before must not be over.
+    pub fn for_each_parent_step(&self, index: u64, mut emit: impl FnMut(u64, usize)) {
+        let p = self.players;
+        let (seat, ranks, alive) = self.unpack(index);
+        let over_here = self.over(&alive[..p]);
+        if !over_here && !alive[0] {
+            return; // the mover is out while the game goes on: no move leads here
+        }
+        for step in 1..p {
+            // The parent's mover sits at seat p - step here and has a live hand;
+            // the seats after it were skipped, so are out.
+            let mover_here = p - step;
+            if !alive[mover_here] {
+                continue;
+            }
+            if over_here {
+                if step != 1 {
+                    break;
+                }
+            } else if (mover_here + 1..p).any(|k| alive[k]) {
+                continue;
+            }
+            // The position right after the move, parent's mover first.
+            let mut after = [0u64; MAX_PLAYERS];
+            let mut after_alive = [false; MAX_PLAYERS];
+            for k in 0..p {
+                after[k] = ranks[(k + mover_here) % p];
+                after_alive[k] = alive[(k + mover_here) % p];
+            }
+            let parent_seat = (seat + self.period - step % self.period) % self.period;
+            let mover = self.tables_of(parent_seat, 0);
+            // Own moves (self-attacks, splits, pass) never end the game.
+            if !over_here {
+                for &r in mover.own_from.get(after[0] as usize) {
+                    let mut before = after;
+                    before[0] = r as u64;
+                    emit(self.index.join(parent_seat, &before[..p]), step);
+                }
+            }
+            // Attacks on an opposing player t by one of the mover's live values.
+            let values = mover.live.get(after[0] as usize);
+            for t in 1..p {
+                if self.rules.same_side(0, t) {
+                    continue;
+                }
+                let target = self.tables_of(parent_seat, t);
+                let base = after[t] as usize * self.fingers_minus_one;
+                for (j, &v) in values.iter().enumerate() {
+                    for &r in target.attacked_from.get(base + v as usize - 1) {
+                        if self.attacks_may_repeat {
+                            let key = r as usize * self.fingers_minus_one;
+                            let earlier = values[..j].iter().any(|&w| {
+                                target
+                                    .attacked
+                                    .get(key + w as usize - 1)
+                                    .contains(&(after[t] as u32))
+                            });
+                            if earlier {
+                                continue;
+                            }
+                        }
+                        // The target was alive before (attacks hit live hands only).
+                        if !target.alive[r as usize] {
+                            continue;
+                        }
+                        let mut before_alive = after_alive;
+                        before_alive[t] = true;
+                        if self.over(&before_alive[..p]) {
+                            continue;
+                        }
+                        let mut before = after;
+                        before[t] = r as u64;
+                        emit(self.index.join(parent_seat, &before[..p]), step);
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `emit` with the index of every parent of the position: every position

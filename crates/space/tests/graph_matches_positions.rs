@@ -16,6 +16,9 @@ fn rulesets() -> Vec<Ruleset> {
         vec![3, 3],
         vec![2, 2, 2],
         vec![1, 2, 1, 2],
+        vec![1, 1, 1],
+        vec![1, 1, 1, 1],
+        vec![2, 1, 1],
     ] {
         for fingers in [2u32, 3, 4, 5] {
             let base = Ruleset {
@@ -28,6 +31,12 @@ fn rulesets() -> Vec<Ruleset> {
             for (k, rules) in base.variants().into_iter().enumerate() {
                 if big && (k % 7 != 0 || fingers == 2) {
                     continue;
+                }
+                if rules.players() % 2 == 0 && k % 3 == 0 {
+                    out.push(Ruleset {
+                        teams: true,
+                        ..rules.clone()
+                    });
                 }
                 out.push(rules);
             }
@@ -54,6 +63,17 @@ fn children_agree_for_every_position() {
                 }
             }
             assert_eq!(fast, slow, "{} at {pos:?}", rules.describe());
+            // Steps agree too (first occurrence of each child).
+            let mut fast_steps = Vec::new();
+            graph.for_each_child_step(i, |c, s| fast_steps.push((c, s)));
+            let mut slow_steps: Vec<(u64, usize)> = Vec::new();
+            for (_, q, s) in pos.moves_with_steps(&rules) {
+                let c = graph.index_of(&q);
+                if !slow_steps.iter().any(|&(d, _)| d == c) {
+                    slow_steps.push((c, s));
+                }
+            }
+            assert_eq!(fast_steps, slow_steps, "{} at {pos:?}", rules.describe());
             assert_eq!(graph.is_terminal(i), pos.is_terminal(&rules));
             checked += 1;
         }
@@ -125,4 +145,36 @@ fn parents_invert_children() {
         assert!((0..n).all(|i| graph.children(i).len() <= bound));
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn parents_with_steps_invert_children_for_any_players() {
+    let mut checked = 0;
+    let mut teams = 0;
+    for rules in rulesets() {
+        let graph = Graph::new(&rules).unwrap();
+        let n = graph.count();
+        let mut parents: Vec<Vec<(u64, usize)>> = vec![Vec::new(); n as usize];
+        for i in 0..n {
+            let pos = graph.position(i);
+            for (_, q, step) in pos.moves_with_steps(&rules) {
+                parents[graph.index_of(&q) as usize].push((i, step));
+            }
+        }
+        for c in 0..n {
+            let mut got = Vec::new();
+            graph.for_each_parent_step(c, |p, s| got.push((p, s)));
+            got.sort_unstable();
+            got.dedup();
+            let mut want = parents[c as usize].clone();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(got, want, "{} at {:?}", rules.describe(), graph.position(c));
+            checked += 1;
+            if rules.teams {
+                teams += 1;
+            }
+        }
+    }
+    assert!(checked > 100_000 && teams > 10_000, "{checked} {teams}");
 }
