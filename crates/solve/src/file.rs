@@ -5,10 +5,14 @@
 //! 8 bytes   magic "CHOPSOLV"
 //! u32 LE    format version (1)
 //! u32 LE    header length H
-//! H bytes   header, JSON: {"ruleset": …, "positions": N, "encoding": "narrow"|"wide"}
-//! N or 2N   the table (see `Table`)
+//! H bytes   header, JSON: {"ruleset": …, "positions": N, "encoding": "narrow"|"wide",
+//!           "concept": "two-player"|"coalition"|"teams"}
+//! E or 2E   the table (see `Table`): E = N outcomes, or N × players for coalition values
 //! u32 LE    CRC-32 of every byte before it
 //! ```
+//!
+//! Version 2 added `concept` (which solution concept the table holds, see
+//! [`crate::multi`]); version 1 files, all two-player, are still read.
 //!
 //! Files are written by `chopsticks_files::write_atomically`: to a temporary name
 //! beside the target, then renamed, so a failed or interrupted save never leaves a
@@ -22,18 +26,33 @@ use std::path::Path;
 use chopsticks_rules::{PositionIndex, Ruleset};
 use serde::{Deserialize, Serialize};
 
-use crate::{Solution, SolveError, Table};
+use crate::{Concept, Solution, SolveError, Table};
 
 /// The first bytes of every solution file.
 pub const MAGIC: &[u8; 8] = b"CHOPSOLV";
-/// The format version this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this code writes (it also reads version 1).
+pub const VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct Header {
     ruleset: Ruleset,
     positions: u64,
     encoding: String,
+    /// Absent in version 1 files, which hold two-player tables.
+    #[serde(default = "two_player")]
+    concept: Concept,
+}
+
+fn two_player() -> Concept {
+    Concept::TwoPlayer
+}
+
+impl Header {
+    /// Outcomes stored: one per position, or one per position and seat.
+    fn entries(&self) -> Option<u64> {
+        self.positions
+            .checked_mul(self.concept.width(self.ruleset.players()) as u64)
+    }
 }
 
 fn error(path: &Path, message: impl Into<String>) -> SolveError {
@@ -48,8 +67,9 @@ pub fn encode(solution: &Solution) -> Vec<u8> {
     let table = solution.table();
     let header = serde_json::to_vec(&Header {
         ruleset: solution.rules().clone(),
-        positions: table.len(),
+        positions: solution.count(),
         encoding: table.encoding().to_string(),
+        concept: solution.concept(),
     })
     .expect("the header serialises");
     let mut out = Vec::with_capacity(16 + header.len() + table.len() as usize * 2 + 4);
@@ -81,10 +101,10 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
         return Err(error(path, "truncated: the file ends inside its header"));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if version != VERSION && version != 1 {
         return Err(error(
             path,
-            format!("format version {version}; this program reads version {VERSION}"),
+            format!("format version {version}; this program reads versions 1 and {VERSION}"),
         ));
     }
     let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
@@ -94,6 +114,17 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
         .ok_or_else(|| error(path, "truncated: the file ends inside its header"))?;
     let header: Header = serde_json::from_slice(&bytes[16..header_end])
         .map_err(|e| error(path, format!("corrupted header: {e}")))?;
+    let concept = Concept::of(&header.ruleset);
+    if header.concept != concept {
+        return Err(error(
+            path,
+            format!(
+                "corrupted header: a table of {} values, but its ruleset is solved as {}",
+                header.concept.name(),
+                concept.name()
+            ),
+        ));
+    }
     let width = match header.encoding.as_str() {
         "narrow" => 1,
         "wide" => 2,
@@ -105,8 +136,8 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
         }
     };
     let expected = header
-        .positions
-        .checked_mul(width)
+        .entries()
+        .and_then(|e| e.checked_mul(width))
         .and_then(|p| p.checked_add(header_end as u64 + 4))
         .ok_or_else(|| error(path, "corrupted header: impossible size"))?;
     if (bytes.len() as u64) < expected {
@@ -191,8 +222,8 @@ pub fn load(path: &Path) -> Result<Solution, SolveError> {
     if let Ok(header) = serde_json::from_slice::<Header>(&header_bytes) {
         let width = if header.encoding == "wide" { 2 } else { 1 };
         let expected = header
-            .positions
-            .checked_mul(width)
+            .entries()
+            .and_then(|e| e.checked_mul(width))
             .and_then(|p| p.checked_add(16 + header_len as u64 + 4));
         if expected != Some(metadata.len()) {
             let message = match expected {

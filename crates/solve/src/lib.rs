@@ -1,14 +1,17 @@
-//! Exact solutions of two-player Chopsticks variants.
+//! Exact solutions of Chopsticks variants, any number of players.
 //!
-//! [`Solution::solve`] runs a parallel retrograde analysis (see [`retrograde`]) over
-//! the move graph of [`chopsticks_space::Graph`], loops included, and gives every
-//! position of the ruleset's dense index an [`Outcome`]: win, loss or draw for the
-//! player to move, with its remoteness. A solution answers queries
-//! ([`Solution::outcome`], [`Solution::evaluate_moves`]), summarises what is reachable
-//! from a start ([`Summary`]), extracts strategies ([`strategy`]) and is saved to and
-//! loaded from a checksummed file ([`mod@file`]).
+//! [`Solution::solve`] runs a parallel retrograde analysis over the move graph of
+//! [`chopsticks_space::Graph`], loops included, and gives every position of the
+//! ruleset's dense index its value: for two players ([`retrograde`]) win, loss or
+//! draw for the player to move, with its remoteness; for three or more players
+//! ([`multi`]) every seat's **coalition value** (the seat alone against all the
+//! others), or with team play the mover's team's value. A solution answers queries
+//! ([`Solution::outcome`], [`Solution::seat_outcomes`], [`Solution::evaluate_moves`]),
+//! summarises what is reachable from a start ([`Summary`]), extracts strategies
+//! ([`strategy`]) and is saved to and loaded from a checksummed file ([`mod@file`]).
 
 pub mod file;
+pub mod multi;
 mod outcome;
 pub mod retrograde;
 pub mod strategy;
@@ -20,6 +23,7 @@ use chopsticks_space::{BitSet, Graph};
 use rayon::prelude::*;
 use thiserror::Error;
 
+pub use multi::{multi_solve_bytes, Concept};
 pub use outcome::{Outcome, Value};
 pub use retrograde::{solve_bytes, SolveProgress};
 pub use table::Table;
@@ -44,11 +48,12 @@ pub enum SolveError {
     Save(#[from] chopsticks_files::WriteError),
 }
 
-/// Every position of a two-player ruleset, solved.
+/// Every position of a ruleset, solved.
 #[derive(Clone, Debug)]
 pub struct Solution {
     rules: Ruleset,
     index: PositionIndex,
+    concept: Concept,
     table: Table,
 }
 
@@ -57,20 +62,32 @@ pub struct Solution {
 pub struct EvaluatedMove {
     pub mv: Move,
     pub to: Position,
+    /// How many seats the turn moves on (the mover sits at seat `players - step`
+    /// of `to`).
+    pub step: usize,
     /// The outcome for the player making the move.
     pub outcome: Outcome,
+    /// Every seat's outcome after the move, seats numbered as in the position the
+    /// move is made from (seat 0 is the mover: `seats[0] == outcome`).
+    pub seats: Vec<Outcome>,
 }
 
 impl Solution {
-    /// Solves every position of the graph's ruleset.
+    /// Solves every position of the graph's ruleset: two players by
+    /// [`retrograde`], more by [`multi`].
     pub fn solve(
         graph: &Graph,
         progress: &(dyn Fn(SolveProgress) + Sync),
     ) -> Result<Solution, SolveError> {
-        let table = retrograde::solve(graph, progress)?;
+        let concept = Concept::of(graph.rules());
+        let table = match concept {
+            Concept::TwoPlayer => retrograde::solve(graph, progress)?,
+            _ => multi::solve_multi(graph, progress)?,
+        };
         Ok(Solution {
             rules: graph.rules().clone(),
             index: graph.index().clone(),
+            concept,
             table,
         })
     }
@@ -79,6 +96,7 @@ impl Solution {
     pub(crate) fn from_table(rules: Ruleset, table: Table) -> Result<Solution, SolveError> {
         let index = PositionIndex::new(&rules)?;
         Ok(Solution {
+            concept: Concept::of(&rules),
             rules,
             index,
             table,
@@ -90,36 +108,83 @@ impl Solution {
         &self.rules
     }
 
-    /// The table of outcomes.
+    /// The solution concept of the table.
+    pub fn concept(&self) -> Concept {
+        self.concept
+    }
+
+    /// The table of outcomes (`concept().width(players)` per position).
     pub fn table(&self) -> &Table {
         &self.table
     }
 
     /// The number of positions solved.
     pub fn count(&self) -> u64 {
-        self.table.len()
+        self.index.count()
     }
 
-    /// The outcome of the position with this index.
+    /// The outcome of the position with this index for its mover (coalition values:
+    /// the mover's own value against everybody else; team play: the mover's team's).
     pub fn outcome_at(&self, index: u64) -> Outcome {
-        self.table.get(index)
+        self.seat_outcome_at(index, 0)
+    }
+
+    /// The outcome for `seat` (0 = the mover, in turn order) of the position with
+    /// this index: its coalition value, or for two players and team play the value of
+    /// the seat's side.
+    pub fn seat_outcome_at(&self, index: u64, seat: usize) -> Outcome {
+        match self.concept {
+            Concept::Coalition => self
+                .table
+                .get(index * self.rules.players() as u64 + seat as u64),
+            _ => {
+                let o = self.table.get(index);
+                if seat.is_multiple_of(2) {
+                    o
+                } else {
+                    o.flipped()
+                }
+            }
+        }
+    }
+
+    /// Every seat's outcome of the position with this index, mover first.
+    pub fn seat_outcomes_at(&self, index: u64) -> Vec<Outcome> {
+        (0..self.rules.players())
+            .map(|seat| self.seat_outcome_at(index, seat))
+            .collect()
     }
 
     /// The outcome of a position for its mover.
     pub fn outcome(&self, position: &Position) -> Outcome {
-        self.table.get(self.index.rank(position))
+        self.outcome_at(self.index.rank(position))
+    }
+
+    /// Every seat's outcome of a position, mover first.
+    pub fn seat_outcomes(&self, position: &Position) -> Vec<Outcome> {
+        self.seat_outcomes_at(self.index.rank(position))
     }
 
     /// Every legal move of the position with the outcome it gives the mover, best
     /// first: fastest win, then draws, then slowest loss. Ties keep the order of
     /// [`Position::moves`].
     pub fn evaluate_moves(&self, position: &Position) -> Vec<EvaluatedMove> {
+        let p = self.rules.players();
         let mut moves: Vec<EvaluatedMove> = position
-            .moves(&self.rules)
+            .moves_with_steps(&self.rules)
             .into_iter()
-            .map(|(mv, to)| {
-                let outcome = self.outcome(&to).through_move();
-                EvaluatedMove { mv, to, outcome }
+            .map(|(mv, to, step)| {
+                let child = self.index.rank(&to);
+                let seats: Vec<Outcome> = (0..p)
+                    .map(|seat| self.seat_outcome_at(child, (seat + p - step) % p).later())
+                    .collect();
+                EvaluatedMove {
+                    mv,
+                    to,
+                    step,
+                    outcome: seats[0],
+                    seats,
+                }
             })
             .collect();
         moves.sort_by(|a, b| a.outcome.preference(&b.outcome));

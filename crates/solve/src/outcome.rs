@@ -74,6 +74,22 @@ impl Outcome {
         }
     }
 
+    /// The same value for the other side (win and loss swap; draws stay).
+    pub fn flipped(self) -> Outcome {
+        Outcome {
+            value: self.value.flip(),
+            remoteness: self.remoteness,
+        }
+    }
+
+    /// The same value one ply earlier (remoteness plus one).
+    pub fn later(self) -> Outcome {
+        Outcome {
+            value: self.value,
+            remoteness: self.remoteness.map(|r| r + 1),
+        }
+    }
+
     /// Orders outcomes from the mover's point of view, best first: faster wins, then
     /// draws, then slower losses.
     pub fn preference(&self, other: &Outcome) -> Ordering {

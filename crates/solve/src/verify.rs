@@ -16,13 +16,19 @@
 //! child; a true loss has only truly won children, stored correctly, so the stored
 //! draw has no drawn child. So [`Solution::verify`], which checks every position,
 //! accepts exactly the table the solver computes.
+//!
+//! With three or more players the same holds state by state (a position and a
+//! seat's slot, see [`crate::multi`]): each state's stored outcome must be the one
+//! its side to move gets from its children's stored outcomes, or the one the rules
+//! settle; the argument above is about any two-sided game, so it applies as it is.
 
 use chopsticks_rules::Notation;
 use chopsticks_space::Graph;
 use rayon::prelude::*;
 
+use crate::multi::{expected_state, States};
 use crate::retrograde::end_outcome;
-use crate::{Outcome, Solution, SolveError};
+use crate::{Concept, Outcome, Solution, SolveError};
 
 /// The outcome the rules give a position from its children's stored outcomes.
 fn expected(solution: &Solution, graph: &Graph, index: u64) -> Outcome {
@@ -57,19 +63,44 @@ impl Solution {
                 self.count()
             )));
         }
-        let stored = self.outcome_at(index);
-        let expected = expected(self, graph, index);
-        if stored == expected {
-            Ok(())
-        } else {
-            let rules = self.rules();
-            let position = graph
-                .position(index)
-                .to_notation(rules, Notation::default_for(rules))
-                .unwrap_or_else(|e| e.to_string());
-            Err(SolveError::Inconsistent(format!(
-                "the table says {stored} at {position} (#{index}), but its moves give {expected}"
-            )))
+        match self.first_wrong_slot(graph, index) {
+            None => Ok(()),
+            Some((slot, stored, expected)) => {
+                let rules = self.rules();
+                let position = graph
+                    .position(index)
+                    .to_notation(rules, Notation::default_for(rules))
+                    .unwrap_or_else(|e| e.to_string());
+                let whose = match self.concept() {
+                    Concept::Coalition => format!(" for seat {slot}"),
+                    _ => String::new(),
+                };
+                Err(SolveError::Inconsistent(format!(
+                    "the table says {stored}{whose} at {position} (#{index}), but its moves give {expected}"
+                )))
+            }
+        }
+    }
+
+    /// The first slot of a position whose stored outcome is not what its moves
+    /// give: `(slot, stored, expected)`.
+    fn first_wrong_slot(&self, graph: &Graph, index: u64) -> Option<(usize, Outcome, Outcome)> {
+        match self.concept() {
+            Concept::TwoPlayer => {
+                let stored = self.outcome_at(index);
+                let expected = expected(self, graph, index);
+                (stored != expected).then_some((0, stored, expected))
+            }
+            concept => {
+                let states = States::new(graph);
+                let width = concept.width(self.rules().players());
+                let stored = |i: u64, slot: usize| self.table().get(i * width as u64 + slot as u64);
+                (0..width).find_map(|slot| {
+                    let have = stored(index, slot);
+                    let want = expected_state(&states, &stored, index, slot);
+                    (have != want).then_some((slot, have, want))
+                })
+            }
         }
     }
 
@@ -82,7 +113,7 @@ impl Solution {
             .into_par_iter()
             .with_min_len(4096)
             .map(|i| i as u64)
-            .find_first(|&i| self.outcome_at(i) != expected(self, graph, i));
+            .find_first(|&i| self.first_wrong_slot(graph, i).is_some());
         match first_bad {
             Some(i) => self.check_at(graph, i),
             None => Ok(()),
