@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use chopsticks_rules::{Position, PositionIndex, Ruleset};
-use chopsticks_solve::solve_bytes;
+use chopsticks_solve::{multi_solve_bytes, solve_bytes, Concept};
 use chopsticks_space::{explore_bytes, Graph, Statistics};
 
 use crate::memory::{ensure_fits, human_bytes};
@@ -19,6 +19,9 @@ use crate::progress;
 const EXPLORE_RATE: f64 = 2.5e6;
 /// Positions solved per second on the reference machine (25 M positions in 6.2 s).
 const SOLVE_RATE: f64 = 4.0e6;
+/// States (a position and a seat) solved per second by the solver of three or more
+/// players on the reference machine (measured: docs/PERFORMANCE.md).
+const MULTI_SOLVE_RATE: f64 = 1.0e6;
 /// Work expected to take longer than this is announced before it starts.
 pub const ANNOUNCE_AFTER: Duration = Duration::from_secs(10);
 
@@ -74,26 +77,37 @@ pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
-/// Bytes to solve `count` positions (working cells and the reachable set).
-pub fn solving_bytes(count: u64) -> u64 {
-    solve_bytes(count) + count / 4
+/// Bytes to solve the `count` positions of `rules` (working cells and the
+/// reachable set): two bytes per position for two players, one byte and a bit per
+/// position and seat for coalition values (one per position for team play). A
+/// remoteness past 126 doubles the cells; that is not known in advance, so the
+/// estimate is of the common case and the refusal of the certain one.
+pub fn solving_bytes(rules: &Ruleset, count: u64) -> u64 {
+    let cells = match Concept::of(rules) {
+        Concept::TwoPlayer => solve_bytes(count),
+        _ => multi_solve_bytes(rules, count),
+    };
+    cells + count / 4
 }
 
-/// The move graph of a two-player ruleset to solve and then explore.
-pub fn graph_for_solving(rules: &Ruleset, quiet: bool) -> Result<Graph> {
-    if rules.players() != 2 {
-        anyhow::bail!(
-            "the solver handles two players; this ruleset has {}",
-            rules.players()
-        );
+/// Seconds to solve and explore `count` positions of `rules`, estimated.
+pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
+    let states = count as f64 * Concept::of(rules).width(rules.players()) as f64;
+    match Concept::of(rules) {
+        Concept::TwoPlayer => solving_seconds(count),
+        _ => states / scaled(MULTI_SOLVE_RATE) + count as f64 / scaled(EXPLORE_RATE),
     }
+}
+
+/// The move graph of a ruleset to solve and then explore.
+pub fn graph_for_solving(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     let count = PositionIndex::new(rules)?.count();
     let what = format!("solving {count} positions");
     prepare(
         rules,
         &what,
-        solving_bytes(count),
-        solving_seconds(count),
+        solving_bytes(rules, count),
+        solving_seconds_for(rules, count),
         quiet,
     )
 }

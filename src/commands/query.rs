@@ -2,10 +2,11 @@
 
 use anyhow::Result;
 use chopsticks_rules::Position;
+use chopsticks_solve::Concept;
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs};
+use super::solved::{outcome_json, outcome_text, seat_label, solved, verdict, DbArgs};
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
@@ -28,8 +29,9 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let position = Position::parse(&args.position, &s.rules)?;
     s.check_around(&position)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
-    let outcome = s.solution.outcome(&position);
     let moves = s.solution.evaluate_moves(&position);
+    let seats = s.solution.seat_outcomes(&position);
+    let concept = s.solution.concept();
     if args.output.json {
         let list = moves
             .iter()
@@ -40,27 +42,53 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                     "to": super::child_text(&s.rules, notation, &m.to)?,
                     "value": m.outcome.value.name(),
                     "remoteness": m.outcome.remoteness,
+                    "seats": m.seats.iter().map(outcome_json).collect::<Vec<_>>(),
                 }))
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut value = outcome_json(&outcome);
+        let mut value = outcome_json(&seats[0]);
         value["position"] = json!(write(&position)?);
         value["terminal"] = json!(position.is_terminal(&s.rules));
+        value["concept"] = json!(s.solution.concept());
+        value["seats"] = json!(seats.iter().map(outcome_json).collect::<Vec<_>>());
         value["moves"] = json!(list);
         super::print_json(&value);
         return Ok(());
     }
-    println!(
-        "{}: {} ({})",
-        write(&position)?,
-        outcome_text(&outcome),
-        verdict(&outcome)
-    );
+    match concept {
+        Concept::Coalition => {
+            println!(
+                "{}: each seat's value alone against all the others together:",
+                write(&position)?
+            );
+            for (seat, o) in seats.iter().enumerate() {
+                println!("  seat {:<12} {}", seat_label(seat), outcome_text(o));
+            }
+        }
+        Concept::Teams => println!(
+            "{}: {} for the mover's team (seats 0, 2, …)",
+            write(&position)?,
+            outcome_text(&seats[0])
+        ),
+        Concept::TwoPlayer => println!(
+            "{}: {} ({})",
+            write(&position)?,
+            outcome_text(&seats[0]),
+            verdict(&seats[0])
+        ),
+    }
     if moves.is_empty() {
         println!("No moves: the game is over.");
         return Ok(());
     }
-    println!("Moves, best first (value for the player making the move):");
+    let whose = match concept {
+        Concept::Coalition => {
+            "value for the player making the move, then for seats 1, 2, … after it"
+        }
+        Concept::Teams => "value for the team making the move",
+        Concept::TwoPlayer => "value for the player making the move",
+    };
+    println!("Moves, best first ({whose}):");
     let width = moves
         .iter()
         .map(|m| m.mv.describe(&s.rules).chars().count())
@@ -69,10 +97,15 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     for m in &moves {
         let text = m.mv.describe(&s.rules);
         let pad = " ".repeat(width - text.chars().count());
-        println!(
-            "  {text}{pad}  → {:<14} {}",
-            super::child_text(&s.rules, notation, &m.to)?,
+        let value = if concept == Concept::Coalition {
+            let rest: Vec<String> = m.seats[1..].iter().map(outcome_text).collect();
+            format!("{:<12}  | {}", outcome_text(&m.outcome), rest.join(" | "))
+        } else {
             outcome_text(&m.outcome)
+        };
+        println!(
+            "  {text}{pad}  → {:<14} {value}",
+            super::child_text(&s.rules, notation, &m.to)?,
         );
     }
     Ok(())

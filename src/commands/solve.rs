@@ -4,11 +4,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use chopsticks_rules::Position;
-use chopsticks_solve::{file, Summary};
+use chopsticks_solve::{file, Concept, Summary, Value};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{outcome_json, outcome_text, solved, DbArgs};
+use super::solved::{concept_text, outcome_json, outcome_text, seat_label, solved, DbArgs};
 use crate::memory::human_bytes;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 use crate::workload::explore_with_progress;
@@ -63,6 +63,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "terminal": summary.terminal,
             "start_position": write(&start)?,
             "start": outcome_json(&summary.start),
+            "concept": s.solution.concept(),
+            "start_seats": summary.start_seats.iter().map(outcome_json).collect::<Vec<_>>(),
+            "seats": summary.seats.iter().enumerate().map(|(seat, c)| json!({
+                "seat": seat, "win": c.win, "lose": c.lose, "draw": c.draw,
+            })).collect::<Vec<_>>(),
             "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
             "seconds": seconds,
             "solve_seconds": solve_seconds,
@@ -71,29 +76,97 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }));
         return Ok(());
     }
+    let concept = s.solution.concept();
+    let players = s.rules.players();
     println!("Ruleset:              {}", s.rules.describe());
     println!(
-        "Solved:               {} positions (every position of the index)",
-        s.solution.count()
+        "Solved:               {} positions (every position of the index){}",
+        s.solution.count(),
+        match concept {
+            Concept::Coalition => format!(" × {players} seats"),
+            _ => String::new(),
+        }
     );
+    if concept != Concept::TwoPlayer {
+        println!("Values:               {}", concept_text(concept));
+    }
     println!(
         "Reachable:            {} positions from {}",
         summary.reachable,
         write(&start)?
     );
-    println!("  wins for the mover: {}", summary.win);
-    println!("  losses:             {}", summary.lose);
-    println!("  draws:              {}", summary.draw);
-    println!("  finished games:     {}", summary.terminal);
-    let who = match summary.start.value {
-        chopsticks_solve::Value::Win => "the first player can force a win",
-        chopsticks_solve::Value::Lose => "the second player can force a win",
-        chopsticks_solve::Value::Draw => "neither player can force a win",
-    };
-    println!(
-        "Start:                {} ({who})",
-        outcome_text(&summary.start)
-    );
+    if concept == Concept::Coalition {
+        println!("  finished games:     {}", summary.terminal);
+        println!("  positions in play, by each seat's value (seat 0 moves, then turn order):");
+        println!(
+            "    {:<14} {:>10} {:>10} {:>10}   at the start",
+            "seat", "win", "lose", "draw"
+        );
+        for (seat, c) in summary.seats.iter().enumerate() {
+            println!(
+                "    {:<14} {:>10} {:>10} {:>10}   {}",
+                seat_label(seat),
+                c.win,
+                c.lose,
+                c.draw,
+                outcome_text(&summary.start_seats[seat])
+            );
+        }
+        let named = |value: Value| -> Vec<String> {
+            summary
+                .start_seats
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.value == value)
+                .map(|(seat, o)| match o.remoteness {
+                    Some(r) => format!("player {} in {r}", seat + 1),
+                    None => format!("player {}", seat + 1),
+                })
+                .collect()
+        };
+        let (winners, losers, survivors) =
+            (named(Value::Win), named(Value::Lose), named(Value::Draw));
+        println!(
+            "Start:                {}",
+            if winners.is_empty() {
+                "no player can force a win against all the others together".to_string()
+            } else {
+                format!("{} can force a win against all the others", winners.join(", "))
+            }
+        );
+        if !losers.is_empty() {
+            println!(
+                "                      the others together can force out {} (plies)",
+                losers.join(", ")
+            );
+        }
+        if !survivors.is_empty() {
+            println!(
+                "                      {} can hold out against all the others for ever (draw)",
+                survivors.join(", ")
+            );
+        }
+    } else {
+        if concept == Concept::Teams {
+            println!("  wins for the mover's team: {}", summary.win);
+        } else {
+            println!("  wins for the mover: {}", summary.win);
+        }
+        println!("  losses:             {}", summary.lose);
+        println!("  draws:              {}", summary.draw);
+        println!("  finished games:     {}", summary.terminal);
+        let who = match (concept, summary.start.value) {
+            (Concept::Teams, Value::Win) => "the first player's team can force a win",
+            (Concept::Teams, Value::Lose) => "the second player's team can force a win",
+            (_, Value::Win) => "the first player can force a win",
+            (_, Value::Lose) => "the second player can force a win",
+            (_, Value::Draw) => "neither side can force a win",
+        };
+        println!(
+            "Start:                {} ({who})",
+            outcome_text(&summary.start)
+        );
+    }
     match &longest {
         Some((p, r)) => println!("Longest forced win:   {r} plies (from {p})"),
         None => println!("Longest forced win:   none (no reachable position is a win)"),

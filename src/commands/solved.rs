@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use chopsticks_rules::{Position, Ruleset};
-use chopsticks_solve::{file, Outcome, Solution, Value};
+use chopsticks_solve::{file, Concept, Outcome, Solution, Value};
 use chopsticks_space::Graph;
 use clap::Args;
 
@@ -129,5 +129,27 @@ pub fn verdict(o: &Outcome) -> &'static str {
         Value::Win => "the player to move wins",
         Value::Lose => "the player to move loses",
         Value::Draw => "neither player can force a win",
+    }
+}
+
+/// What the values of a solution mean, in words.
+pub fn concept_text(concept: Concept) -> &'static str {
+    match concept {
+        Concept::TwoPlayer => "for the player to move",
+        Concept::Coalition => {
+            "coalition values: each seat alone against all the others together (docs/MULTIPLAYER.md)"
+        }
+        Concept::Teams => {
+            "for the mover's team (seats 0, 2, … against 1, 3, …; docs/MULTIPLAYER.md)"
+        }
+    }
+}
+
+/// `0 (to move)`, `1`, `2`, …: a seat counted from the mover in turn order.
+pub fn seat_label(seat: usize) -> String {
+    if seat == 0 {
+        "0 (to move)".to_string()
+    } else {
+        seat.to_string()
     }
 }

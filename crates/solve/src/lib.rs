@@ -192,11 +192,30 @@ impl Solution {
     }
 }
 
+/// Win, loss and draw counts for one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatCounts {
+    pub win: u64,
+    pub lose: u64,
+    pub draw: u64,
+}
+
+impl SeatCounts {
+    fn add(&mut self, o: Outcome) {
+        match o.value {
+            Value::Win => self.win += 1,
+            Value::Lose => self.lose += 1,
+            Value::Draw => self.draw += 1,
+        }
+    }
+}
+
 /// What a solution says about the positions reachable from a start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     pub reachable: u64,
-    /// Reachable positions the mover wins (finished games excluded).
+    /// Reachable positions the mover wins (finished games excluded); with team play,
+    /// the mover's team.
     pub win: u64,
     /// Reachable positions the mover loses (finished games excluded).
     pub lose: u64,
@@ -204,6 +223,11 @@ pub struct Summary {
     /// Reachable finished games.
     pub terminal: u64,
     pub start: Outcome,
+    /// Every seat's outcome at the start, mover first.
+    pub start_seats: Vec<Outcome>,
+    /// For each seat (0 = the mover of each position), how many reachable positions
+    /// in play are wins, losses and draws for that seat.
+    pub seats: Vec<SeatCounts>,
     /// The reachable win with the largest remoteness, and that remoteness.
     pub longest_win: Option<(u64, u32)>,
 }
@@ -211,6 +235,7 @@ pub struct Summary {
 impl Summary {
     /// Counts the outcomes of the reachable positions (in parallel).
     pub fn new(graph: &Graph, solution: &Solution, reached: &BitSet, start: u64) -> Summary {
+        let players = solution.rules().players();
         let empty = || Summary {
             reachable: 0,
             win: 0,
@@ -218,6 +243,8 @@ impl Summary {
             draw: 0,
             terminal: 0,
             start: solution.outcome_at(start),
+            start_seats: solution.seat_outcomes_at(start),
+            seats: vec![SeatCounts::default(); players],
             longest_win: None,
         };
         reached
@@ -234,6 +261,9 @@ impl Summary {
                     if graph.is_terminal(i) {
                         s.terminal += 1;
                         continue;
+                    }
+                    for (seat, counts) in s.seats.iter_mut().enumerate() {
+                        counts.add(solution.seat_outcome_at(i, seat));
                     }
                     let o = solution.outcome_at(i);
                     match o.value {
@@ -259,6 +289,17 @@ impl Summary {
                 draw: a.draw + b.draw,
                 terminal: a.terminal + b.terminal,
                 start: a.start,
+                start_seats: a.start_seats,
+                seats: a
+                    .seats
+                    .iter()
+                    .zip(&b.seats)
+                    .map(|(x, y)| SeatCounts {
+                        win: x.win + y.win,
+                        lose: x.lose + y.lose,
+                        draw: x.draw + y.draw,
+                    })
+                    .collect(),
                 longest_win: match (a.longest_win, b.longest_win) {
                     (Some((ia, ra)), Some((ib, rb))) => {
                         // The largest remoteness; ties go to the smaller index.
