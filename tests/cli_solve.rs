@@ -125,7 +125,6 @@ fn strategy_for_won_and_drawn_variants() {
 
 #[test]
 fn solver_errors() {
-    fails_with(&["solve", "--players", "3"], "two players");
     fails_with(&["query", "99-11"], "out of range");
     fails_with(&["strategy", "--start", "0011"], "already over");
     // Too large for memory: refused up front with the estimate.

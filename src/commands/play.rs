@@ -3,11 +3,16 @@
 //! Reads commands line by line from standard input, so it also works with piped
 //! input (and is tested that way): a move as `moves` prints it (`tap 1→2`,
 //! `split 13→22`, `->` for `→`), or `moves`, `hint`, `undo`, `help`, `quit`.
+//!
+//! Any number of players: you take one seat (`--seat`), the computer every other,
+//! each playing its own best move by its coalition value (fastest win, else a draw,
+//! else the slowest loss), or in team play its team's best move.
 
 use std::io::{BufRead, Write};
 
-use anyhow::Result;
-use chopsticks_rules::Position;
+use anyhow::{bail, Result};
+use chopsticks_rules::{Position, Ruleset};
+use chopsticks_solve::Concept;
 use clap::Args;
 
 use super::solved::{outcome_text, solved, DbArgs};
@@ -21,9 +26,15 @@ pub struct PlayArgs {
     db: DbArgs,
     #[command(flatten)]
     notation: NotationArgs,
-    /// The computer moves first (by default you do).
-    #[arg(long)]
+    /// The computer moves first (by default you do). Two players; with more, see
+    /// `--seat`.
+    #[arg(long, conflicts_with = "seat")]
     computer_first: bool,
+    /// Your seat: 1 moves first, then 2, … (default 1). The other seats are played
+    /// by the computer, each for itself (its coalition value: alone against all the
+    /// others), or with `--teams` for its team, so your partners are computers too.
+    #[arg(long, value_name = "N")]
+    seat: Option<usize>,
     /// Start from this position (mover's hands first) instead of the usual start.
     #[arg(long)]
     start: Option<String>,
@@ -70,53 +81,173 @@ fn hands(h: &[u32]) -> String {
     format!("[{}]", v.join(","))
 }
 
+/// One position of the game and the seat (counted from the first player, from 0)
+/// of its mover.
+#[derive(Clone, PartialEq)]
+struct Turn {
+    position: Position,
+    mover: usize,
+}
+
+/// Who is who at the table.
+struct Table<'r> {
+    rules: &'r Ruleset,
+    players: usize,
+    /// The human's seat, from 0.
+    human: usize,
+}
+
+impl Table<'_> {
+    /// `you`, `the computer` (two players), `player 3`, `player 3 (your partner)`.
+    fn name(&self, seat: usize) -> String {
+        if seat == self.human {
+            "you".to_string()
+        } else if self.players == 2 {
+            "the computer".to_string()
+        } else if self.rules.teams && seat % 2 == self.human % 2 {
+            format!("player {} (your partner)", seat + 1)
+        } else {
+            format!("player {}", seat + 1)
+        }
+    }
+
+    /// Every player's hands, as `you [1,1] computer [1,2]` (two players, you
+    /// first) or `player 1 [1,1] you [1,2] player 3 [0,1]` in seat order.
+    fn describe(&self, turn: &Turn) -> String {
+        let hands_of = |seat: usize| {
+            let k = (seat + self.players - turn.mover) % self.players;
+            hands(&turn.position.players()[k])
+        };
+        if self.players == 2 {
+            let computer = 1 - self.human;
+            return format!(
+                "you {} computer {}",
+                hands_of(self.human),
+                hands_of(computer)
+            );
+        }
+        (0..self.players)
+            .map(|seat| {
+                let mut name = self.name(seat);
+                if seat == turn.mover {
+                    name.push_str(" (to move)");
+                }
+                format!("{name} {}", hands_of(seat))
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+
+    /// Who won a finished game, in a sentence.
+    fn result(&self, turn: &Turn) -> String {
+        let alive = turn.position.alive();
+        let alive_at = |seat: usize| alive[(seat + self.players - turn.mover) % self.players];
+        if self.rules.teams {
+            let team_alive =
+                |parity: usize| (0..self.players).any(|s| s % 2 == parity && alive_at(s));
+            let yours_won = team_alive(self.human % 2) != self.rules.misere;
+            return if self.players == 2 {
+                if yours_won {
+                    "Game over: you win!".to_string()
+                } else {
+                    "Game over: the computer wins.".to_string()
+                }
+            } else if yours_won {
+                "Game over: your team wins!".to_string()
+            } else {
+                "Game over: the other team wins.".to_string()
+            };
+        }
+        // Normal play: the one player left with a live hand; misère: the player
+        // whose hands all died.
+        let winner = (0..self.players)
+            .find(|&s| alive_at(s) != self.rules.misere)
+            .unwrap_or(turn.mover);
+        if winner == self.human {
+            "Game over: you win!".to_string()
+        } else if self.players == 2 {
+            "Game over: the computer wins.".to_string()
+        } else {
+            format!("Game over: player {} wins.", winner + 1)
+        }
+    }
+}
+
+/// The step of a move (how many seats the turn moves on).
+fn step_of(rules: &Ruleset, position: &Position, mv: &chopsticks_rules::Move) -> usize {
+    position
+        .moves_with_steps(rules)
+        .into_iter()
+        .find(|(m, _, _)| m == mv)
+        .map_or(1, |(_, _, s)| s)
+}
+
 pub fn run(args: &PlayArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.quiet)?;
     let rules = &s.rules;
+    let players = rules.players();
     let notation = args.notation.notation(rules)?;
     let start = match &args.start {
         Some(text) => Position::parse(text, rules)?,
         None => Position::start(rules),
     };
+    let human = match args.seat {
+        Some(seat) if seat == 0 || seat > players => {
+            bail!("there is no seat {seat}: this game has {players} players (--seat 1 … {players})")
+        }
+        Some(seat) => seat - 1,
+        None => usize::from(args.computer_first),
+    };
+    let table = Table {
+        rules,
+        players,
+        human,
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    let mut history = vec![start];
-    // Plies with an even index are the first mover's; the human is first unless told.
-    let human_parity = usize::from(args.computer_first);
+    let mut history = vec![Turn {
+        mover: start.seat(),
+        position: start,
+    }];
     writeln!(out, "Chopsticks: {}", rules.describe())?;
+    match Concept::of(rules) {
+        Concept::TwoPlayer => {}
+        Concept::Coalition => writeln!(
+            out,
+            "You are player {} of {players}. Every value shown is a coalition value: \
+             that player alone against all the others together.",
+            human + 1
+        )?,
+        Concept::Teams => writeln!(
+            out,
+            "You are player {} of {players}; your team is players {}. Values are for the \
+             team of the player to move.",
+            human + 1,
+            (0..players)
+                .filter(|k| k % 2 == human % 2)
+                .map(|k| (k + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?,
+    }
     writeln!(out, "{HELP}")?;
     loop {
-        let pos = history.last().expect("never empty").clone();
-        let human_turn = (history.len() - 1) % 2 == human_parity;
-        let (you, computer) = if human_turn {
-            (pos.mover(), &pos.players()[1][..])
-        } else {
-            (&pos.players()[1][..], pos.mover())
-        };
+        let turn = history.last().expect("never empty").clone();
+        let pos = &turn.position;
+        let human_turn = turn.mover == human;
         writeln!(
             out,
-            "\nPosition {}: you {} computer {}",
+            "\nPosition {}: {}",
             pos.to_notation(rules, notation)?,
-            hands(you),
-            hands(computer)
+            table.describe(&turn)
         )?;
         if pos.is_terminal(rules) {
-            let mover_won = pos.mover().iter().any(|&v| v > 0) != rules.misere;
-            if mover_won == human_turn {
-                writeln!(out, "Game over: you win!")?;
-            } else {
-                writeln!(out, "Game over: the computer wins.")?;
-            }
+            writeln!(out, "{}", table.result(&turn))?;
             break;
         }
-        // The same position with the same player to move (same parity of ply).
-        let ply = history.len() - 1;
-        let seen = history
-            .iter()
-            .enumerate()
-            .filter(|&(k, p)| k % 2 == ply % 2 && *p == pos)
-            .count();
+        // The same position with the same player to move.
+        let seen = history.iter().filter(|t| **t == turn).count();
         if seen >= args.repetitions as usize {
             writeln!(
                 out,
@@ -125,20 +256,37 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             break;
         }
         if !human_turn {
-            s.check_around(&pos)?;
+            s.check_around(pos)?;
             let best = s
                 .solution
-                .evaluate_moves(&pos)
+                .evaluate_moves(pos)
                 .into_iter()
                 .next()
                 .expect("a position that is not finished has a move");
-            writeln!(
-                out,
-                "The computer plays {} ({} for the computer).",
+            let who = table.name(turn.mover);
+            let whose = if players == 2 {
+                "the computer".to_string()
+            } else {
+                who.clone()
+            };
+            let mut line = format!(
+                "{} plays {} ({} for {whose}).",
+                if players == 2 {
+                    "The computer".to_string()
+                } else {
+                    capitalised(&who)
+                },
                 best.mv.describe(rules),
                 outcome_text(&best.outcome)
-            )?;
-            history.push(best.to);
+            );
+            if rules.teams && players > 2 {
+                line = line.replace(" for ", " for the team of ");
+            }
+            writeln!(out, "{line}")?;
+            history.push(Turn {
+                mover: (turn.mover + best.step) % players,
+                position: best.to,
+            });
             continue;
         }
         write!(out, "Your move: ")?;
@@ -162,15 +310,27 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                     .map(|(m, _)| m.describe(rules))
                     .collect();
                 writeln!(out, "Your moves: {}", list.join(", "))?;
+                if players > 2 {
+                    writeln!(
+                        out,
+                        "(`@k` names the player k places after you: @1 is player {}.)",
+                        (human + 1) % players + 1
+                    )?;
+                }
             }
             "hint" => {
-                s.check_around(&pos)?;
+                s.check_around(pos)?;
                 writeln!(
                     out,
-                    "You are at {} (for you). Moves, best first:",
-                    outcome_text(&s.solution.outcome(&pos))
+                    "You are at {} (for you{}). Moves, best first:",
+                    outcome_text(&s.solution.outcome(pos)),
+                    match Concept::of(rules) {
+                        Concept::Coalition => " against all the others",
+                        Concept::Teams if players > 2 => "r team",
+                        _ => "",
+                    }
                 )?;
-                for m in s.solution.evaluate_moves(&pos) {
+                for m in s.solution.evaluate_moves(pos) {
                     writeln!(
                         out,
                         "  {:<16} {}",
@@ -180,33 +340,37 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 }
             }
             "undo" => {
-                // Back to the previous position where it was your turn.
-                let mut target = history.len() - 1;
-                loop {
-                    if target < 2 {
-                        target = usize::MAX;
-                        break;
+                // Back to the last position before this one where it was your turn.
+                let last = history.len() - 1;
+                match (0..last).rev().find(|&t| history[t].mover == human) {
+                    Some(t) => {
+                        history.truncate(t + 1);
+                        writeln!(out, "Taken back.")?;
                     }
-                    target -= 2;
-                    if target % 2 == human_parity {
-                        break;
-                    }
-                }
-                if target == usize::MAX {
-                    writeln!(out, "Nothing to undo.")?;
-                } else {
-                    history.truncate(target + 1);
-                    writeln!(out, "Taken back.")?;
+                    None => writeln!(out, "Nothing to undo.")?,
                 }
             }
             _ => match pos.find_move(rules, command) {
                 Ok((m, next)) => {
                     writeln!(out, "You play {}.", m.describe(rules))?;
-                    history.push(next);
+                    let step = step_of(rules, pos, &m);
+                    history.push(Turn {
+                        mover: (turn.mover + step) % players,
+                        position: next,
+                    });
                 }
                 Err(e) => writeln!(out, "{e}")?,
             },
         }
     }
     Ok(())
+}
+
+/// `Player 3`, `You`.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

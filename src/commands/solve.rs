@@ -131,7 +131,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             if winners.is_empty() {
                 "no player can force a win against all the others together".to_string()
             } else {
-                format!("{} can force a win against all the others", winners.join(", "))
+                format!(
+                    "{} can force a win against all the others",
+                    winners.join(", ")
+                )
             }
         );
         if !losers.is_empty() {

@@ -103,7 +103,11 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             solved.len(),
             solved.iter().sum::<u64>()
         ),
-        solved.iter().map(|&p| solving_bytes(&base, p)).max().unwrap_or(0),
+        solved
+            .iter()
+            .map(|&p| solving_bytes(&base, p))
+            .max()
+            .unwrap_or(0),
         solved.iter().map(|&p| solving_seconds(p)).sum(),
         args.output.quiet,
     );

@@ -335,6 +335,25 @@ impl Position {
             return Ok(found.clone());
         }
         let legal: Vec<String> = moves.iter().map(|(m, _)| m.describe(rules)).collect();
+        // A tap naming a player who is not there, or a teammate.
+        if let Some((_, target)) = wanted.rsplit_once('@') {
+            let p = self.players.len();
+            if let Ok(k) = target.parse::<u64>() {
+                if k == 0 || k >= p as u64 {
+                    return Err(RulesError::Move(format!(
+                        "`{}`: there is no player {k} places after you; `@k` counts the other players in turn order, @1 … @{} ({p} players)",
+                        quoted(text),
+                        p - 1
+                    )));
+                }
+                if rules.same_side(0, k as usize) {
+                    return Err(RulesError::Move(format!(
+                        "`{}`: the player {k} places after you is your teammate; attacks go to the other team (@1, @3, …)",
+                        quoted(text)
+                    )));
+                }
+            }
+        }
         let text = quoted(text);
         Err(RulesError::Move(if legal.is_empty() {
             format!("`{text}` is not legal: the game is over")

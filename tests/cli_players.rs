@@ -1,0 +1,155 @@
+//! End-to-end tests of three or more players: coalition values and team play in
+//! `solve`, `query`, `play`, and the errors of bad input.
+
+mod common;
+
+use common::{fails_with, json, run_with_input};
+
+#[test]
+fn solve_reports_every_seat() {
+    let v = json(&["solve", "--preset", "rollover", "--players", "3", "--json"]);
+    assert_eq!(v["concept"], "coalition");
+    // Wikipedia's count of three-player positions (docs/FINDINGS.md).
+    assert_eq!(v["reachable"], 3141);
+    let seats = v["start_seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    // Nobody survives a coalition of the other two: each is forced out.
+    for (seat, want) in [(0, 9), (1, 10), (2, 11)] {
+        assert_eq!(seats[seat]["value"], "lose", "{v}");
+        assert_eq!(seats[seat]["remoteness"], want, "{v}");
+    }
+    assert_eq!(v["start"], seats[0]);
+    let counts = v["seats"].as_array().unwrap();
+    assert_eq!(counts.len(), 3);
+    let in_play = 3141 - v["terminal"].as_u64().unwrap();
+    for c in counts {
+        let sum =
+            c["win"].as_u64().unwrap() + c["lose"].as_u64().unwrap() + c["draw"].as_u64().unwrap();
+        assert_eq!(sum, in_play);
+    }
+    // Seat 0's counts are the mover's (the `win`, `lose`, `draw` keys).
+    assert_eq!(counts[0]["win"], v["win"]);
+    assert_eq!(counts[0]["draw"], v["draw"]);
+
+    let v = json(&["solve", "--players", "4", "--teams", "--json"]);
+    assert_eq!(v["concept"], "teams");
+    assert_eq!(v["start"]["value"], "draw");
+    let seats = v["start_seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 4);
+    assert!(seats.iter().all(|s| s["value"] == "draw"));
+}
+
+#[test]
+fn query_lists_every_seat_and_every_move() {
+    let v = json(&["query", "111111", "--players", "3", "--json"]);
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 3);
+    assert_eq!(v["value"], seats[0]["value"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    for m in moves {
+        let after = m["seats"].as_array().unwrap();
+        assert_eq!(after.len(), 3);
+        assert_eq!(after[0]["value"], m["value"]);
+        assert_eq!(after[0]["remoteness"], m["remoteness"]);
+    }
+    // The mover's best move keeps its own value; the value is one ply longer
+    // than the same seat's value in the position the move leads to.
+    assert_eq!(moves[0]["remoteness"], seats[0]["remoteness"]);
+    let to = moves[0]["to"].as_str().unwrap();
+    let child = json(&["query", to, "--players", "3", "--json"]);
+    // `tap …@1` passes the turn one seat on: the mover is now seat 2.
+    let child_seats = child["seats"].as_array().unwrap();
+    let r = child_seats[2]["remoteness"].as_u64().unwrap();
+    assert_eq!(moves[0]["remoteness"].as_u64().unwrap(), r + 1);
+
+    let v = json(&["query", "11111111", "--players", "4", "--teams", "--json"]);
+    assert_eq!(v["concept"], "teams");
+    assert_eq!(v["seats"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn play_three_players_and_teams_with_piped_input() {
+    let text = run_with_input(
+        &["play", "--players", "3", "-q"],
+        "hint\nmoves\ntap 1->1@5\ntap 1->1@1\nundo\ntap 1->1@2\n",
+    );
+    assert!(text.contains("You are player 1 of 3"), "{text}");
+    assert!(
+        text.contains("lose in 9 (for you against all the others)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("there is no player 5 places after you"),
+        "{text}"
+    );
+    assert!(text.contains("Player 2 plays"), "{text}");
+    assert!(text.contains("Player 3 plays"), "{text}");
+    assert!(text.contains("Taken back."), "{text}");
+    // Playing on to the end (attacks only, so the game is finite): every tap is
+    // offered in turn, the illegal ones refused, until the game is over.
+    let mut input = String::new();
+    for _ in 0..40 {
+        for (a, b, k) in [
+            (1, 1, 1),
+            (1, 2, 1),
+            (2, 1, 1),
+            (2, 2, 1),
+            (1, 1, 2),
+            (1, 2, 2),
+            (2, 1, 2),
+            (2, 2, 2),
+        ] {
+            input.push_str(&format!("tap {a}->{b}@{k}\n"));
+        }
+    }
+    let text = run_with_input(
+        &[
+            "play",
+            "--preset",
+            "simple",
+            "--players",
+            "3",
+            "--fingers",
+            "3",
+            "-q",
+        ],
+        &input,
+    );
+    assert!(text.contains("Game over: "), "{text}");
+    assert!(text.contains("wins") || text.contains("you win"), "{text}");
+
+    let text = run_with_input(
+        &["play", "--players", "4", "--teams", "--seat", "2", "-q"],
+        "tap 1->1@2\nhint\n",
+    );
+    assert!(text.contains("your team is players 2, 4"), "{text}");
+    assert!(text.contains("Player 1 plays"), "{text}");
+    assert!(text.contains("is your teammate"), "{text}");
+    assert!(text.contains("(for your team)"), "{text}");
+}
+
+#[test]
+fn bad_input_for_many_players() {
+    fails_with(
+        &["solve", "--players", "3", "--teams"],
+        "even number of players",
+    );
+    fails_with(
+        &["solve", "--variant", "standard.p5.teams"],
+        "even number of players",
+    );
+    fails_with(
+        &["query", "11-11", "--players", "3"],
+        "2 players given, the ruleset has 3",
+    );
+    fails_with(&["query", "11-11-11"], "3 players given, the ruleset has 2");
+    fails_with(
+        &["play", "--players", "3", "--seat", "4"],
+        "there is no seat 4",
+    );
+    fails_with(
+        &["play", "--players", "3", "--seat", "0"],
+        "there is no seat 0",
+    );
+}
