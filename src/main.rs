@@ -24,8 +24,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve every position of a two-player variant: win, loss or draw with
-    /// remoteness; summary of the reachable positions and the start.
+    /// Solve every position of a variant: win, loss or draw with remoteness (with
+    /// three or more players, every seat's value against all the others, or the
+    /// mover's team's); summary of the reachable positions and the start.
     Solve(commands::solve::SolveArgs),
     /// The value of a position and of every move from it, best first.
     Query(commands::query::QueryArgs),
@@ -40,6 +41,9 @@ enum Command {
     Stats(commands::stats::StatsArgs),
     /// List the legal moves of a position and where they lead.
     Moves(commands::moves::MovesArgs),
+    /// Every position of a solved variant, one line each (JSON lines or CSV), for
+    /// other tools.
+    Export(commands::export::ExportArgs),
     /// Show a ruleset (or list the presets with --list).
     Rules(commands::rules::RulesCommandArgs),
     /// Benchmarks: time exploring and solving large variants, with peak memory.
@@ -92,6 +96,7 @@ fn main() {
         Command::Survey(args) => commands::survey::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
+        Command::Export(args) => commands::export::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Value(args) => commands::value::run(&args),

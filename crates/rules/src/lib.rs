@@ -26,6 +26,6 @@ pub use error::{quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
-pub use position::{Move, Position};
+pub use position::{hands_text, Move, Position};
 pub use ruleset::{Overflow, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
 pub use variant::MAX_VARIANT_ID;

@@ -54,6 +54,15 @@ pub enum Move {
     Pass,
 }
 
+/// One player's hands as the compact and dashed notations write them: digits run
+/// together when every value is a single digit (`F ≤ 10`), otherwise separated by
+/// commas.
+pub fn hands_text(hands: &[u32], fingers: u32) -> String {
+    let mut out = String::new();
+    write_hands(&mut out, hands, fingers);
+    out
+}
+
 /// Writes one player's hands: digits run together when every value is a single
 /// digit (`F ≤ 10`), otherwise separated by commas.
 pub(crate) fn write_hands(out: &mut String, hands: &[u32], fingers: u32) {

@@ -10,6 +10,7 @@
 //! summarises what is reachable from a start ([`Summary`]), extracts strategies
 //! ([`strategy`]) and is saved to and loaded from a checksummed file ([`mod@file`]).
 
+pub mod export;
 pub mod file;
 pub mod multi;
 mod outcome;

@@ -1,0 +1,99 @@
+//! `chopsticks export`: every position of a solved variant, one line each (JSON
+//! lines or CSV), streamed to standard output or written atomically to a file.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chopsticks_rules::{quoted, Position};
+use chopsticks_solve::export::{export, ExportFormat, Selection};
+use clap::Args;
+
+use super::solved::{solved, DbArgs};
+use crate::progress;
+use crate::rules_args::{NotationArgs, RulesArgs};
+use crate::workload::explore_with_progress;
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    notation: NotationArgs,
+    /// Only the positions reachable from the start (by default every position of the
+    /// index, each marked `reachable` or not).
+    #[arg(long)]
+    reachable: bool,
+    /// Reachability from this position instead of the usual start.
+    #[arg(long)]
+    start: Option<String>,
+    /// `jsonl` (one JSON object per line) or `csv` (with a header line).
+    #[arg(long, default_value = "jsonl")]
+    format: String,
+    /// Write to this file (atomically: complete or not at all) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// No progress bar on stderr (it is also hidden when stderr is not a terminal).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &ExportArgs) -> Result<()> {
+    let Some(format) = ExportFormat::from_name(&args.format) else {
+        bail!(
+            "unknown format `{}`; use jsonl or csv",
+            quoted(&args.format)
+        );
+    };
+    let s = solved(&args.rules, &args.db, args.quiet)?;
+    let notation = args.notation.notation(&s.rules)?;
+    // Refuse a notation that cannot write this ruleset before any work.
+    let start = match &args.start {
+        Some(text) => Position::parse(text, &s.rules).context("--start")?,
+        None => Position::start(&s.rules),
+    };
+    start.to_notation(&s.rules, notation)?;
+    s.check_all(args.quiet)?;
+    let reached = explore_with_progress(&s.graph, &start, args.quiet)
+        .exploration
+        .reached;
+    let selection = if args.reachable {
+        Selection::Reachable { reached: &reached }
+    } else {
+        Selection::All { reached: &reached }
+    };
+    let bar = progress::bar(s.solution.count(), "exporting", args.quiet);
+    let clock = Instant::now();
+    let report = |done: u64| bar.set_position(done);
+    let lines = match &args.output {
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+            let lines = export(&s.solution, selection, notation, format, &mut out, &report)?;
+            out.flush()?;
+            lines
+        }
+        Some(path) => {
+            let mut lines = 0;
+            chopsticks_files::write_with(path, |file| {
+                let mut out = BufWriter::with_capacity(1 << 20, file);
+                lines = export(&s.solution, selection, notation, format, &mut out, &report)?;
+                out.flush()
+            })?;
+            lines
+        }
+    };
+    bar.finish_and_clear();
+    let seconds = clock.elapsed().as_secs_f64();
+    progress::announce(
+        &format!(
+            "exported {lines} positions in {seconds:.2} s ({:.1} M lines/s)",
+            lines as f64 / seconds.max(1e-9) / 1e6
+        ),
+        args.quiet,
+    );
+    Ok(())
+}

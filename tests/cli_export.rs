@@ -1,0 +1,109 @@
+//! End-to-end tests of `chopsticks export`: every line agrees with `query`, the
+//! counts with `solve`, both formats, files written atomically, bad input refused.
+
+mod common;
+
+use common::{fails_with, json, run, stdout};
+
+fn lines(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["export", "-q"];
+    all.extend_from_slice(args);
+    stdout(&all)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn every_position_once_with_the_values_of_query() {
+    let rows = lines(&["--preset", "rahman"]);
+    assert_eq!(rows.len(), 225);
+    let reachable = rows.iter().filter(|r| r["reachable"] == true).count();
+    let solved = json(&["solve", "--preset", "rahman", "--json"]);
+    assert_eq!(reachable as u64, solved["reachable"].as_u64().unwrap());
+    // Every line has exactly the documented keys, and the values of `query`.
+    for row in rows.iter().step_by(7) {
+        let keys: Vec<&String> = row.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["position", "reachable", "remoteness", "value"]);
+        let position = row["position"].as_str().unwrap();
+        let q = json(&["query", position, "--preset", "rahman", "--json"]);
+        assert_eq!(q["value"], row["value"], "{position}");
+        assert_eq!(q["remoteness"], row["remoteness"], "{position}");
+    }
+    let only = lines(&["--preset", "rahman", "--reachable"]);
+    assert_eq!(only.len(), reachable);
+    assert!(only.iter().all(|r| r["reachable"] == true));
+}
+
+#[test]
+fn three_players_have_seats_and_csv_has_a_header() {
+    let rows = lines(&["--preset", "rollover", "--players", "3", "--reachable"]);
+    assert_eq!(rows.len(), 3141);
+    let start = rows.iter().find(|r| r["position"] == "111111").unwrap();
+    let q = json(&[
+        "query",
+        "111111",
+        "--preset",
+        "rollover",
+        "--players",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(start["seats"], q["seats"]);
+    assert_eq!(start["value"], q["value"]);
+
+    let text = stdout(&["export", "-q", "--players", "3", "--format", "csv"]);
+    let mut it = text.lines();
+    assert_eq!(
+        it.next().unwrap(),
+        "position,reachable,value,remoteness,seat0_value,seat0_remoteness,seat1_value,seat1_remoteness,seat2_value,seat2_remoteness"
+    );
+    assert_eq!(it.count(), 15usize.pow(3));
+    // Paper notation holds commas: quoted in CSV.
+    let text = stdout(&[
+        "export",
+        "-q",
+        "--preset",
+        "simple",
+        "--notation",
+        "paper",
+        "--format",
+        "csv",
+    ]);
+    assert!(text.contains("\"(1,1|1,1)_4\",true,lose,8\n"), "{text}");
+    // Draws have no remoteness.
+    let text = stdout(&["export", "-q", "--preset", "rahman", "--format", "csv"]);
+    assert!(
+        text.contains("\n11-11,true,draw,\n") || text.contains("\n1111,true,draw,\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn files_are_written_whole_and_bad_input_refused() {
+    let dir = std::env::temp_dir().join(format!("chopsticks-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("standard.jsonl");
+    let out = run(&["export", "-q", "--output", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 225);
+    // Refused: a device, an unknown format, a notation that cannot write the rules.
+    fails_with(&["export", "--output", "/dev/null"], "not a regular file");
+    fails_with(&["export", "--format", "xml"], "unknown format");
+    fails_with(
+        &["export", "--players", "3", "--notation", "paper"],
+        "two players only",
+    );
+    fails_with(
+        &["export", "--players", "3", "--teams"],
+        "even number of players",
+    );
+    // Nothing half-written was left behind.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
