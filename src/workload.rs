@@ -21,7 +21,7 @@ const EXPLORE_RATE: f64 = 2.5e6;
 const SOLVE_RATE: f64 = 4.0e6;
 /// States (a position and a seat) solved per second by the solver of three or more
 /// players on the reference machine (measured: docs/PERFORMANCE.md).
-const MULTI_SOLVE_RATE: f64 = 1.0e6;
+const MULTI_SOLVE_RATE: f64 = 2.0e6;
 /// Work expected to take longer than this is announced before it starts.
 pub const ANNOUNCE_AFTER: Duration = Duration::from_secs(10);
 

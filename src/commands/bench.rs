@@ -25,6 +25,12 @@ pub enum Workload {
     /// Load-test `chopsticks serve` on loopback: many connections asking for the
     /// positions of a solved variant (every reachable one in turn).
     Serve,
+    /// Solve 4 players × 2 hands, rollover at 10, transfers and divisions
+    /// (9,150,625 positions): every seat's coalition value, then team play (2 against 2).
+    Players,
+    /// Export the 25,050,025 positions of the explore workload's variant as JSON
+    /// lines (and CSV) to a sink, after solving and exploring it.
+    Export,
 }
 
 #[derive(Args, Debug)]
@@ -66,6 +72,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Explore => explore(args),
         Workload::Solve => solve(args),
         Workload::Serve => serve(args),
+        Workload::Players => players(args),
+        Workload::Export => export(args),
     }
 }
 
@@ -191,6 +199,161 @@ fn serve(args: &BenchArgs) -> Result<()> {
         report.failed
     );
     Ok(())
+}
+
+/// The many-player variant: 4 players × 2 hands, rollover at 10.
+pub fn players_variant(teams: bool) -> Ruleset {
+    Ruleset {
+        hands: vec![2; 4],
+        fingers: 10,
+        teams,
+        ..Preset::Rollover.ruleset()
+    }
+}
+
+fn players(args: &BenchArgs) -> Result<()> {
+    let mut rows = Vec::new();
+    for teams in [false, true] {
+        let rules = players_variant(teams);
+        reset_peak();
+        let graph = graph_for_solving(&rules, true)?;
+        let mut times = Vec::new();
+        let mut start = Vec::new();
+        for _ in 0..args.runs {
+            let clock = Instant::now();
+            let solution = Solution::solve(&graph, &|_| {})?;
+            times.push(clock.elapsed().as_secs_f64());
+            start = solution.seat_outcomes(&Position::start(&rules));
+        }
+        times.sort_by(f64::total_cmp);
+        let best = times[0];
+        let peak = peak_resident_bytes().unwrap_or(0);
+        let concept = chopsticks_solve::Concept::of(&rules);
+        let seats = concept.width(rules.players()) as u64;
+        rows.push(json!({
+            "ruleset": rules.describe(),
+            "concept": concept,
+            "positions": graph.count(),
+            "states": graph.count() * seats,
+            "seconds": times,
+            "best_seconds": best,
+            "positions_per_second": graph.count() as f64 / best,
+            "peak_resident_bytes": peak,
+            "peak_bytes_per_position": peak as f64 / graph.count() as f64,
+            "start_seats": start.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+        }));
+    }
+    if args.json {
+        super::print_json(&json!({
+            "workload": "players",
+            "threads": rayon::current_num_threads(),
+            "runs": rows,
+        }));
+        return Ok(());
+    }
+    println!(
+        "workload:  solve four players ({} threads)",
+        rayon::current_num_threads()
+    );
+    for r in &rows {
+        println!("ruleset:   {}", r["ruleset"].as_str().unwrap_or(""));
+        println!(
+            "  {} positions, {} states ({}): best {:.2} s of {} runs ({:.2} M positions/s); peak {} ({:.2} bytes/position); start: {}",
+            r["positions"],
+            r["states"],
+            r["concept"].as_str().unwrap_or(""),
+            r["best_seconds"].as_f64().unwrap_or(0.0),
+            args.runs,
+            r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
+            human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
+            r["peak_bytes_per_position"].as_f64().unwrap_or(0.0),
+            r["start_seats"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default(),
+        );
+    }
+    Ok(())
+}
+
+fn export(args: &BenchArgs) -> Result<()> {
+    use chopsticks_solve::export::{export, ExportFormat, Selection};
+    let rules = large_variant();
+    let graph = graph_for_solving(&rules, true)?;
+    let solution = Solution::solve(&graph, &|_| {})?;
+    let reached = explore_with_progress(&graph, &Position::start(&rules), true)
+        .exploration
+        .reached;
+    let notation = Notation::default_for(&rules);
+    let mut rows = Vec::new();
+    for (name, format) in [("jsonl", ExportFormat::Jsonl), ("csv", ExportFormat::Csv)] {
+        let mut times = Vec::new();
+        let mut lines = 0;
+        let mut bytes = 0;
+        for _ in 0..args.runs {
+            let mut sink = Counting(0);
+            let clock = Instant::now();
+            lines = export(
+                &solution,
+                Selection::All { reached: &reached },
+                notation,
+                format,
+                &mut sink,
+                &|_| {},
+            )?;
+            times.push(clock.elapsed().as_secs_f64());
+            bytes = sink.0;
+        }
+        times.sort_by(f64::total_cmp);
+        rows.push(json!({
+            "format": name,
+            "lines": lines,
+            "bytes": bytes,
+            "seconds": times,
+            "best_seconds": times[0],
+            "lines_per_second": lines as f64 / times[0],
+        }));
+    }
+    if args.json {
+        super::print_json(&json!({
+            "workload": "export",
+            "ruleset": rules.describe(),
+            "threads": rayon::current_num_threads(),
+            "runs": rows,
+        }));
+        return Ok(());
+    }
+    println!(
+        "workload:  export every position to a sink ({} threads)",
+        rayon::current_num_threads()
+    );
+    println!("ruleset:   {}", rules.describe());
+    for r in &rows {
+        println!(
+            "  {:<5}  {} lines, {}: best {:.2} s of {} runs ({:.1} M lines/s)",
+            r["format"].as_str().unwrap_or(""),
+            r["lines"],
+            human_bytes(r["bytes"].as_u64().unwrap_or(0)),
+            r["best_seconds"].as_f64().unwrap_or(0.0),
+            args.runs,
+            r["lines_per_second"].as_f64().unwrap_or(0.0) / 1e6,
+        );
+    }
+    Ok(())
+}
+
+/// A writer that keeps nothing and counts the bytes.
+struct Counting(u64);
+
+impl std::io::Write for Counting {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn solve(args: &BenchArgs) -> Result<()> {

@@ -49,8 +49,9 @@
 //!   per position, and every parent state (from [`Graph::for_each_parent_step`]): a
 //!   parent for whose mover the child is good (a win for the side to move) becomes
 //!   that side's win at `k + 1` (the first good child met, so the smallest
-//!   remoteness); any other parent is marked a *candidate* in a bit set. **Phase B**
-//!   looks at every candidate still unresolved and its children: if every child is
+//!   remoteness); any other parent position is marked a *candidate* in a bit set.
+//!   **Phase B** looks at every unresolved state of every candidate position and
+//!   at its children: if every child is
 //!   resolved at a level `≤ k` and bad for the side to move, the parent is that
 //!   side's loss at `k + 1` (the largest remoteness, since a child of level `k` was
 //!   the trigger).
@@ -59,7 +60,7 @@
 //! Without counters, duplicate parents or children change nothing (every step is
 //! idempotent), and the working memory is the result itself (one byte per state
 //! while every remoteness is ≤ 126, two otherwise, chosen by restarting) plus one
-//! bit per state for the candidates.
+//! bit per position for the candidates.
 //!
 //! A position whose mover is out while the game goes on never arises in play (the
 //! turn skips players who are out); such a position gets the values of the position
@@ -120,11 +121,11 @@ impl Concept {
     }
 }
 
-/// Bytes a solve of `count` positions needs besides the move tables (one byte and
-/// one bit per state, twice that if remoteness goes past 126).
+/// Bytes a solve of `count` positions needs besides the move tables (one byte per
+/// state and one bit per position, twice that if remoteness goes past 126).
 pub fn multi_solve_bytes(rules: &Ruleset, count: u64) -> u64 {
     let states = count.saturating_mul(Concept::of(rules).width(rules.players()) as u64);
-    states.saturating_add(states / 8)
+    states.saturating_add(count / 8)
 }
 
 /// The states of one ruleset's game, as described in the module documentation.
@@ -320,7 +321,7 @@ impl Cells for WideCells {
     }
 }
 
-/// A bit per state, set by many threads, taken word by word.
+/// A bit per position, set by many threads, taken word by word.
 struct Candidates(Vec<AtomicU64>);
 
 impl Candidates {
@@ -393,7 +394,7 @@ fn run<C: Cells>(
         resolved: resolved.load(Relaxed),
         total,
     });
-    let candidates = Candidates::new(total);
+    let candidates = Candidates::new(n);
     let mut level = 0u32;
     loop {
         let next = level + 1;
@@ -437,7 +438,7 @@ fn run<C: Cells>(
                                 resolved.fetch_add(1, Relaxed);
                             }
                         } else {
-                            candidates.insert(q);
+                            candidates.insert(parent);
                         }
                     }
                 });
@@ -457,19 +458,17 @@ fn run<C: Cells>(
             .for_each(|(w, word)| {
                 let mut bits = word.swap(0, Relaxed);
                 while bits != 0 {
-                    let first = w as u64 * 64 + bits.trailing_zeros() as u64;
-                    let i = first / width as u64;
-                    // Every candidate slot of position `i` in this word.
+                    let i = w as u64 * 64 + bits.trailing_zeros() as u64;
+                    bits &= bits - 1;
+                    // Every unresolved slot of position `i` is tested: one that no
+                    // child resolved at `level` cannot have every child bad at a
+                    // level ≤ `level` without having been resolved before.
                     let mut slots = [false; MAX_PLAYERS];
                     let mut any = false;
                     for (slot, candidate) in slots.iter_mut().enumerate().take(width) {
-                        let st = i * width as u64 + slot as u64;
-                        if st / 64 == w as u64 && bits & (1u64 << (st % 64)) != 0 {
-                            bits &= !(1u64 << (st % 64));
-                            if cells.load(st).is_none() {
-                                *candidate = true;
-                                any = true;
-                            }
+                        if cells.load(i * width as u64 + slot as u64).is_none() {
+                            *candidate = true;
+                            any = true;
                         }
                     }
                     if !any {
