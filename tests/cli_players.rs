@@ -153,3 +153,75 @@ fn bad_input_for_many_players() {
         "there is no seat 0",
     );
 }
+
+#[test]
+fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
+    // Three players, standard rules, from 01-01-03: the second player wins in 10
+    // against the other two together.
+    let v = json(&["strategy", "--players", "3", "--start", "010103", "--json"]);
+    assert_eq!(v["concept"], "coalition");
+    assert_eq!(v["winner"], "second");
+    assert_eq!(v["winner_seat"], 1);
+    assert_eq!(v["verified"], true);
+    assert_eq!(v["start_seats"][1]["value"], "win");
+    assert_eq!(v["start_seats"][1]["remoteness"], 10);
+    let configurations = v["configurations"].as_array().unwrap();
+    assert!(!configurations.is_empty());
+    // Three players' hands each, yours first.
+    assert!(configurations
+        .iter()
+        .all(|c| c.as_str().unwrap().matches('[').count() == 3));
+    assert!(v["positions_faced"].as_u64().unwrap() >= 1);
+
+    // From the start nobody beats a coalition; the text says how fast each falls.
+    let out = common::stdout(&["strategy", "--players", "3", "-q"]);
+    assert!(
+        out.contains("No player can force a win against all the others"),
+        "{out}"
+    );
+    assert!(out.contains("the second player loses in 10"), "{out}");
+
+    // Simple rules at F = 3, two against two: the first player's team wins in 13.
+    let v = json(&[
+        "strategy",
+        "--preset",
+        "simple",
+        "--fingers",
+        "3",
+        "--players",
+        "4",
+        "--teams",
+        "--json",
+    ]);
+    assert_eq!(v["concept"], "teams");
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["start"]["value"], "win");
+    assert_eq!(v["start"]["remoteness"], 13);
+    assert_eq!(v["win_immediately"], true);
+    let out = common::stdout(&[
+        "strategy",
+        "--preset",
+        "simple",
+        "--fingers",
+        "4",
+        "--players",
+        "4",
+        "--teams",
+        "-q",
+    ]);
+    assert!(
+        out.contains("The second player's team can force a win (win in 17"),
+        "{out}"
+    );
+    assert!(out.contains("Both partners"), "{out}");
+
+    // Standard rules, two against two: a draw, with the configurations to avoid.
+    let v = json(&["strategy", "--players", "4", "--teams", "--json"]);
+    assert_eq!(v["winner"], serde_json::Value::Null);
+    let avoid = v["avoid"].as_array().unwrap();
+    assert!(!avoid.is_empty());
+    assert_eq!(avoid.len(), v["avoid_loses_in"].as_array().unwrap().len());
+    assert!(avoid
+        .iter()
+        .all(|c| c.as_str().unwrap().matches('[').count() == 4));
+}

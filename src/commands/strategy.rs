@@ -3,7 +3,8 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use chopsticks_rules::Position;
-use chopsticks_solve::strategy::{advice, Advice};
+use chopsticks_solve::strategy::{advice, seat_name, Advice};
+use chopsticks_solve::{Concept, Value};
 use clap::Args;
 use serde_json::json;
 
@@ -32,10 +33,19 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         None => Position::start(&s.rules),
     };
     let start_index = s.graph.index_of(&start);
-    let start_outcome = s.solution.outcome_at(start_index);
     if start.is_terminal(&s.rules) {
         bail!("the game is already over at the start position: there is nothing to play");
     }
+    if !s.graph.mover_alive(start_index) {
+        bail!(
+            "the player to move has no live hand in the start position, so the turn passes \
+             on: write the position with the next player who has a live hand first"
+        );
+    }
+    let concept = s.solution.concept();
+    let players = s.rules.players();
+    let start_outcome = s.solution.outcome_at(start_index);
+    let start_seats = s.solution.seat_outcomes_at(start_index);
     let advice = advice(&s.graph, &s.solution, start_index, || {
         explore_with_progress(&s.graph, &start, args.output.quiet)
             .exploration
@@ -44,38 +54,77 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             .collect()
     })
     .map_err(|e| anyhow!("internal error: {e}"))?;
+    let mut out = json!({
+        "ruleset": s.rules.describe(),
+        "concept": concept,
+        "start": outcome_json(&start_outcome),
+    });
+    if players > 2 {
+        out["start_seats"] = start_seats.iter().map(outcome_json).collect();
+    }
+    // What a configuration lists, in words.
+    let layout = match (players, concept) {
+        (2, _) => "[your hands],[opponent's hands]".to_string(),
+        (_, Concept::Teams) => "[your hands], then those of each player after you in turn \
+                                order; your partners are every second one"
+            .to_string(),
+        _ => "[your hands], then those of each player after you in turn order".to_string(),
+    };
+    // Whose win, in words.
+    let side = |seat: usize| match concept {
+        Concept::Teams => format!("The {} player's team", seat_name(seat)),
+        _ => format!("The {} player", seat_name(seat)),
+    };
     match advice {
         Advice::Win {
-            winner,
+            seat,
             win_immediately,
             configurations,
             listed,
             positions_faced,
         } => {
-            let who = winner.name();
             if args.output.json {
-                super::print_json(&json!({
-                    "ruleset": s.rules.describe(),
-                    "start": outcome_json(&start_outcome),
-                    "winner": who,
-                    "win_immediately": win_immediately,
-                    "configurations": configurations,
-                    "positions_faced": positions_faced,
-                    "verified": true,
-                }));
+                out["winner"] = json!(seat_name(seat));
+                out["winner_seat"] = json!(seat);
+                out["win_immediately"] = json!(win_immediately);
+                out["configurations"] = json!(configurations);
+                out["listed"] = json!(listed);
+                out["positions_faced"] = json!(positions_faced);
+                out["verified"] = json!(true);
+                super::print_json(&out);
                 return Ok(());
             }
             println!("{}", s.rules.describe());
+            let (against, whose) = match concept {
+                Concept::Coalition => (
+                    " against all the others together",
+                    format!("{} for that player", outcome_text(&start_seats[seat])),
+                ),
+                Concept::Teams => (
+                    "",
+                    format!("{} for that team", outcome_text(&start_seats[seat])),
+                ),
+                Concept::TwoPlayer => (
+                    "",
+                    format!("{} for the first player", outcome_text(&start_outcome)),
+                ),
+            };
+            println!("{} can force a win{against} ({whose}).", side(seat));
+            let who = match concept {
+                Concept::Teams => "Both partners: after",
+                _ => "After",
+            };
             println!(
-                "The {who} player can force a win ({} for the first player).",
-                outcome_text(&start_outcome)
-            );
-            println!(
-                "After each of your moves, reach the first configuration of this list that you \
-                 can ([your hands],[opponent's hands]):"
+                "{who} each of your moves, reach the first configuration of this list that you \
+                 can ({layout}):"
             );
             if win_immediately {
-                println!("  [?,?],[0,0]  (win immediately if you can)");
+                let finished = match (players, concept) {
+                    (2, _) => "[?,?],[0,0]",
+                    (_, Concept::Teams) => "the other team has no live hand",
+                    _ => "nobody else has a live hand",
+                };
+                println!("  {finished}  (win immediately if you can)");
             }
             for line in &configurations {
                 println!("  {line}");
@@ -87,23 +136,65 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         }
         Advice::Draw { avoid } => {
             if args.output.json {
-                super::print_json(&json!({
-                    "ruleset": s.rules.describe(),
-                    "start": outcome_json(&start_outcome),
-                    "winner": null,
-                    "avoid": avoid.iter().map(|(c, _)| c).collect::<Vec<_>>(),
-                }));
+                out["winner"] = serde_json::Value::Null;
+                out["winner_seat"] = serde_json::Value::Null;
+                out["avoid"] = avoid.iter().map(|(c, _)| json!(c)).collect();
+                out["avoid_loses_in"] = avoid.iter().map(|(_, n)| json!(n)).collect();
+                super::print_json(&out);
                 return Ok(());
             }
             println!("{}", s.rules.describe());
-            println!("Neither player can force a win: with best play the game never ends.");
-            println!(
-                "Never leave your opponent in one of these {} configurations ([your \
-                 hands],[opponent's hands]):",
-                avoid.len()
-            );
-            for (line, wins_in) in &avoid {
-                println!("  {line}  (opponent wins in {wins_in})");
+            let loses_in = match (players, concept) {
+                (2, _) => "opponent wins in",
+                (_, Concept::Teams) => "your team loses in",
+                _ => "the others beat you in",
+            };
+            match concept {
+                Concept::Coalition => {
+                    println!("No player can force a win against all the others together.");
+                    let values: Vec<String> = start_seats
+                        .iter()
+                        .enumerate()
+                        .map(|(seat, o)| {
+                            let fate = match (o.value, o.remoteness) {
+                                (Value::Win, Some(r)) => format!("wins in {r}"),
+                                (Value::Lose, Some(r)) => format!("loses in {r}"),
+                                _ => "holds out (a draw)".to_string(),
+                            };
+                            format!("the {} player {fate}", seat_name(seat))
+                        })
+                        .collect();
+                    println!("Against a coalition of the others: {}.", values.join(", "));
+                    if avoid.is_empty() {
+                        println!(
+                            "No position reachable from the start is a draw for its player \
+                             to move: whoever can be ganged up on cannot hold out."
+                        );
+                        return Ok(());
+                    }
+                    println!(
+                        "When you can hold out against everyone (a draw), never leave yourself \
+                         in one of these {} configurations ({layout}):",
+                        avoid.len()
+                    );
+                }
+                Concept::Teams => {
+                    println!("Neither team can force a win: with best play the game never ends.");
+                    println!(
+                        "Never leave yourself in one of these {} configurations ({layout}):",
+                        avoid.len()
+                    );
+                }
+                Concept::TwoPlayer => {
+                    println!("Neither player can force a win: with best play the game never ends.");
+                    println!(
+                        "Never leave your opponent in one of these {} configurations ({layout}):",
+                        avoid.len()
+                    );
+                }
+            }
+            for (line, n) in &avoid {
+                println!("  {line}  ({loses_in} {n})");
             }
         }
     }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use chopsticks_rules::{Notation, Position, PositionIndex, Preset, Ruleset};
-use chopsticks_solve::strategy::{advice, Advice};
+use chopsticks_solve::strategy::{advice, seat_name, Advice};
 use chopsticks_solve::{Outcome, Value};
 use chopsticks_space::explore;
 use serde::Deserialize;
@@ -251,13 +251,13 @@ pub async fn strategy(
     });
     match &*advice {
         Advice::Win {
-            winner,
+            seat,
             win_immediately,
             configurations,
             listed,
             positions_faced,
         } => {
-            out["winner"] = json!(winner.name());
+            out["winner"] = json!(seat_name(*seat));
             out["winImmediately"] = json!(win_immediately);
             out["configurations"] = json!(configurations);
             out["listed"] = json!(listed);

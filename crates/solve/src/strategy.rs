@@ -1,66 +1,141 @@
 //! Strategies a person can follow, extracted from a solution and checked.
 //!
-//! **Winning strategy.** When one side can force a win from the start, the strategy
-//! is a list of *configurations*: positions to leave the opponent in after each of
-//! your moves, in order of preference. The rule is Wikipedia's: after each of your
-//! moves, reach the first configuration of the list that you can reach. The list is
-//! built from the policy "take the fastest win; among equally fast ones, the child
-//! with the smallest index", applied at every position the winner can face against
-//! any defence; sorting the chosen configurations by (remoteness, index) makes "the
-//! first reachable one" exactly that policy's choice, so the list is complete.
+//! **Winning strategy.** When one seat can force a win from the start (with two
+//! players or in team play: one side; with three or more players otherwise: one
+//! seat against a coalition of all the others, docs/MULTIPLAYER.md), the strategy is
+//! a list of *configurations*: positions to reach after each of your moves, in order
+//! of preference. The rule is Wikipedia's: after each of your moves, reach the first
+//! configuration of the list that you can reach (in team play both partners follow
+//! the same list). The list is built from the policy "take the fastest win; among
+//! equally fast ones, the smallest node", applied at every position the winner can
+//! face against any defence; sorting the chosen configurations by (remoteness, node)
+//! makes "the first reachable one" exactly that policy's choice, so the list is
+//! complete.
+//!
+//! A node is a position with the seat played for ([`Seated`]): seats are counted in
+//! each position's own turn order, so the seat moves round with every move.
 //!
 //! [`verify`] then replays the list against every defence without looking at the
 //! solution: at every position the winner faces some configuration of the list must
 //! be reachable, and the game graph so followed must have no cycle and end only in
-//! the winner's victories.
+//! the winner's victories (as the rules, not the solution, judge them).
 //!
-//! **Drawn variants.** [`traps`] lists the positions to avoid: positions reachable
-//! from the start that are wins for the player to move, reachable by one move from a
-//! drawn position. Leaving your opponent in one of them loses.
+//! **When nobody can force a win.** [`traps`] lists the positions to avoid: for
+//! every position reachable from the start that is a draw for its mover, the moves
+//! that lose for that mover. Making one of them loses.
 
 use std::collections::{HashMap, HashSet};
 
 use chopsticks_space::Graph;
 
+use crate::multi::{Concept, States};
 use crate::{Solution, Value};
 
-/// Which player can force a win from the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Winner {
-    /// The player who moves first.
-    First,
-    /// The player who moves second.
-    Second,
+/// A position together with the seat a strategy plays for, counted in the
+/// position's turn order (0 = the player to move). Seats move round after every
+/// move, so the same position is a different node for different seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seated {
+    pub index: u64,
+    pub seat: usize,
 }
 
-impl Winner {
-    /// `first` or `second`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Winner::First => "first",
-            Winner::Second => "second",
-        }
-    }
+/// `first`, `second`, … : the name of a seat counted from the start's first player.
+pub fn seat_name(seat: usize) -> String {
+    const NAMES: [&str; 8] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    ];
+    NAMES
+        .get(seat)
+        .map_or_else(|| format!("{}th", seat + 1), |n| n.to_string())
 }
 
 /// A complete winning strategy as an ordered list of configurations.
 #[derive(Clone, Debug)]
 pub struct Strategy {
-    pub winner: Winner,
-    /// Positions (opponent to move) to reach after each of the winner's moves, best
-    /// first. Finished games (the opponent has no hand) come first.
-    pub configurations: Vec<u64>,
+    /// The seat at the start (0 = the first player) the strategy wins for; in team
+    /// play, for that seat's whole team (partners follow the same list).
+    pub seat: usize,
+    /// Positions to reach after each of the winner's moves, best first, each with
+    /// the seat of the player who just moved. Finished games come first.
+    pub configurations: Vec<Seated>,
     /// The positions the winner faces when following the list, for the record.
     pub decisions: u64,
 }
 
-/// The fastest winning child of `x` (ties: the smallest index).
-fn best_child(graph: &Graph, solution: &Solution, x: u64) -> Option<(u32, u64)> {
-    let mut best: Option<(u32, u64)> = None;
-    graph.for_each_child(x, |c| {
-        let o = solution.outcome_at(c);
-        if o.value == Value::Lose {
-            let key = (o.remoteness.expect("losses have a remoteness"), c);
+/// The game seen from one seat: whose turn it is, what the rules and the solution
+/// say about it, and where moves lead, the seat following the position round.
+struct View<'a> {
+    graph: &'a Graph,
+    states: States<'a>,
+    players: usize,
+    coalition: bool,
+}
+
+impl<'a> View<'a> {
+    fn new(graph: &'a Graph) -> View<'a> {
+        View {
+            graph,
+            states: States::new(graph),
+            players: graph.players(),
+            coalition: Concept::of(graph.rules()) == Concept::Coalition,
+        }
+    }
+
+    /// Whether the seat's side moves: the seat itself, or in team play and with
+    /// two players, any player of its team.
+    fn ours(&self, n: Seated) -> bool {
+        if self.coalition {
+            n.seat == 0
+        } else {
+            n.seat % 2 == 0
+        }
+    }
+
+    /// What the rules alone say: `Some(true)` if the seat has won, `Some(false)` if
+    /// it has lost, `None` while it plays on.
+    fn settled(&self, n: Seated) -> Option<bool> {
+        let alive = self.graph.alive(n.index);
+        let alive = &alive[..self.players];
+        let over = self.graph.rules().is_over(alive);
+        if self.coalition {
+            self.states.settled(alive, over, n.seat)
+        } else {
+            self.states
+                .settled(alive, over, 0)
+                .map(|w| w == (n.seat % 2 == 0))
+        }
+    }
+
+    fn children(&self, n: Seated, mut emit: impl FnMut(Seated)) {
+        let p = self.players;
+        self.graph.for_each_child_step(n.index, |index, step| {
+            emit(Seated {
+                index,
+                seat: (n.seat + p - step % p) % p,
+            })
+        });
+    }
+
+    fn children_vec(&self, n: Seated) -> Vec<Seated> {
+        let mut out = Vec::new();
+        self.children(n, |c| out.push(c));
+        out
+    }
+}
+
+/// The seat's outcome at a node, from the solution.
+fn value(solution: &Solution, n: Seated) -> crate::Outcome {
+    solution.seat_outcome_at(n.index, n.seat)
+}
+
+/// The fastest move to a win for the seat (ties: the smallest node).
+fn best_child(view: &View, solution: &Solution, x: Seated) -> Option<(u32, Seated)> {
+    let mut best: Option<(u32, Seated)> = None;
+    view.children(x, |c| {
+        let o = value(solution, c);
+        if o.value == Value::Win {
+            let key = (o.remoteness.expect("wins have a remoteness"), c);
             if best.is_none_or(|b| key < b) {
                 best = Some(key);
             }
@@ -69,39 +144,62 @@ fn best_child(graph: &Graph, solution: &Solution, x: u64) -> Option<(u32, u64)> 
     best
 }
 
-/// Builds the winning strategy from `start`, or `None` when the start is a draw.
+/// The seat at `start` (0 = its mover) that can force a win: with two players or
+/// in team play seat 0 or 1 (for its team), otherwise the one seat, if any, that
+/// wins against a coalition of all the others.
+pub fn winning_seat(graph: &Graph, solution: &Solution, start: u64) -> Option<usize> {
+    let seats = match Concept::of(graph.rules()) {
+        Concept::Coalition => graph.players(),
+        _ => 2,
+    };
+    (0..seats).find(|&seat| solution.seat_outcome_at(start, seat).value == Value::Win)
+}
+
+/// Builds the winning strategy from `start`, or `None` when no seat can force a
+/// win.
 pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Option<Strategy> {
-    let winner = match solution.outcome_at(start).value {
-        Value::Win => Winner::First,
-        Value::Lose => Winner::Second,
-        Value::Draw => return None,
-    };
-    // Positions the winner faces.
-    let mut faced: Vec<u64> = match winner {
-        Winner::First => vec![start],
-        Winner::Second => graph.children(start),
-    };
-    let mut seen: HashSet<u64> = faced.iter().copied().collect();
-    let mut chosen: HashMap<u64, u32> = HashMap::new();
-    while let Some(x) = faced.pop() {
-        if graph.is_terminal(x) {
-            // Already won by the winner (in misère, by losing their last hand).
-            continue;
-        }
-        let (r, c) = best_child(graph, solution, x).expect("a faced position is a win");
-        chosen.insert(c, r);
-        graph.for_each_child(c, |y| {
-            if seen.insert(y) {
-                faced.push(y);
+    let seat = winning_seat(graph, solution, start)?;
+    let view = View::new(graph);
+    let mut seen: HashSet<Seated> = HashSet::new();
+    let mut faced: Vec<Seated> = Vec::new();
+    // Every node from `n` on that the winner's opponents choose, up to the
+    // positions where the winner moves again.
+    let reach = |n: Seated, seen: &mut HashSet<Seated>, faced: &mut Vec<Seated>| {
+        let mut todo = vec![n];
+        while let Some(y) = todo.pop() {
+            if view.settled(y).is_some() {
+                continue;
             }
-        });
+            if view.ours(y) {
+                faced.push(y);
+            } else {
+                view.children(y, |c| {
+                    if seen.insert(c) {
+                        todo.push(c);
+                    }
+                });
+            }
+        }
+    };
+    let root = Seated { index: start, seat };
+    seen.insert(root);
+    reach(root, &mut seen, &mut faced);
+    let mut chosen: HashMap<Seated, u32> = HashMap::new();
+    let mut decisions = 0;
+    while let Some(x) = faced.pop() {
+        decisions += 1;
+        let (r, c) = best_child(&view, solution, x).expect("a faced position is a win");
+        chosen.insert(c, r);
+        if seen.insert(c) {
+            reach(c, &mut seen, &mut faced);
+        }
     }
-    let mut configurations: Vec<(u32, u64)> = chosen.into_iter().map(|(c, r)| (r, c)).collect();
+    let mut configurations: Vec<(u32, Seated)> = chosen.into_iter().map(|(c, r)| (r, c)).collect();
     configurations.sort_unstable();
     Some(Strategy {
-        winner,
+        seat,
         configurations: configurations.into_iter().map(|(_, c)| c).collect(),
-        decisions: seen.len() as u64,
+        decisions,
     })
 }
 
@@ -124,18 +222,23 @@ pub fn minimise(graph: &Graph, start: u64, strategy: &Strategy) -> Strategy {
     kept
 }
 
-/// Checks a strategy against every defence using only the move graph: returns the
-/// number of positions the winner faces, or a description of the first failure.
+/// Checks a strategy against every defence using only the move graph and the
+/// rules: returns the number of positions the winner faces, or a description of
+/// the first failure. The winner (every player of the winning team) moves to the
+/// first configuration of the list it can reach; every other player may do
+/// anything. The game so followed must have no cycle and end only in the winner's
+/// victories.
 pub fn verify(graph: &Graph, start: u64, strategy: &Strategy) -> Result<u64, String> {
-    let order: HashMap<u64, usize> = strategy
+    let view = View::new(graph);
+    let order: HashMap<Seated, usize> = strategy
         .configurations
         .iter()
         .enumerate()
         .map(|(k, &c)| (c, k))
         .collect();
-    let pick = |x: u64| -> Option<u64> {
-        let mut best: Option<(usize, u64)> = None;
-        graph.for_each_child(x, |c| {
+    let pick = |x: Seated| -> Option<Seated> {
+        let mut best: Option<(usize, Seated)> = None;
+        view.children(x, |c| {
             if let Some(&k) = order.get(&c) {
                 if best.is_none_or(|(b, _)| k < b) {
                     best = Some((k, c));
@@ -144,109 +247,109 @@ pub fn verify(graph: &Graph, start: u64, strategy: &Strategy) -> Result<u64, Str
         });
         best.map(|(_, c)| c)
     };
-    let roots: Vec<u64> = match strategy.winner {
-        Winner::First => vec![start],
-        Winner::Second => {
-            if graph.is_terminal(start) {
-                return Err("the game is over before the second player moves".into());
-            }
-            graph.children(start)
-        }
+    if strategy.seat >= view.players {
+        return Err(format!("there is no seat {} in this game", strategy.seat));
+    }
+    let root = Seated {
+        index: start,
+        seat: strategy.seat,
     };
-    // Depth-first search over the positions the winner faces, with cycle detection.
+    // The nodes that follow `n` in the game the strategy allows.
+    let next = |n: Seated| -> Result<Vec<Seated>, String> {
+        match view.settled(n) {
+            Some(true) => return Ok(Vec::new()),
+            Some(false) => {
+                return Err(format!(
+                    "the opponents can win: the game is lost at index {}",
+                    n.index
+                ))
+            }
+            None => {}
+        }
+        if view.ours(n) {
+            let c = pick(n).ok_or_else(|| {
+                format!(
+                    "no configuration of the list is reachable from index {}",
+                    n.index
+                )
+            })?;
+            return Ok(vec![c]);
+        }
+        let replies = view.children_vec(n);
+        if replies.is_empty() {
+            return Err(format!(
+                "index {} leaves the opponent without a move but not beaten",
+                n.index
+            ));
+        }
+        Ok(replies)
+    };
+    // Depth-first search with cycle detection.
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         Open,
         Done,
     }
-    let mut marks: HashMap<u64, Mark> = HashMap::new();
-    for root in roots {
-        if marks.contains_key(&root) {
-            continue;
-        }
-        // Stack of (faced position, its replies still to visit).
-        let mut stack: Vec<(u64, Vec<u64>)> = Vec::new();
-        // Enters a position the winner faces; `None` when the game is already won.
-        let enter = |x: u64, marks: &mut HashMap<u64, Mark>| -> Result<Vec<u64>, String> {
-            if graph.is_terminal(x) {
-                // The winner is to move in a finished game: won only in misère with
-                // the winner's hands all dead (the mover won iff alive != misère).
-                if graph.mover_alive(x) != graph.rules().misere {
-                    marks.insert(x, Mark::Done);
-                    return Ok(Vec::new());
-                }
-                return Err(format!("the opponent can win: finished game at index {x}"));
+    let mut marks: HashMap<Seated, Mark> = HashMap::new();
+    let mut stack: Vec<(Seated, Vec<Seated>)> = Vec::new();
+    marks.insert(root, Mark::Open);
+    stack.push((root, next(root)?));
+    while let Some(top) = stack.last_mut() {
+        let x = top.0;
+        match top.1.pop() {
+            None => {
+                marks.insert(x, Mark::Done);
+                stack.pop();
             }
-            let c = pick(x).ok_or_else(|| {
-                format!("no configuration of the list is reachable from index {x}")
-            })?;
-            marks.insert(x, Mark::Open);
-            if graph.is_terminal(c) {
-                // The opponent is to move in a finished game: the winner won iff the
-                // opponent did not (mover won iff alive != misère).
-                if graph.mover_alive(c) != graph.rules().misere {
+            Some(y) => match marks.get(&y) {
+                Some(Mark::Open) => {
+                    let from = stack.iter().position(|(z, _)| *z == y).unwrap_or(0);
+                    let cycle: Vec<String> = stack[from..]
+                        .iter()
+                        .filter(|(z, _)| view.ours(*z))
+                        .map(|(z, _)| z.index.to_string())
+                        .collect();
                     return Err(format!(
-                        "configuration {c} ends the game in the opponent's favour"
+                        "the opponents can repeat positions for ever: the winner faces indices {} again and again",
+                        cycle.join(" → ")
                     ));
                 }
-                return Ok(Vec::new());
-            }
-            let replies = graph.children(c);
-            if replies.is_empty() {
-                return Err(format!(
-                    "configuration {c} leaves the opponent without a move but not beaten"
-                ));
-            }
-            Ok(replies)
-        };
-        let replies = enter(root, &mut marks)?;
-        stack.push((root, replies));
-        while let Some(top) = stack.last_mut() {
-            let x = top.0;
-            match top.1.pop() {
+                Some(Mark::Done) => {}
                 None => {
-                    marks.insert(x, Mark::Done);
-                    stack.pop();
+                    let after = next(y)?;
+                    marks.insert(y, Mark::Open);
+                    stack.push((y, after));
                 }
-                Some(y) => match marks.get(&y) {
-                    Some(Mark::Open) => {
-                        let from = stack.iter().position(|(z, _)| *z == y).unwrap_or(0);
-                        let cycle: Vec<String> =
-                            stack[from..].iter().map(|(z, _)| z.to_string()).collect();
-                        return Err(format!(
-                            "the opponent can repeat positions for ever: the winner faces indices {} again and again",
-                            cycle.join(" → ")
-                        ));
-                    }
-                    Some(Mark::Done) => {}
-                    None => {
-                        let next = enter(y, &mut marks)?;
-                        stack.push((y, next));
-                    }
-                },
-            }
+            },
         }
     }
-    Ok(marks.len() as u64)
+    Ok(marks.keys().filter(|&&n| view.ours(n)).count() as u64)
 }
 
-/// Positions to avoid in a drawn variant: wins for the player to move, reachable by
-/// one move from a drawn position reachable from the start. `reached` lists the
-/// positions reachable from the start.
-pub fn traps(graph: &Graph, solution: &Solution, reached: impl Iterator<Item = u64>) -> Vec<u64> {
-    let mut out: HashSet<u64> = HashSet::new();
+/// Positions to avoid when nobody can force a win: for every position reachable
+/// from the start (`reached`) that is a draw for its mover, the moves that lose for
+/// the mover (against everybody else, or for the mover's team), as the position
+/// they lead to and the seat of the player who made them. The slowest losses last.
+pub fn traps(
+    graph: &Graph,
+    solution: &Solution,
+    reached: impl Iterator<Item = u64>,
+) -> Vec<Seated> {
+    let view = View::new(graph);
+    let mut out: HashSet<Seated> = HashSet::new();
     for x in reached {
-        if solution.outcome_at(x).value != Value::Draw {
+        let x = Seated { index: x, seat: 0 };
+        if value(solution, x).value != Value::Draw || view.settled(x).is_some() {
             continue;
         }
-        graph.for_each_child(x, |c| {
-            if solution.outcome_at(c).value == Value::Win {
+        view.children(x, |c| {
+            if value(solution, c).value == Value::Lose {
                 out.insert(c);
             }
         });
     }
-    let mut v: Vec<u64> = out.into_iter().collect();
-    v.sort_unstable_by_key(|&c| (solution.outcome_at(c).remoteness, c));
+    let mut v: Vec<Seated> = out.into_iter().collect();
+    v.sort_unstable_by_key(|&c| (value(solution, c).remoteness, c));
     v
 }
 
@@ -255,12 +358,13 @@ pub fn traps(graph: &Graph, solution: &Solution, reached: impl Iterator<Item = u
 pub const MINIMISE_UP_TO: usize = 2000;
 
 /// What a person needs to play a variant from a start: a checked winning strategy
-/// (configurations written as text), or the traps of a drawn variant.
+/// (configurations written as text), or the traps when nobody can force a win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Advice {
-    /// One side can force a win.
+    /// One seat (with two players or in team play: one side) can force a win.
     Win {
-        winner: Winner,
+        /// The winning seat at the start, 0 = the first player (see [`seat_name`]).
+        seat: usize,
         /// Some finished configuration is in the list: win at once when you can.
         win_immediately: bool,
         /// The other configurations, in order, as [`configuration_text`] writes them.
@@ -270,39 +374,44 @@ pub enum Advice {
         /// Positions the winner faces when following the list against every defence.
         positions_faced: u64,
     },
-    /// Nobody can force a win: the positions never to leave your opponent in, with
-    /// how fast the opponent then wins, fastest first.
+    /// Nobody can force a win: the configurations never to leave yourself in when
+    /// you move in a position you can hold, with how fast you then lose, fastest
+    /// first.
     Draw { avoid: Vec<(String, u32)> },
 }
 
-/// `[2,1],[1,1]`: the hands of the player who just moved (largest first, as
-/// Wikipedia writes them), then the hands of the player to move, for a two-player
-/// position.
-pub fn configuration_text(p: &chopsticks_rules::Position) -> String {
+/// `[2,1],[1,1]`: the hands of the seat's player (largest first, as Wikipedia
+/// writes them), then those of the players after it in turn order. For a
+/// configuration (the seat just moved) with two players: your hands, then your
+/// opponent's.
+pub fn configuration_text(p: &chopsticks_rules::Position, seat: usize) -> String {
     let write = |h: &[u32]| {
         let v: Vec<String> = h.iter().rev().map(u32::to_string).collect();
         format!("[{}]", v.join(","))
     };
-    format!("{},{}", write(&p.players()[1]), write(&p.players()[0]))
+    let players = p.players();
+    let n = players.len();
+    (0..n)
+        .map(|k| write(&players[(seat + k) % n]))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The advice for playing from `start`: the winning strategy, checked by [`verify`]
 /// and shortened by [`minimise`] when it is of human size (and checked again), or,
-/// when the start is a draw, the [`traps`] among the positions `reachable()` lists.
-/// An error only when a check fails, which would be a bug.
+/// when nobody can force a win, the [`traps`] among the positions `reachable()`
+/// lists. An error only when a check fails, which would be a bug.
 pub fn advice(
     graph: &Graph,
     solution: &Solution,
     start: u64,
     reachable: impl FnOnce() -> Vec<u64>,
 ) -> Result<Advice, String> {
+    let text = |c: Seated| configuration_text(&graph.position(c.index), c.seat);
     let Some(strategy) = winning_strategy(graph, solution, start) else {
         let avoid = traps(graph, solution, reachable().into_iter())
             .into_iter()
-            .map(|c| {
-                let wins_in = solution.outcome_at(c).remoteness.unwrap_or(0);
-                (configuration_text(&graph.position(c)), wins_in)
-            })
+            .map(|c| (text(c), value(solution, c).remoteness.unwrap_or(0)))
             .collect();
         return Ok(Advice::Draw { avoid });
     };
@@ -315,17 +424,14 @@ pub fn advice(
     };
     let positions_faced = verify(graph, start, &strategy)
         .map_err(|e| format!("the shortened strategy fails its check: {e}"))?;
-    let (finished, rest): (Vec<u64>, Vec<u64>) = strategy
+    let (finished, rest): (Vec<Seated>, Vec<Seated>) = strategy
         .configurations
         .iter()
-        .partition(|&&c| graph.is_terminal(c));
+        .partition(|c| graph.is_terminal(c.index));
     Ok(Advice::Win {
-        winner: strategy.winner,
+        seat: strategy.seat,
         win_immediately: !finished.is_empty(),
-        configurations: rest
-            .iter()
-            .map(|&c| configuration_text(&graph.position(c)))
-            .collect(),
+        configurations: rest.into_iter().map(text).collect(),
         listed: strategy.configurations.len(),
         positions_faced,
     })

@@ -77,10 +77,7 @@ fn strategies_are_complete() {
         checked += 1;
         let start = graph.index_of(&Position::start(&rules));
         let strat = strategy::winning_strategy(&graph, &solution, start).unwrap();
-        assert_eq!(
-            strat.winner == strategy::Winner::First,
-            s.start.value == Value::Win
-        );
+        assert_eq!(strat.seat == 0, s.start.value == Value::Win);
         strategy::verify(&graph, start, &strat).unwrap();
         let short = strategy::minimise(&graph, start, &strat);
         strategy::verify(&graph, start, &short).unwrap();
@@ -95,7 +92,7 @@ fn strategies_are_complete() {
         let k = broken
             .configurations
             .iter()
-            .position(|&c| !graph.is_terminal(c))
+            .position(|c| !graph.is_terminal(c.index))
             .unwrap();
         broken.configurations.remove(k);
         assert!(strategy::verify(&graph, start, &broken).is_err());
@@ -193,17 +190,20 @@ fn wikipedia_strategy_list() {
             for i in 0..graph.count() {
                 let p = graph.position(i);
                 if p.players()[0] == [0, 0] && graph.is_terminal(i) && p.players()[1] != [0, 0] {
-                    configurations.push(i);
+                    configurations.push(strategy::Seated { index: i, seat: 1 });
                 }
             }
             continue;
         }
         // [mine],[theirs] with the opponent to move: theirs first in mover-first form.
         let p = Position::new(&rules, vec![digits[2..].to_vec(), digits[..2].to_vec()]).unwrap();
-        configurations.push(graph.index_of(&p));
+        configurations.push(strategy::Seated {
+            index: graph.index_of(&p),
+            seat: 1,
+        });
     }
     let strat = strategy::Strategy {
-        winner: strategy::Winner::First,
+        seat: 0,
         configurations,
         decisions: 0,
     };
@@ -211,10 +211,10 @@ fn wikipedia_strategy_list() {
     let (_, solution, _) = solve(&rules);
     for &c in &strat.configurations {
         assert_eq!(
-            solution.outcome_at(c).value,
+            solution.outcome_at(c.index).value,
             Value::Lose,
             "{:?}",
-            graph.position(c)
+            graph.position(c.index)
         );
     }
     // ...but followed literally ("preferentially choosing the first one in the list")
@@ -267,14 +267,14 @@ fn rollover_draw_and_look_ahead() {
     let traps = strategy::traps(&graph, &solution, reached.iter());
     let deep: Vec<String> = traps
         .iter()
-        .filter(|&&t| solution.outcome_at(t).remoteness > Some(1))
-        .map(|&t| format!("{:?}", graph.position(t).players()))
+        .filter(|t| solution.outcome_at(t.index).remoteness > Some(1))
+        .map(|t| format!("{:?}", graph.position(t.index).players()))
         .collect();
     assert_eq!(traps.len(), 24);
     assert_eq!(deep.len(), 5, "{deep:?}");
     assert!(traps
         .iter()
-        .all(|&t| solution.outcome_at(t).remoteness <= Some(3)));
+        .all(|t| solution.outcome_at(t.index).remoteness <= Some(3)));
 }
 
 /// Divisions and suicide without transfers, across cutoff/rollover, self-attack,
