@@ -177,7 +177,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     println!(
         "Time:                 {seconds:.3} s in all; solving {solve_seconds:.3} s ({:.2} M positions/s), {} per position",
         rate / 1e6,
-        human_bytes(s.solution.table().bytes_per_position())
+        human_bytes(
+            s.solution.table().bytes_per_position()
+                * s.solution.concept().width(s.rules.players()) as u64
+        )
     );
     if let Some(path) = &args.save {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);

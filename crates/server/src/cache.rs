@@ -105,7 +105,7 @@ impl SolutionCache {
     pub fn admit(&self, rules: &Ruleset) -> Result<(u64, u64), ApiError> {
         if rules.players() != 2 {
             return Err(ApiError::unprocessable(format!(
-                "the solver handles two players; this ruleset has {}",
+                "this server plays two players only; this ruleset has {} (the command line solves it: `chopsticks solve --players N`)",
                 rules.players()
             )));
         }

@@ -32,7 +32,7 @@ pub use table::Table;
 /// What can stop a solve, a query or a file operation.
 #[derive(Debug, Error)]
 pub enum SolveError {
-    #[error("the solver handles two players; this ruleset has {0}")]
+    #[error("this solver is for another number of players; this ruleset has {0}")]
     Players(usize),
     #[error("positions may have up to {0} moves, more than the solver's counters hold (16383)")]
     TooManyMoves(usize),

@@ -88,7 +88,7 @@ impl<'a> View<'a> {
         if self.coalition {
             n.seat == 0
         } else {
-            n.seat % 2 == 0
+            n.seat.is_multiple_of(2)
         }
     }
 
@@ -103,7 +103,7 @@ impl<'a> View<'a> {
         } else {
             self.states
                 .settled(alive, over, 0)
-                .map(|w| w == (n.seat % 2 == 0))
+                .map(|w| w == n.seat.is_multiple_of(2))
         }
     }
 
