@@ -2,7 +2,7 @@
 //! override it), `--notation`, and the output options `--json` / `--quiet`.
 
 use anyhow::{bail, Result};
-use chopsticks_rules::{quoted, Notation, Overflow, Preset, Ruleset, MAX_PLAYERS};
+use chopsticks_rules::{quoted, Notation, Overflow, PassSplits, Preset, Ruleset, MAX_PLAYERS};
 use clap::Args;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -59,6 +59,14 @@ pub struct RulesArgs {
     pub no_even_divide: bool,
     #[arg(
         long,
+        help = "Divisions only into two halves that differ by at most one, 3 → 1+2 (turns divisions on; --no-near-even-divide)",
+        conflicts_with_all = ["no_near_even_divide", "no_divide", "even_divide"]
+    )]
+    pub near_even_divide: bool,
+    #[arg(long, hide = true, conflicts_with = "near_even_divide")]
+    pub no_near_even_divide: bool,
+    #[arg(
+        long,
         help = "Allow a transfer that empties (kills) one of your hands (--no-suicide)",
         conflicts_with = "no_suicide"
     )]
@@ -75,10 +83,14 @@ pub struct RulesArgs {
     pub no_self_attack: bool,
     #[arg(
         long,
-        help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn (--no-pass-splits)",
-        conflicts_with = "no_pass_splits"
+        help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn: --pass-splits=live only between two live hands (13→31), --pass-splits or --pass-splits=any also with a dead hand (01→10) (--no-pass-splits)",
+        conflicts_with = "no_pass_splits",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "any",
+        value_name = "live|any"
     )]
-    pub pass_splits: bool,
+    pub pass_splits: Option<String>,
     #[arg(long, hide = true, conflicts_with = "pass_splits")]
     pub no_pass_splits: bool,
     #[arg(
@@ -116,11 +128,13 @@ impl RulesArgs {
                 self.no_divide,
                 self.even_divide,
                 self.no_even_divide,
+                self.near_even_divide,
+                self.no_near_even_divide,
                 self.suicide,
                 self.no_suicide,
                 self.self_attack,
                 self.no_self_attack,
-                self.pass_splits,
+                self.pass_splits.is_some(),
                 self.no_pass_splits,
                 self.misere,
                 self.no_misere,
@@ -185,16 +199,40 @@ impl RulesArgs {
         r.transfer = pick(self.transfer, self.no_transfer, r.transfer);
         r.divide = pick(self.divide, self.no_divide, r.divide);
         r.even_divide = pick(self.even_divide, self.no_even_divide, r.even_divide);
-        if self.even_divide {
+        r.near_even_divide = pick(
+            self.near_even_divide,
+            self.no_near_even_divide,
+            r.near_even_divide,
+        );
+        if self.even_divide || self.near_even_divide {
             r.divide = true;
         }
-        if self.no_divide {
-            // A preset's even-only divisions go with its divisions.
+        if self.even_divide {
+            // A variant's near-even divisions give way to the even-only ones asked for.
+            r.near_even_divide = false;
+        }
+        if self.near_even_divide {
             r.even_divide = false;
+        }
+        if self.no_divide {
+            // A preset's restricted divisions go with its divisions.
+            r.even_divide = false;
+            r.near_even_divide = false;
         }
         r.suicide = pick(self.suicide, self.no_suicide, r.suicide);
         r.self_attack = pick(self.self_attack, self.no_self_attack, r.self_attack);
-        r.pass_splits = pick(self.pass_splits, self.no_pass_splits, r.pass_splits);
+        if let Some(which) = &self.pass_splits {
+            r.pass_splits = match PassSplits::from_name(which) {
+                Some(PassSplits::Off) | None => bail!(
+                    "--pass-splits takes `live` or `any` (or nothing, meaning any), not `{}`",
+                    quoted(which)
+                ),
+                Some(p) => p,
+            };
+        }
+        if self.no_pass_splits {
+            r.pass_splits = PassSplits::Off;
+        }
         r.misere = pick(self.misere, self.no_misere, r.misere);
         r.teams = pick(self.teams, self.no_teams, r.teams);
         r.validate()?;

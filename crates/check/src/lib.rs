@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use chopsticks_cgt::{Expression, GameStore};
-use chopsticks_rules::{Notation, Overflow, Position, PositionIndex, Ruleset};
+use chopsticks_rules::{Notation, Overflow, PassSplits, Position, PositionIndex, Ruleset};
 use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
 
@@ -59,8 +59,15 @@ fn small_ruleset(head: &[u8; 4]) -> Ruleset {
         transfer: d & 2 != 0,
         divide: d & 4 != 0,
         even_divide: d & 8 != 0,
+        // Bit 5 of `a`: near-even divisions (refused by `validate` with even ones).
+        near_even_divide: a & 0x20 != 0,
         suicide: d & 16 != 0,
-        pass_splits: d & 32 != 0,
+        // Bit 4 of `a`: pass-splits between live hands only.
+        pass_splits: match (d & 32 != 0, a & 0x10 != 0) {
+            (false, _) => PassSplits::Off,
+            (true, false) => PassSplits::Any,
+            (true, true) => PassSplits::Live,
+        },
         misere: d & 64 != 0,
         teams: a & 0x40 != 0 && players % 2 == 0,
     }

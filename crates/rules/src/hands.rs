@@ -14,7 +14,7 @@
 
 use std::collections::HashSet;
 
-use crate::ruleset::Ruleset;
+use crate::ruleset::{PassSplits, Ruleset};
 
 /// The three kinds of split. They differ in the number of dead hands: a transfer keeps
 /// it, a division lowers it by one, a suicide raises it by one.
@@ -136,6 +136,10 @@ pub fn split_results(rules: &Ruleset, hands: &[u32]) -> Vec<(SplitKind, Vec<u32>
                     if rules.even_divide && (x % 2 != 0 || k != x / 2) {
                         continue;
                     }
+                    // Halves differing by at most one: `k` is ⌊x/2⌋ or ⌈x/2⌉.
+                    if rules.near_even_divide && k != x / 2 && k != x.div_ceil(2) {
+                        continue;
+                    }
                     SplitKind::Division
                 } else if nx == 0 {
                     if !rules.suicide {
@@ -186,17 +190,22 @@ pub fn split_count_bound(rules: &Ruleset, hands: &[u32]) -> u64 {
 }
 
 /// Whether the mover may make a pass-split: a split that leaves their hands as they
-/// were, by swapping two hands or moving nothing. It needs two hands
-/// that a split could join: two live hands with transfers on, or a live hand and a
-/// dead one with divisions on (moving the whole hand across, `01 → 10`; not an even
-/// division, so not under even-only divisions). See docs/REFERENCE.md §1.3.
+/// were, by swapping two hands or moving nothing. It needs two hands that a split
+/// could join: two live hands with transfers on ([`PassSplits::Live`] and
+/// [`PassSplits::Any`]), or, with [`PassSplits::Any`] only, a live hand and a dead
+/// one with free divisions on (moving the whole hand across, `01 → 10`; neither an
+/// even nor a near-even division, so not under those). See docs/REFERENCE.md §1.3.
 pub fn can_pass(rules: &Ruleset, hands: &[u32]) -> bool {
-    if !rules.pass_splits {
-        return false;
-    }
     let live = hands.iter().filter(|&&v| v != 0).count();
     let dead = hands.len() - live;
-    (rules.transfer && live >= 2) || (rules.divide && !rules.even_divide && live >= 1 && dead >= 1)
+    let between_live = rules.transfer && live >= 2;
+    let with_dead =
+        rules.divide && !rules.even_divide && !rules.near_even_divide && live >= 1 && dead >= 1;
+    match rules.pass_splits {
+        PassSplits::Off => false,
+        PassSplits::Live => between_live,
+        PassSplits::Any => between_live || with_dead,
+    }
 }
 
 #[cfg(test)]
@@ -261,7 +270,7 @@ mod tests {
     #[test]
     fn pass_split_availability() {
         let mut r = Preset::Rollover.ruleset();
-        r.pass_splits = true;
+        r.pass_splits = PassSplits::Any;
         assert!(can_pass(&r, &[1, 3]));
         assert!(can_pass(&r, &[2, 2])); // moving nothing
         assert!(can_pass(&r, &[0, 1]));
@@ -272,5 +281,42 @@ mod tests {
         r.divide = true;
         r.even_divide = true;
         assert!(!can_pass(&r, &[0, 4]));
+    }
+
+    #[test]
+    fn live_pass_splits_need_two_live_hands() {
+        let mut r = Preset::Rollover.ruleset();
+        r.pass_splits = PassSplits::Live;
+        assert!(can_pass(&r, &[1, 3]));
+        assert!(can_pass(&r, &[2, 2]));
+        assert!(!can_pass(&r, &[0, 1]), "a dead hand is not enough");
+        assert!(!can_pass(&r, &[0, 4]));
+        assert!(!can_pass(&r, &[0, 0]));
+        r.hands = vec![3, 3];
+        assert!(can_pass(&r, &[0, 1, 2]));
+        assert!(!can_pass(&r, &[0, 0, 3]));
+        r.pass_splits = PassSplits::Any;
+        assert!(can_pass(&r, &[0, 0, 3]));
+        r.near_even_divide = true;
+        assert!(
+            !can_pass(&r, &[0, 0, 3]),
+            "near-even divisions never move a whole hand"
+        );
+        assert!(can_pass(&r, &[0, 1, 2]));
+    }
+
+    #[test]
+    fn near_even_division_halves_within_one() {
+        let mut r = Preset::Simple.ruleset();
+        r.divide = true;
+        r.near_even_divide = true;
+        assert_eq!(afters(&r, &[0, 4]), vec![vec![2, 2]]);
+        assert_eq!(afters(&r, &[0, 3]), vec![vec![1, 2]]);
+        assert_eq!(afters(&r, &[0, 1]), Vec::<Vec<u32>>::new());
+        r.fingers = 10;
+        assert_eq!(afters(&r, &[0, 7]), vec![vec![3, 4]]);
+        // Transfers, when on, are not restricted.
+        r.transfer = true;
+        assert_eq!(afters(&r, &[1, 3]), vec![vec![2, 2]]);
     }
 }

@@ -27,5 +27,5 @@ pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
 pub use position::{hands_text, Move, Position};
-pub use ruleset::{Overflow, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
+pub use ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
 pub use variant::MAX_VARIANT_ID;

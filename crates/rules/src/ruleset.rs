@@ -30,6 +30,62 @@ pub enum Overflow {
     Rollover,
 }
 
+/// Which pass-splits a ruleset allows: splits after which the mover's hands are as
+/// they were (a swap, or moving nothing), so that the move only passes the turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PassSplits {
+    /// None (every published source).
+    #[default]
+    Off,
+    /// Only between two live hands: `13 → 31`, `22 → 22`. Needs transfers.
+    Live,
+    /// Also a live hand with a dead one, `01 → 10` (needs free divisions: even-only
+    /// and near-even divisions never move a whole hand), as well as the live ones.
+    Any,
+}
+
+impl PassSplits {
+    /// `off`, `live`, `any`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PassSplits::Off => "off",
+            PassSplits::Live => "live",
+            PassSplits::Any => "any",
+        }
+    }
+
+    /// Reads `off`, `live` or `any`.
+    pub fn from_name(name: &str) -> Option<PassSplits> {
+        [PassSplits::Off, PassSplits::Live, PassSplits::Any]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+}
+
+/// Reads a name, or a boolean as files before the `live` rule wrote it (`true` was
+/// today's `any`).
+impl<'de> Deserialize<'de> for PassSplits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Repr {
+            Bool(bool),
+            Name(String),
+        }
+        match Repr::deserialize(d)? {
+            Repr::Bool(false) => Ok(PassSplits::Off),
+            Repr::Bool(true) => Ok(PassSplits::Any),
+            Repr::Name(n) => PassSplits::from_name(&n).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "pass_splits must be off, live or any, not `{}`",
+                    crate::quoted(&n)
+                ))
+            }),
+        }
+    }
+}
+
 /// A complete description of one variant of Chopsticks.
 ///
 /// Players move in cyclic seat order `0, 1, …`. Seat `i` has `hands[i]` hands.
@@ -51,12 +107,19 @@ pub struct Ruleset {
     /// Divisions must split the giving hand into two equal halves.
     /// Only meaningful (and only allowed) together with [`Ruleset::divide`].
     pub even_divide: bool,
+    /// Divisions must split the giving hand into two halves that differ by at most
+    /// one (`4 → 2+2`, `3 → 1+2`; a hand of 1 cannot divide). Wikipedia's "related
+    /// variation" of even-only divisions. Only with [`Ruleset::divide`], never with
+    /// [`Ruleset::even_divide`].
+    #[serde(default)]
+    pub near_even_divide: bool,
     /// A transfer may empty one of your live hands, killing it ("merge").
     pub suicide: bool,
-    /// Allow a split that leaves the hands as they were, swapping two hands or moving
-    /// nothing (`13→31`, `22→22`, or `01→10` with divisions), which passes the turn.
-    /// Off in every published source.
-    pub pass_splits: bool,
+    /// Which splits that leave the hands as they were (a swap or moving nothing,
+    /// passing the turn) are allowed: none, only between two live hands (`13→31`,
+    /// `22→22`), or also a live hand with a dead one (`01→10`). Off in every
+    /// published source.
+    pub pass_splits: PassSplits,
     /// Misère play: a player whose hands all die **wins** (and the game ends there).
     /// With [`Ruleset::teams`], a team whose hands all die wins.
     pub misere: bool,
@@ -136,8 +199,9 @@ impl Preset {
             transfer: false,
             divide: false,
             even_divide: false,
+            near_even_divide: false,
             suicide: false,
-            pass_splits: false,
+            pass_splits: PassSplits::Off,
             misere: false,
             teams: false,
         };
@@ -280,10 +344,28 @@ impl Ruleset {
                     .into(),
             );
         }
-        if self.pass_splits && !self.transfer && !self.divide {
+        if self.near_even_divide && !self.divide {
             return bad(
-                "pass-splits swap hands by a transfer or a division, but both are off".into(),
+                "near-even division restricts divisions, but divisions are off (add --divide)"
+                    .into(),
             );
+        }
+        if self.near_even_divide && self.even_divide {
+            return bad("even-only and near-even divisions contradict each other: pick one".into());
+        }
+        match self.pass_splits {
+            PassSplits::Any if !self.transfer && !self.divide => {
+                return bad(
+                    "pass-splits swap hands by a transfer or a division, but both are off".into(),
+                );
+            }
+            PassSplits::Live if !self.transfer => {
+                return bad(
+                    "live pass-splits swap two live hands by a transfer, but transfers are off"
+                        .into(),
+                );
+            }
+            _ => {}
         }
         if self.teams && !p.is_multiple_of(2) {
             return bad(format!(
@@ -310,7 +392,11 @@ impl Ruleset {
                         divide,
                         even_divide,
                         suicide: b(2),
-                        pass_splits: b(3),
+                        pass_splits: if b(3) {
+                            PassSplits::Any
+                        } else {
+                            PassSplits::Off
+                        },
                         misere: b(4),
                         ..self.clone()
                     };
@@ -351,6 +437,8 @@ impl Ruleset {
         if self.divide {
             rules.push(if self.even_divide {
                 "even division"
+            } else if self.near_even_divide {
+                "near-even division"
             } else {
                 "division"
             });
@@ -358,8 +446,10 @@ impl Ruleset {
         if self.suicide {
             rules.push("suicide");
         }
-        if self.pass_splits {
-            rules.push("pass-splits");
+        match self.pass_splits {
+            PassSplits::Off => {}
+            PassSplits::Live => rules.push("live pass-splits"),
+            PassSplits::Any => rules.push("pass-splits"),
         }
         if self.misere {
             rules.push("misère");
@@ -409,8 +499,27 @@ mod tests {
         r.even_divide = true;
         assert!(r.validate().is_err());
         let mut r = Preset::Simple.ruleset();
-        r.pass_splits = true;
+        r.pass_splits = PassSplits::Any;
         assert!(r.validate().is_err());
+        let mut r = Preset::Simple.ruleset();
+        r.divide = true;
+        r.pass_splits = PassSplits::Live;
+        assert!(r
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("transfers are off"));
+        let mut r = Preset::Standard.ruleset();
+        r.even_divide = true;
+        r.near_even_divide = true;
+        assert!(r.validate().unwrap_err().to_string().contains("contradict"));
+        let mut r = Preset::Simple.ruleset();
+        r.near_even_divide = true;
+        assert!(r
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("divisions are off"));
     }
 
     #[test]

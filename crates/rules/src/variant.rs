@@ -15,12 +15,14 @@
 //! | `hN`, `hA-B-…` | `N` hands for everybody, or one count per seat |
 //! | `fN` | `F = N` (a hand dies when it reaches `N`) |
 //! | `cutoff`, `rollover` | the overflow rule |
-//! | `self-attack`, `transfer`, `divide`, `even-divide`, `suicide`, `pass-splits`, `misere`, `teams` | switch a rule on; `no-…` switches it off |
+//! | `self-attack`, `transfer`, `divide`, `even-divide`, `near-even-divide`, `suicide`, `pass-splits`, `misere`, `teams` | switch a rule on; `no-…` switches it off |
+//! | `pass-splits-live` | pass-splits between two live hands only (`pass-splits` allows them with a dead hand too) |
 //!
-//! As on the command line, `even-divide` turns divisions on and `no-divide` turns
-//! even-only divisions off, and contradictions are errors: a token with its `no-`
-//! form, `cutoff` with `rollover`, `even-divide` with `no-divide`, or any token twice.
-//! The result must pass [`Ruleset::validate`].
+//! As on the command line, `even-divide` and `near-even-divide` turn divisions on and
+//! `no-divide` turns them off, and contradictions are errors: a token with its `no-`
+//! form, `cutoff` with `rollover`, `even-divide` or `near-even-divide` with
+//! `no-divide`, `pass-splits` with `pass-splits-live`, or any token twice. The result
+//! must pass [`Ruleset::validate`].
 //!
 //! **Canonical ids.** [`Ruleset::variant_id`] writes every ruleset one way: of the
 //! presets, the one that needs the fewest overrides (the first in [`Preset::ALL`] on
@@ -29,7 +31,7 @@
 //! same canonical id.
 
 use crate::error::{quoted, Result, RulesError};
-use crate::ruleset::{Overflow, Preset, Ruleset, MAX_HANDS, MAX_PLAYERS};
+use crate::ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_HANDS, MAX_PLAYERS};
 
 /// The longest variant id read (the longest canonical id is far shorter).
 pub const MAX_VARIANT_ID: usize = 256;
@@ -37,17 +39,30 @@ pub const MAX_VARIANT_ID: usize = 256;
 /// Where a switch lives in a ruleset.
 type Field = fn(&mut Ruleset) -> &mut bool;
 
-/// The switches, in canonical order, with their names and fields.
+/// The on/off switches, in canonical order, with their names and fields. The
+/// pass-splits (three values) are written between `suicide` and `misere`.
 const SWITCHES: [(&str, Field); 8] = [
     ("self-attack", |r| &mut r.self_attack),
     ("transfer", |r| &mut r.transfer),
     ("divide", |r| &mut r.divide),
     ("even-divide", |r| &mut r.even_divide),
+    ("near-even-divide", |r| &mut r.near_even_divide),
     ("suicide", |r| &mut r.suicide),
-    ("pass-splits", |r| &mut r.pass_splits),
     ("misere", |r| &mut r.misere),
     ("teams", |r| &mut r.teams),
 ];
+
+/// Where the pass-splits token goes among [`SWITCHES`]: before this index.
+const PASS_SPLITS_AT: usize = 6;
+
+/// The token of a pass-splits setting.
+fn pass_splits_token(p: PassSplits) -> &'static str {
+    match p {
+        PassSplits::Off => "no-pass-splits",
+        PassSplits::Live => "pass-splits-live",
+        PassSplits::Any => "pass-splits",
+    }
+}
 
 fn error(id: &str, message: impl std::fmt::Display) -> RulesError {
     RulesError::Ruleset(format!("variant `{}`: {message}", quoted(id)))
@@ -86,6 +101,7 @@ impl Ruleset {
         let mut hands: Option<Vec<usize>> = None;
         let mut switches: [Option<bool>; SWITCHES.len()] = [None; SWITCHES.len()];
         let mut overflow: Option<Overflow> = None;
+        let mut pass_splits: Option<PassSplits> = None;
         for token in tokens {
             let key = match token.as_bytes().first() {
                 Some(b'p' | b'h' | b'f')
@@ -93,6 +109,7 @@ impl Ruleset {
                 {
                     &token[..1]
                 }
+                _ if token == "pass-splits-live" => "pass-splits",
                 _ => token.strip_prefix("no-").unwrap_or(token),
             };
             if seen.contains(&key) {
@@ -121,6 +138,14 @@ impl Ruleset {
                     hands = Some(counts.into_iter().map(|h| h as usize).collect());
                 }
                 "f" => rules.fingers = number(id, token, &token[1..])? as u32,
+                "pass-splits" => {
+                    pass_splits = Some(match token {
+                        "pass-splits" => PassSplits::Any,
+                        "pass-splits-live" => PassSplits::Live,
+                        "no-pass-splits" => PassSplits::Off,
+                        _ => return Err(error(id, format!("unknown option `{}`", quoted(token)))),
+                    });
+                }
                 "cutoff" | "rollover" if token == key => {
                     let other = if key == "cutoff" {
                         "rollover"
@@ -144,12 +169,15 @@ impl Ruleset {
                 }
             }
         }
-        // `even-divide` with `no-divide` (in either order) contradicts itself.
-        if switches[3] == Some(true) && switches[2] == Some(false) {
-            return Err(error(
-                id,
-                "`even-divide` and `no-divide` contradict each other",
-            ));
+        // `even-divide` or `near-even-divide` with `no-divide` (in either order)
+        // contradicts itself.
+        for (k, name) in [(3, "even-divide"), (4, "near-even-divide")] {
+            if switches[k] == Some(true) && switches[2] == Some(false) {
+                return Err(error(
+                    id,
+                    format!("`{name}` and `no-divide` contradict each other"),
+                ));
+            }
         }
         match (hands, players) {
             (Some(h), Some(p)) if h.len() == 1 => rules.hands = vec![h[0]; p],
@@ -172,11 +200,15 @@ impl Ruleset {
                 *field(&mut rules) = on;
             }
         }
-        if switches[3] == Some(true) {
+        if let Some(p) = pass_splits {
+            rules.pass_splits = p;
+        }
+        if switches[3] == Some(true) || switches[4] == Some(true) {
             rules.divide = true;
         }
         if switches[2] == Some(false) {
             rules.even_divide = false;
+            rules.near_even_divide = false;
         }
         rules
             .validate()
@@ -226,13 +258,16 @@ fn overrides(preset: Preset, rules: &Ruleset) -> Vec<String> {
     }
     let mut from = base.clone();
     let mut to = rules.clone();
-    for (name, field) in SWITCHES {
+    for (k, (name, field)) in SWITCHES.into_iter().enumerate() {
+        if k == PASS_SPLITS_AT && from.pass_splits != to.pass_splits {
+            tokens.push(pass_splits_token(to.pass_splits).to_string());
+        }
         let (was, is) = (*field(&mut from), *field(&mut to));
         if was != is {
-            // `even-divide` implies divisions, so `divide` need not be said with it;
-            // `no-divide` implies no even-only divisions.
-            let implied = (name == "divide" && is && to.even_divide)
-                || (name == "even-divide" && !is && !to.divide);
+            // `even-divide` and `near-even-divide` imply divisions, so `divide` need
+            // not be said with them; `no-divide` implies neither.
+            let implied = (name == "divide" && is && (to.even_divide || to.near_even_divide))
+                || ((name == "even-divide" || name == "near-even-divide") && !is && !to.divide);
             if !implied {
                 tokens.push(if is {
                     name.to_string()

@@ -1,6 +1,6 @@
 //! Property tests: variant ids name every valid ruleset, one canonical way.
 
-use chopsticks_rules::{Overflow, Ruleset, MAX_FINGERS};
+use chopsticks_rules::{Overflow, PassSplits, Ruleset, MAX_FINGERS};
 use proptest::prelude::*;
 
 fn any_ruleset() -> impl Strategy<Value = Ruleset> {
@@ -12,8 +12,9 @@ fn any_ruleset() -> impl Strategy<Value = Ruleset> {
         prop_oneof![2u32..=20, 2u32..=MAX_FINGERS],
         any::<bool>(),
         prop::array::uniform8(any::<bool>()),
+        (any::<bool>(), 0u8..3),
     )
-        .prop_map(|(hands, fingers, rollover, s)| Ruleset {
+        .prop_map(|(hands, fingers, rollover, s, (near, pass))| Ruleset {
             teams: s[7] && hands.len() % 2 == 0,
             hands,
             fingers,
@@ -26,8 +27,13 @@ fn any_ruleset() -> impl Strategy<Value = Ruleset> {
             transfer: s[1],
             divide: s[2],
             even_divide: s[3],
+            near_even_divide: near && s[2] && !s[3],
             suicide: s[4],
-            pass_splits: s[5],
+            pass_splits: match pass {
+                1 if s[1] => PassSplits::Live,
+                2 => PassSplits::Any,
+                _ => PassSplits::Off,
+            },
             misere: s[6],
         })
 }
@@ -46,6 +52,10 @@ fn id_text() -> impl Strategy<Value = String> {
         Just("even-divide".to_string()),
         Just("suicide".to_string()),
         Just("pass-splits".to_string()),
+        Just("pass-splits-live".to_string()),
+        Just("no-pass-splits".to_string()),
+        Just("near-even-divide".to_string()),
+        Just("no-near-even-divide".to_string()),
         Just("misere".to_string()),
         Just("teams".to_string()),
         Just("no-teams".to_string()),

@@ -4,11 +4,13 @@
 
 const API = "/api/v1/chopsticks";
 const SVG = "http://www.w3.org/2000/svg";
-const SWITCHES = ["self-attack", "transfer", "divide", "even-divide", "suicide", "pass-splits", "misere"];
+const SWITCHES = ["self-attack", "transfer", "divide", "even-divide", "near-even-divide", "suicide", "misere"];
 const FIELD = {
-  "self-attack": "self_attack", transfer: "transfer", divide: "divide",
-  "even-divide": "even_divide", suicide: "suicide", "pass-splits": "pass_splits", misere: "misere",
+  "self-attack": "self_attack", transfer: "transfer", divide: "divide", "even-divide": "even_divide",
+  "near-even-divide": "near_even_divide", suicide: "suicide", misere: "misere",
 };
+// Pass-splits: the token of each value of the select.
+const PASS_TOKEN = { off: "no-pass-splits", live: "pass-splits-live", any: "pass-splits" };
 const LEVELS = { perfect: 1, strong: 0.9, casual: 0.6, random: 0 };
 const COMPUTER_DELAY_MS = 300;
 
@@ -461,17 +463,22 @@ function fillRules(rules) {
   $("fingers").value = rules.fingers;
   $("overflow").value = rules.overflow;
   for (const s of SWITCHES) $(s).checked = Boolean(rules[FIELD[s]]);
+  // Older answers wrote a boolean.
+  const pass = rules.pass_splits;
+  $("pass-splits").value = pass === true ? "any" : pass === false || pass == null ? "off" : pass;
 }
 
 function variantFromForm() {
   const tokens = [$("preset").value, `h${$("hands").value}`, `f${$("fingers").value}`, $("overflow").value];
   for (const s of SWITCHES) {
-    if (s === "divide" || s === "even-divide") continue;
+    if (s === "divide" || s === "even-divide" || s === "near-even-divide") continue;
     tokens.push($(s).checked ? s : `no-${s}`);
   }
-  if ($("even-divide").checked) tokens.push("even-divide");
-  else if ($("divide").checked) tokens.push("divide", "no-even-divide");
+  if ($("even-divide").checked) tokens.push("even-divide", "no-near-even-divide");
+  else if ($("near-even-divide").checked) tokens.push("near-even-divide", "no-even-divide");
+  else if ($("divide").checked) tokens.push("divide", "no-even-divide", "no-near-even-divide");
   else tokens.push("no-divide");
+  tokens.push(PASS_TOKEN[$("pass-splits").value] ?? "no-pass-splits");
   return tokens.join(".");
 }
 

@@ -336,3 +336,67 @@ fn standard_first_move_and_variations() {
         }
     }
 }
+
+/// Wikipedia's first text: "splitting is allowed only from a single live hand with
+/// even number of points into two equal halves. A related variation also allows
+/// splitting a hand with odd number of points into two nearly equal halves … In this
+/// variation the second player has a winning strategy." Not reproduced at `F = 5`:
+/// with even-only or near-even divisions, whatever the other rules (overflow,
+/// self-attacks, transfers, suicide, pass-splits live or any, misère), the start is
+/// never a second-player win. With near-even divisions in normal play it never is
+/// for `F = 3..9`; with even-only divisions it is at `F = 4` and `F = 6`
+/// (docs/FINDINGS.md).
+#[test]
+fn restricted_divisions_never_favour_the_second_player_at_five() {
+    use chopsticks_rules::PassSplits;
+    let mut even_normal = Vec::new();
+    let mut checked = 0;
+    for fingers in 3..=9 {
+        let base = Ruleset {
+            fingers,
+            ..Preset::Simple.ruleset()
+        };
+        let mut rulesets: Vec<Ruleset> = Vec::new();
+        for r in base.variants().into_iter().filter(|r| r.divide) {
+            for near in [false, true] {
+                for pass in [PassSplits::Off, PassSplits::Live, PassSplits::Any] {
+                    let rules = Ruleset {
+                        even_divide: !near,
+                        near_even_divide: near,
+                        pass_splits: pass,
+                        ..r.clone()
+                    };
+                    if rules.validate().is_ok() && !rulesets.contains(&rules) {
+                        rulesets.push(rules);
+                    }
+                }
+            }
+        }
+        for rules in rulesets {
+            checked += 1;
+            let (_, _, s) = solve(&rules);
+            if s.start.value != Value::Lose {
+                continue;
+            }
+            assert_ne!(fingers, 5, "{}", rules.describe());
+            if !rules.misere {
+                assert!(!rules.near_even_divide, "{}", rules.describe());
+                if rules.pass_splits == PassSplits::Off {
+                    even_normal.push((rules.describe(), s.start));
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    let f4 = "2 players × 2 hands, F = 4 cutoff; attack, even division".to_string();
+    let f6 = "2 players × 2 hands, F = 6 cutoff; attack, even division".to_string();
+    assert!(
+        even_normal.contains(&(f4, Outcome::lose(10))),
+        "{even_normal:?}"
+    );
+    assert!(
+        even_normal.contains(&(f6, Outcome::lose(14))),
+        "{even_normal:?}"
+    );
+    assert_eq!(even_normal.len(), 13, "{even_normal:?}");
+}

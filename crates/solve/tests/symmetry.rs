@@ -1,6 +1,6 @@
 //! Symmetry of players: relabelling the seats does not change any outcome.
 
-use chopsticks_rules::{Overflow, Position, Ruleset};
+use chopsticks_rules::{Overflow, PassSplits, Position, Ruleset};
 use chopsticks_solve::Solution;
 use chopsticks_space::Graph;
 use proptest::prelude::*;
@@ -11,7 +11,7 @@ fn ruleset() -> impl Strategy<Value = Ruleset> {
         1usize..=3,
         2u32..=5,
         any::<bool>(),
-        any::<[bool; 7]>(),
+        any::<[bool; 9]>(),
     )
         .prop_map(|(a, b, fingers, rollover, s)| Ruleset {
             hands: vec![a, b],
@@ -25,8 +25,13 @@ fn ruleset() -> impl Strategy<Value = Ruleset> {
             transfer: s[1],
             divide: s[2],
             even_divide: s[2] && s[3],
+            near_even_divide: s[2] && !s[3] && s[7],
             suicide: s[4],
-            pass_splits: s[5] && (s[1] || s[2]),
+            pass_splits: match (s[5], s[8]) {
+                (true, true) if s[1] => PassSplits::Live,
+                (true, _) if s[1] || s[2] => PassSplits::Any,
+                _ => PassSplits::Off,
+            },
             misere: s[6],
             teams: false,
         })

@@ -171,7 +171,7 @@ pub fn is_attack_only(rules: &Ruleset) -> bool {
         && !rules.transfer
         && !rules.divide
         && !rules.suicide
-        && !rules.pass_splits
+        && rules.pass_splits == chopsticks_rules::PassSplits::Off
         && !rules.misere
 }
 
