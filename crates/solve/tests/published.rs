@@ -1,6 +1,6 @@
 //! Published game-solving results (docs/REFERENCE.md §4.1-4.3), computed.
 
-use chopsticks_rules::{Position, Preset, Ruleset};
+use chopsticks_rules::{Overflow, Position, Preset, Ruleset};
 use chopsticks_solve::{strategy, Outcome, Solution, Summary, Value};
 use chopsticks_space::{explore, Graph};
 
@@ -399,4 +399,100 @@ fn restricted_divisions_never_favour_the_second_player_at_five() {
         "{even_normal:?}"
     );
     assert_eq!(even_normal.len(), 13, "{even_normal:?}");
+}
+
+/// Wikipedia's second text, "Degenerate cases", whose formulas are lost from the copy:
+/// with one hand each, "each position after k moves … can be represented by the
+/// tuple" of Fibonacci numbers, and "the number of positions is given by [the] least
+/// positive number [m] such that [F] divides [Fib(m)]". Recovered and checked for
+/// every `F ≤ 100` (docs/FINDINGS.md): the position after `k` moves is
+/// `(Fib(k+2) mod F, Fib(k+1) mod F)` (mover first, `Fib(1) = Fib(2) = 1`); with
+/// rollover the game lasts `α(F) − 2` plies, where `α(F)` is that least `m` (the
+/// Fibonacci entry point), and reaches `α(F) − 1` positions (one fewer than the
+/// text's count: it counts `Fib(0)`'s position too, or the finished game twice); the
+/// first player wins exactly when `α(F)` is odd. With cutoff the same holds with
+/// `α` replaced by the least `m` with `Fib(m) ≥ F`. Misère play swaps the winner.
+#[test]
+fn degenerate_one_hand_fibonacci() {
+    let fib = |m: u64| -> Vec<u64> {
+        let mut f = vec![0u64, 1];
+        while f.len() <= m as usize {
+            let n = f.len();
+            f.push(f[n - 1] + f[n - 2]);
+        }
+        f
+    };
+    for fingers in 2..=100u32 {
+        let f = u64::from(fingers);
+        // Fibonacci numbers mod F up to the entry point (at most 2F + 1 terms in).
+        let mut a = (0u64, 1u64);
+        let mut entry = 1;
+        while a.1 % f != 0 {
+            a = (a.1, (a.0 + a.1) % f);
+            entry += 1;
+        }
+        let table = fib(20);
+        let cutoff_m = (1..).find(|&m| table[m] >= f).unwrap() as u64;
+        for (overflow, m) in [(Overflow::Rollover, entry), (Overflow::Cutoff, cutoff_m)] {
+            for misere in [false, true] {
+                let rules = Ruleset {
+                    hands: vec![1, 1],
+                    fingers,
+                    overflow,
+                    misere,
+                    ..Preset::Rollover.ruleset()
+                };
+                let (graph, _, s) = solve(&rules);
+                let what = rules.describe();
+                assert_eq!(s.reachable, m - 1, "{what}");
+                assert_eq!(s.start.remoteness, Some((m - 2) as u32), "{what}");
+                let first_wins = (m - 2) % 2 == 1;
+                let want = if first_wins != misere {
+                    Value::Win
+                } else {
+                    Value::Lose
+                };
+                assert_eq!(s.start.value, want, "{what}");
+                // The positions along the game are the Fibonacci pairs.
+                if overflow == Overflow::Rollover && !misere {
+                    let mut p = Position::start(&rules);
+                    // (Fib(k+1), Fib(k+2)) mod F, from k = 0.
+                    let mut pair = (1u64, 1u64);
+                    for _ in 0..(m - 2) {
+                        assert_eq!(
+                            [p.players()[0][0] as u64, p.players()[1][0] as u64],
+                            [pair.1, pair.0]
+                        );
+                        pair = (pair.1, (pair.0 + pair.1) % f);
+                        let children = graph.children(graph.index_of(&p));
+                        assert_eq!(children.len(), 1, "one move each time");
+                        p = graph.position(children[0]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// "A game with a rollover amount of 2 is degenerate … There are a total of [ ]
+/// reachable positions in the game, and a game length of [ ]. The two player game is
+/// strongly solved as a first person win." Recovered: with `h` hands each (Wikipedia's
+/// rules: transfers, divisions; rollover or cutoff, the same game), `2h` reachable
+/// positions and a game of `2h − 1` plies, won by the first player; checked for
+/// `h ≤ 8`.
+#[test]
+fn degenerate_two_fingers() {
+    for hands in 1..=8usize {
+        for overflow in [Overflow::Rollover, Overflow::Cutoff] {
+            let rules = Ruleset {
+                hands: vec![hands, hands],
+                fingers: 2,
+                overflow,
+                ..Preset::Rollover.ruleset()
+            };
+            let (_, _, s) = solve(&rules);
+            assert_eq!(s.reachable, 2 * hands as u64, "{}", rules.describe());
+            assert_eq!(s.start, Outcome::win(2 * hands as u32 - 1));
+        }
+    }
 }

@@ -253,3 +253,50 @@ fn no_ruleset_gives_the_published_table() {
     // the even ones (divisions and suicide without transfers).
     assert_eq!(best, 5);
 }
+
+/// Wikipedia's second text: "Under normal rules, there are a maximum of 14 possible
+/// moves … However, only 5 or fewer of these are available on a given turn. For
+/// example, the early position 1312 can become 2213, 1313, 2413, 0113, or 1222."
+/// The 14 (its list is lost) is 4 attacks, one per pair (your hand, their hand), plus
+/// the 10 splits as changes of a pair of hands: `02→11`, `03→12`, `04→13`, `04→22`,
+/// `13→22`, `22→13`, `14→23`, `23→14`, `24→33`, `33→24`. No reachable position
+/// has more than 5 distinct moves.
+#[test]
+fn fourteen_moves_five_at_a_time() {
+    let rules = Preset::Rollover.ruleset();
+    let mut splits = Vec::new();
+    for a in 0..5u32 {
+        for b in a..5u32 {
+            for (_, after) in chopsticks_rules::hands::split_results(&rules, &[a, b]) {
+                splits.push(format!("{a}{b}→{}{}", after[0], after[1]));
+            }
+        }
+    }
+    splits.sort();
+    assert_eq!(
+        splits,
+        [
+            "02→11", "03→12", "04→13", "04→22", "13→22", "14→23", "22→13", "23→14", "24→33",
+            "33→24"
+        ]
+    );
+    let attacks = rules.hands[0] * rules.hands[1];
+    assert_eq!(attacks + splits.len(), 14);
+    // At most 5 distinct moves at any reachable position, and 1312 has exactly these 5.
+    let (graph, s) = stats(&rules);
+    let most = s
+        .exploration
+        .reached
+        .iter()
+        .map(|i| graph.children(i).len())
+        .max();
+    assert_eq!(most, Some(5));
+    let p = graph.index_of(&Position::parse("1312", &rules).unwrap());
+    let mut after: Vec<String> = graph
+        .children(p)
+        .iter()
+        .map(|&c| compact(&graph, c))
+        .collect();
+    after.sort();
+    assert_eq!(after, ["0113", "1222", "1313", "2213", "2413"]);
+}
