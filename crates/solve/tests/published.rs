@@ -427,7 +427,7 @@ fn degenerate_one_hand_fibonacci() {
         // Fibonacci numbers mod F up to the entry point (at most 2F + 1 terms in).
         let mut a = (0u64, 1u64);
         let mut entry = 1;
-        while a.1 % f != 0 {
+        while !a.1.is_multiple_of(f) {
             a = (a.1, (a.0 + a.1) % f);
             entry += 1;
         }
