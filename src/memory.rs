@@ -32,7 +32,7 @@ pub fn ensure_fits(needed: u64, what: &str) -> Result<()> {
     if let Some(available) = available_bytes() {
         if needed > available / 4 * 3 {
             bail!(
-                "{what} needs about {} of memory, but only {} is available",
+                "{what} needs about {} of memory, more than three quarters of the {} available (the rest is kept for everything else)",
                 human_bytes(needed),
                 human_bytes(available)
             );

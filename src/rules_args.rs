@@ -184,7 +184,16 @@ impl RulesArgs {
             }
             (Some(h), _) if h.len() == 1 => r.hands = vec![h[0]; r.players()],
             (Some(h), _) => r.hands = h.clone(),
-            (None, Some(p)) => r.hands = vec![r.hands[0]; p],
+            (None, Some(p)) if r.is_symmetric() => r.hands = vec![r.hands[0]; p],
+            (None, Some(p)) if r.players() == p => {}
+            (None, Some(p)) => bail!(
+                "--players {p} cannot keep the variant's hands per seat ({}): give --hands too",
+                r.hands
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
             (None, None) => {}
         }
         if let Some(f) = self.fingers {
@@ -250,17 +259,23 @@ pub struct NotationArgs {
 }
 
 impl NotationArgs {
+    /// The notation chosen, refused at once (before any long work) when it cannot
+    /// write positions of these rules.
     pub fn notation(&self, rules: &Ruleset) -> Result<Notation> {
-        match &self.notation {
-            None => Ok(Notation::default_for(rules)),
+        let notation = match &self.notation {
+            None => Notation::default_for(rules),
             Some(name) => match Notation::from_name(name) {
-                Some(n) => Ok(n),
+                Some(n) => n,
                 None => bail!(
                     "unknown notation `{}`; use compact, dashed or paper",
                     quoted(name)
                 ),
             },
-        }
+        };
+        // Whether a notation can write a ruleset's positions depends on the rules
+        // only, so the start tells.
+        chopsticks_rules::Position::start(rules).to_notation(rules, notation)?;
+        Ok(notation)
     }
 }
 

@@ -225,3 +225,71 @@ fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
         .iter()
         .all(|c| c.as_str().unwrap().matches('[').count() == 4));
 }
+
+#[test]
+fn refusals_come_before_the_work_and_hands_per_seat_are_kept() {
+    // A variant's per-seat hands are kept by a matching --players, refused otherwise.
+    let v = json(&[
+        "rules",
+        "--variant",
+        "standard.h1-2-3",
+        "--players",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["ruleset"]["hands"], serde_json::json!([1, 2, 3]));
+    fails_with(
+        &["rules", "--variant", "standard.h1-2-3", "--players", "4"],
+        "cannot keep the variant's hands per seat",
+    );
+    // Targets and notations that cannot work are refused before solving (this
+    // variant takes a quarter of a minute to solve).
+    let big = ["--preset", "rollover", "--players", "4", "--fingers", "10"];
+    let with = |extra: &[&'static str], first: &'static str| -> Vec<&'static str> {
+        let mut a = vec![first];
+        a.extend(big);
+        a.extend(extra);
+        a
+    };
+    fails_with(
+        &with(&["--save", "/nonexistent/x.sol"], "solve"),
+        "No such file or directory",
+    );
+    fails_with(
+        &with(&["--output", "/dev/full"], "export"),
+        "character device",
+    );
+    fails_with(&with(&["--notation", "paper"], "solve"), "two players only");
+    fails_with(
+        &[
+            "export",
+            "--preset",
+            "rollover",
+            "--hands",
+            "5",
+            "--fingers",
+            "12",
+            "--notation",
+            "compact",
+        ],
+        "dashed",
+    );
+    // `--output -` is standard output.
+    let out = common::stdout(&[
+        "export",
+        "--players",
+        "3",
+        "--fingers",
+        "2",
+        "--output",
+        "-",
+        "-q",
+    ]);
+    assert!(out.starts_with("{\"position\""), "{out}");
+    // Misère: being out is winning, so the text says "beat", not "force out".
+    let out = common::stdout(&["solve", "--players", "3", "--misere", "-q"]);
+    assert!(
+        out.contains("the others together beat player 1 in"),
+        "{out}"
+    );
+}

@@ -48,9 +48,25 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             quoted(&args.format)
         );
     };
+    // `-` is standard output.
+    let output = args
+        .output
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"));
+    // Refuse what would fail after the work, before it (with --db the rules come
+    // from the file, which is read at once).
+    if args.db.db.is_none() {
+        let rules = args.rules.ruleset()?;
+        args.notation.notation(&rules)?;
+        if let Some(text) = &args.start {
+            Position::parse(text, &rules).context("--start")?;
+        }
+    }
+    if let Some(path) = output {
+        chopsticks_files::check_writable(path)?;
+    }
     let s = solved(&args.rules, &args.db, args.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
-    // Refuse a notation that cannot write this ruleset before any work.
     let start = match &args.start {
         Some(text) => Position::parse(text, &s.rules).context("--start")?,
         None => Position::start(&s.rules),
@@ -68,7 +84,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let bar = progress::bar(s.solution.count(), "exporting", args.quiet);
     let clock = Instant::now();
     let report = |done: u64| bar.set_position(done);
-    let lines = match &args.output {
+    let lines = match output {
         None => {
             let stdout = std::io::stdout();
             let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());

@@ -31,6 +31,16 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
+    // Refuse what would fail after the work, before it: the notation, the start,
+    // the file to save to.
+    let rules = args.rules.ruleset()?;
+    args.notation.notation(&rules)?;
+    if let Some(text) = &args.start {
+        Position::parse(text, &rules).context("--start")?;
+    }
+    if let Some(path) = &args.save {
+        chopsticks_files::check_writable(path).context("cannot save the solution")?;
+    }
     let s = solved(&args.rules, &DbArgs::default(), args.output.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
@@ -132,14 +142,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "no player can force a win against all the others together".to_string()
             } else {
                 format!(
-                    "{} can force a win against all the others",
+                    "a forced win against all the others together: {} (plies)",
                     winners.join(", ")
                 )
             }
         );
         if !losers.is_empty() {
             println!(
-                "                      the others together can force out {} (plies)",
+                "                      the others together beat {} (plies)",
                 losers.join(", ")
             );
         }

@@ -130,8 +130,14 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
                 println!("  {line}");
             }
             println!(
-                "Checked: this list wins against every defence ({listed} configurations, \
-                 {positions_faced} positions faced)."
+                "Checked: this list wins against every defence ({} configurations{}, \
+                 {positions_faced} positions faced).",
+                configurations.len(),
+                if win_immediately {
+                    " besides winning at once"
+                } else {
+                    ""
+                }
             );
         }
         Advice::Draw { avoid } => {

@@ -39,7 +39,7 @@ pub enum WriteError {
     #[error("{path}: more than {MAX_LINKS} symbolic links (a loop?)")]
     LinkLoop { path: String },
     /// The operating system refused a step.
-    #[error("{path}: cannot write: {source}")]
+    #[error("{path}: cannot write")]
     Io {
         path: String,
         #[source]
@@ -104,6 +104,59 @@ pub fn resolve(path: &Path) -> Result<PathBuf, WriteError> {
     })
 }
 
+/// Checks, before long work, what [`write_with`] would refuse at its start: a
+/// target that exists and is not a regular file, a link loop, or a directory where
+/// no file can be created (missing, read-only). Creates and removes an empty probe
+/// file beside the target.
+pub fn check_writable(path: &Path) -> Result<(), WriteError> {
+    let (target, _) = regular_target(path)?;
+    let probe = sibling(path, &target, "probe")?;
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(io_error(path))?;
+    let _ = fs::remove_file(&probe);
+    Ok(())
+}
+
+/// The file `path` names (links followed) and its metadata if it exists, refusing
+/// anything but a regular file.
+fn regular_target(path: &Path) -> Result<(PathBuf, Option<fs::Metadata>), WriteError> {
+    let target = resolve(path)?;
+    let existing = match fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => Some(meta),
+        Ok(meta) => {
+            return Err(WriteError::NotRegular {
+                path: path.display().to_string(),
+                kind: kind_of(meta.file_type()),
+            })
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io_error(path)(e)),
+    };
+    Ok((target, existing))
+}
+
+/// A hidden file name beside `target`, unique to this process and call.
+fn sibling(path: &Path, target: &Path, what: &str) -> Result<PathBuf, WriteError> {
+    let name = target
+        .file_name()
+        .ok_or_else(|| WriteError::NotRegular {
+            path: path.display().to_string(),
+            kind: "a directory",
+        })?
+        .to_owned();
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(&name);
+    tmp_name.push(format!(
+        ".{}.{}.{what}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    Ok(target.with_file_name(tmp_name))
+}
+
 /// Distinguishes the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -119,33 +172,8 @@ pub fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> Result<(), WriteError> {
-    let target = resolve(path)?;
-    let existing = match fs::metadata(&target) {
-        Ok(meta) if meta.is_file() => Some(meta),
-        Ok(meta) => {
-            return Err(WriteError::NotRegular {
-                path: path.display().to_string(),
-                kind: kind_of(meta.file_type()),
-            })
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_error(path)(e)),
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| WriteError::NotRegular {
-            path: path.display().to_string(),
-            kind: "a directory",
-        })?
-        .to_owned();
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(&name);
-    tmp_name.push(format!(
-        ".{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let tmp = target.with_file_name(tmp_name);
+    let (target, existing) = regular_target(path)?;
+    let tmp = sibling(path, &target, "tmp")?;
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -154,7 +154,9 @@ fn a_failed_write_leaves_the_target_as_it_was() {
         Err(std::io::Error::other("disk on fire"))
     })
     .unwrap_err();
-    assert!(err.to_string().contains("disk on fire"), "{err}");
+    // The cause is the error's source (printed after it by `{:#}` chains).
+    let source = std::error::Error::source(&err).map(|s| s.to_string());
+    assert_eq!(source.as_deref(), Some("disk on fire"), "{err}");
     assert_eq!(fs::read(&path).unwrap(), b"precious");
     assert!(leftovers(dir.path(), &["out.bin"]).is_empty());
 }
@@ -164,4 +166,22 @@ fn a_missing_directory_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let err = write_atomically(&dir.path().join("no/such/dir/out.bin"), b"x").unwrap_err();
     assert!(matches!(err, WriteError::Io { .. }), "{err}");
+}
+
+#[test]
+fn check_writable_refuses_before_the_work_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.txt");
+    chopsticks_files::check_writable(&target).unwrap();
+    // Nothing is left behind, not even the probe.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let err = chopsticks_files::check_writable(dir.path()).unwrap_err();
+    assert!(err.to_string().contains("a directory"), "{err}");
+    let err = chopsticks_files::check_writable(&dir.path().join("no/such/dir/x")).unwrap_err();
+    assert!(
+        matches!(err, chopsticks_files::WriteError::Io { .. }),
+        "{err}"
+    );
+    let err = chopsticks_files::check_writable(std::path::Path::new("/dev/null")).unwrap_err();
+    assert!(err.to_string().contains("character device"), "{err}");
 }

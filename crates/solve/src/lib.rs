@@ -45,7 +45,7 @@ pub enum SolveError {
     /// A table that contradicts the rules (see [`Solution::check_at`]).
     #[error("inconsistent solution: {0}")]
     Inconsistent(String),
-    #[error("cannot save the solution: {0}")]
+    #[error("cannot save the solution")]
     Save(#[from] chopsticks_files::WriteError),
 }
 
