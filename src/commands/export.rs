@@ -10,7 +10,7 @@ use chopsticks_rules::{quoted, Position};
 use chopsticks_solve::export::{export, ExportFormat, Selection};
 use clap::Args;
 
-use super::solved::{solved, DbArgs};
+use super::solved::{solved_with, DbArgs};
 use crate::progress;
 use crate::rules_args::{NotationArgs, RulesArgs};
 use crate::workload::explore_with_progress;
@@ -53,25 +53,18 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         .output
         .as_deref()
         .filter(|p| *p != std::path::Path::new("-"));
-    // Refuse what would fail after the work, before it (with --db the rules come
-    // from the file, which is read at once).
-    if args.db.db.is_none() {
-        let rules = args.rules.ruleset()?;
-        args.notation.notation(&rules)?;
-        if let Some(text) = &args.start {
-            Position::parse(text, &rules).context("--start")?;
+    // The notation, the start and the output file are refused before the work.
+    let (s, (notation, start)) = solved_with(&args.rules, &args.db, args.quiet, |rules| {
+        let notation = args.notation.notation(rules)?;
+        let start = match &args.start {
+            Some(text) => Position::parse(text, rules).context("--start")?,
+            None => Position::start(rules),
+        };
+        if let Some(path) = output {
+            chopsticks_files::check_writable(path)?;
         }
-    }
-    if let Some(path) = output {
-        chopsticks_files::check_writable(path)?;
-    }
-    let s = solved(&args.rules, &args.db, args.quiet)?;
-    let notation = args.notation.notation(&s.rules)?;
-    let start = match &args.start {
-        Some(text) => Position::parse(text, &s.rules).context("--start")?,
-        None => Position::start(&s.rules),
-    };
-    start.to_notation(&s.rules, notation)?;
+        Ok((notation, start))
+    })?;
     s.check_all(args.quiet)?;
     let reached = explore_with_progress(&s.graph, &start, args.quiet)
         .exploration

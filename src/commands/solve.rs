@@ -8,7 +8,7 @@ use chopsticks_solve::{file, Concept, Summary, Value};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{concept_text, outcome_json, outcome_text, seat_label, solved, DbArgs};
+use super::solved::{concept_text, outcome_json, outcome_text, seat_label, solved_with, DbArgs};
 use crate::memory::human_bytes;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 use crate::workload::explore_with_progress;
@@ -31,23 +31,24 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
-    // Refuse what would fail after the work, before it: the notation, the start,
-    // the file to save to.
-    let rules = args.rules.ruleset()?;
-    args.notation.notation(&rules)?;
-    if let Some(text) = &args.start {
-        Position::parse(text, &rules).context("--start")?;
-    }
-    if let Some(path) = &args.save {
-        chopsticks_files::check_writable(path).context("cannot save the solution")?;
-    }
-    let s = solved(&args.rules, &DbArgs::default(), args.output.quiet)?;
-    let notation = args.notation.notation(&s.rules)?;
+    // The notation, the start and the file to save to are refused before the work.
+    let (s, (notation, start)) = solved_with(
+        &args.rules,
+        &DbArgs::default(),
+        args.output.quiet,
+        |rules| {
+            let notation = args.notation.notation(rules)?;
+            let start = match &args.start {
+                Some(text) => Position::parse(text, rules).context("--start")?,
+                None => Position::start(rules),
+            };
+            if let Some(path) = &args.save {
+                chopsticks_files::check_writable(path).context("cannot save the solution")?;
+            }
+            Ok((notation, start))
+        },
+    )?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
-    let start = match &args.start {
-        Some(text) => Position::parse(text, &s.rules).context("--start")?,
-        None => Position::start(&s.rules),
-    };
     let start_index = s.graph.index_of(&start);
     let exploration = explore_with_progress(&s.graph, &start, args.output.quiet).exploration;
     let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);

@@ -66,6 +66,19 @@ impl Solved {
 
 /// Solves the ruleset of `rules`, or loads `db` (refusing a file for other rules).
 pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
+    solved_with(rules, db, quiet, |_| Ok(())).map(|(s, ())| s)
+}
+
+/// Like [`solved`], with `prepare` run on the ruleset as soon as it is known and
+/// before the solve (a file is read first, which is quick): what would fail after
+/// the work (a position that cannot be read, a notation that cannot write these
+/// rules, a file that cannot be written) is refused before it.
+pub fn solved_with<T>(
+    rules: &RulesArgs,
+    db: &DbArgs,
+    quiet: bool,
+    prepare: impl FnOnce(&Ruleset) -> Result<T>,
+) -> Result<(Solved, T)> {
     if let Some(path) = &db.db {
         let solution = file::load(path)?;
         let stored = solution.rules().clone();
@@ -80,16 +93,19 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
                 );
             }
         }
+        let prepared = prepare(&stored)?;
         let graph = Graph::new(&stored).context("rebuilding the move graph")?;
-        return Ok(Solved {
+        let s = Solved {
             rules: stored,
             graph,
             solution,
             solve_time: Duration::ZERO,
             loaded: true,
-        });
+        };
+        return Ok((s, prepared));
     }
     let rules = rules.ruleset()?;
+    let prepared = prepare(&rules)?;
     let graph = graph_for_solving(&rules, quiet)?;
     let clock = Instant::now();
     // How many positions will be resolved (the rest are draws) is not known in
@@ -104,13 +120,14 @@ pub fn solved(rules: &RulesArgs, db: &DbArgs, quiet: bool) -> Result<Solved> {
         ));
     })?;
     bar.finish_and_clear();
-    Ok(Solved {
+    let s = Solved {
         rules,
         graph,
         solution,
         solve_time: clock.elapsed(),
         loaded: false,
-    })
+    };
+    Ok((s, prepared))
 }
 
 /// `win in 5`, `lose in 8`, `draw`.

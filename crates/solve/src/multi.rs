@@ -74,9 +74,9 @@ use chopsticks_space::Graph;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Value};
 use crate::retrograde::SolveProgress;
-use crate::table::{narrow, wide, Table, NARROW_MAX};
+use crate::table::{from_narrow, from_wide, narrow, wide, Table, NARROW_MAX};
 use crate::SolveError;
 
 /// Which solution concept a table holds.
@@ -213,6 +213,21 @@ trait Cells: Sync + Sized {
     fn into_table(self, states: u64) -> Table;
 }
 
+/// `Some((protagonist wins, remoteness))`, or `None` for a draw (unresolved).
+#[inline]
+fn resolved(o: Outcome) -> Option<(bool, u32)> {
+    o.remoteness.map(|r| (o.value == Value::Win, r))
+}
+
+/// A vector of `len` values made by `make`, filled in parallel.
+fn filled<T: Send>(len: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    (0..len)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|_| make())
+        .collect()
+}
+
 /// One byte per state, two packed in each 16-bit word (the layout of
 /// [`Table::Narrow`], so the cells become the table as they are). Unresolved is the
 /// code of a draw, `0xFF`.
@@ -222,23 +237,16 @@ impl Cells for NarrowCells {
     const MAX_LEVEL: u32 = NARROW_MAX;
 
     fn new(states: u64) -> Self {
-        NarrowCells(
-            (0..states.div_ceil(2) as usize)
-                .into_par_iter()
-                .with_min_len(4096)
-                .map(|_| AtomicU16::new(0xFFFF))
-                .collect(),
-        )
+        NarrowCells(filled(states.div_ceil(2) as usize, || {
+            AtomicU16::new(0xFFFF)
+        }))
     }
 
     #[inline]
     fn load(&self, i: u64) -> Option<(bool, u32)> {
-        let b = (self.0[(i / 2) as usize].load(Relaxed) >> (8 * (i % 2))) as u8;
-        match b {
-            0xFF => None,
-            b if b & 0x80 != 0 => Some((false, (b & 0x7F) as u32)),
-            b => Some((true, b as u32)),
-        }
+        resolved(from_narrow(
+            (self.0[(i / 2) as usize].load(Relaxed) >> (8 * (i % 2))) as u8,
+        ))
     }
 
     #[inline]
@@ -285,23 +293,12 @@ impl Cells for WideCells {
     const MAX_LEVEL: u32 = crate::retrograde::MAX_LEVEL;
 
     fn new(states: u64) -> Self {
-        WideCells(
-            (0..states as usize)
-                .into_par_iter()
-                .with_min_len(4096)
-                .map(|_| AtomicU16::new(3))
-                .collect(),
-        )
+        WideCells(filled(states as usize, || AtomicU16::new(3)))
     }
 
     #[inline]
     fn load(&self, i: u64) -> Option<(bool, u32)> {
-        let c = self.0[i as usize].load(Relaxed);
-        match c & 3 {
-            1 => Some((true, (c >> 2) as u32)),
-            2 => Some((false, (c >> 2) as u32)),
-            _ => None,
-        }
+        resolved(from_wide(self.0[i as usize].load(Relaxed)))
     }
 
     #[inline]
@@ -325,14 +322,10 @@ impl Cells for WideCells {
 struct Candidates(Vec<AtomicU64>);
 
 impl Candidates {
-    fn new(states: u64) -> Candidates {
-        Candidates(
-            (0..states.div_ceil(64) as usize)
-                .into_par_iter()
-                .with_min_len(4096)
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-        )
+    fn new(positions: u64) -> Candidates {
+        Candidates(filled(positions.div_ceil(64) as usize, || {
+            AtomicU64::new(0)
+        }))
     }
 
     #[inline]

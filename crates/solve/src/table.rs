@@ -35,6 +35,26 @@ pub(crate) fn wide(o: Outcome) -> u16 {
     }
 }
 
+/// The outcome a [`narrow`] code stands for.
+#[inline]
+pub(crate) fn from_narrow(b: u8) -> Outcome {
+    match b {
+        0xFF => Outcome::DRAW,
+        b if b & 0x80 != 0 => Outcome::lose((b & 0x7F) as u32),
+        b => Outcome::win(b as u32),
+    }
+}
+
+/// The outcome a [`wide`] code stands for.
+#[inline]
+pub(crate) fn from_wide(c: u16) -> Outcome {
+    match c & 3 {
+        1 => Outcome::win((c >> 2) as u32),
+        2 => Outcome::lose((c >> 2) as u32),
+        _ => Outcome::DRAW,
+    }
+}
+
 impl Table {
     /// Builds the table of `count` outcomes; `max_remoteness` chooses the encoding.
     pub fn build(
@@ -88,21 +108,9 @@ impl Table {
     pub fn get(&self, index: u64) -> Outcome {
         match self {
             Table::Narrow { packed, .. } => {
-                let word = packed[(index / 2) as usize];
-                match (word >> (8 * (index % 2))) as u8 {
-                    0xFF => Outcome::DRAW,
-                    b if b & 0x80 != 0 => Outcome::lose((b & 0x7F) as u32),
-                    b => Outcome::win(b as u32),
-                }
+                from_narrow((packed[(index / 2) as usize] >> (8 * (index % 2))) as u8)
             }
-            Table::Wide(v) => {
-                let c = v[index as usize];
-                match c & 3 {
-                    1 => Outcome::win((c >> 2) as u32),
-                    2 => Outcome::lose((c >> 2) as u32),
-                    _ => Outcome::DRAW,
-                }
-            }
+            Table::Wide(v) => from_wide(v[index as usize]),
         }
     }
 
