@@ -106,7 +106,7 @@ fn value_under_other_loop_free_rules() {
 
 #[test]
 fn table_one_hand_is_the_papers_table_2() {
-    let v = json(&["table", "one-hand", "--max", "606", "--json"]);
+    let v = json(&["table", "one-hand", "--n", "606", "--json"]);
     let runs = v.as_array().unwrap();
     assert_eq!(runs.len(), 18);
     assert_eq!(runs[17]["from"], 546);
@@ -118,30 +118,30 @@ fn table_one_hand_is_the_papers_table_2() {
     let scratch = json(&[
         "table",
         "one-hand",
-        "--max",
+        "--n",
         "300",
         "--from-scratch",
         "--json",
     ]);
-    let sweep = json(&["table", "one-hand", "--max", "300", "--json"]);
+    let sweep = json(&["table", "one-hand", "--n", "300", "--json"]);
     assert_eq!(scratch, sweep);
-    let md = stdout(&["table", "one-hand", "--max", "40", "--format", "markdown"]);
+    let md = stdout(&["table", "one-hand", "--n", "40", "--format", "markdown"]);
     assert!(md.contains("| 31–33 | `+-{0\\|^[2]}` | N |"), "{md}");
-    let csv = stdout(&["table", "one-hand", "--max", "12", "--format", "csv"]);
+    let csv = stdout(&["table", "one-hand", "--n", "12", "--format", "csv"]);
     assert!(
         csv.starts_with("from,to,value,outcome\n1,1,*,N\n2,2,0,P\n"),
         "{csv}"
     );
     assert!(csv.contains("12,12,+-{0|^[2]},N"), "{csv}");
-    let text = stdout(&["table", "one-hand", "--max", "12"]);
+    let text = stdout(&["table", "one-hand", "--n", "12"]);
     assert!(text.contains("8–11"), "{text}");
-    fails_with(&["table", "one-hand", "--max", "0"], "at least 1");
-    fails_with(&["table", "one-hand", "--max", "4000000000"], "goes up to");
+    fails_with(&["table", "one-hand", "--n", "0"], "at least 1");
+    fails_with(&["table", "one-hand", "--n", "4000000000"], "goes up to");
 }
 
 #[test]
 fn table_grid_is_table_1() {
-    let v = json(&["table", "grid", "--fingers", "20", "--json"]);
+    let v = json(&["table", "grid", "--n", "20", "--json"]);
     assert_eq!(v["fingers"], 20);
     let values = v["values"].as_array().unwrap();
     assert_eq!(values.len(), 20);
@@ -149,14 +149,14 @@ fn table_grid_is_table_1() {
     assert_eq!(values[0][1], "v[2]"); // (1|2)_20
     assert_eq!(values[19][19], "*");
     assert_eq!(v["distinct"].as_array().unwrap().len(), 24);
-    let text = stdout(&["table", "grid", "--fingers", "8"]);
+    let text = stdout(&["table", "grid", "--n", "8"]);
     assert!(text.contains("i\\j"), "{text}");
-    let csv = stdout(&["table", "grid", "--fingers", "4", "--format", "csv"]);
+    let csv = stdout(&["table", "grid", "--n", "4", "--format", "csv"]);
     assert_eq!(csv.lines().count(), 5);
-    let md = stdout(&["table", "grid", "--fingers", "4", "--format", "markdown"]);
+    let md = stdout(&["table", "grid", "--n", "4", "--format", "markdown"]);
     assert!(md.starts_with("| i \\ j | 1 | 2 | 3 | 4 |"), "{md}");
-    fails_with(&["table", "grid", "--fingers", "0"], "at least 1");
-    fails_with(&["table", "grid", "--fingers", "100000"], "goes up to");
+    fails_with(&["table", "grid", "--n", "0"], "at least 1");
+    fails_with(&["table", "grid", "--n", "100000"], "goes up to");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn table_grid_pictures() {
     let out = stdout(&[
         "table",
         "grid",
-        "--fingers",
+        "--n",
         "20",
         "--png",
         png.to_str().unwrap(),
@@ -186,7 +186,7 @@ fn table_grid_pictures() {
         &[
             "table",
             "grid",
-            "--fingers",
+            "--n",
             "4",
             "--png",
             "/nonexistent-dir/x.png",
@@ -225,7 +225,7 @@ fn oversized_pictures_are_refused() {
         &[
             "table",
             "grid",
-            "--fingers",
+            "--n",
             "1000",
             "--png",
             "/tmp/never-written.png",

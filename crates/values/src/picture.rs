@@ -14,10 +14,16 @@ pub struct GridPicture {
     pub row_label: String,
     /// Name of the columns (`j`).
     pub col_label: String,
+    /// The label of the first row (`1` for the paper's tables; rows count up from it).
+    pub first_row: usize,
+    /// The label of the first column.
+    pub first_col: usize,
     /// `cells[r][c]`: the legend entry of row `r + 1`, column `c + 1`.
     pub cells: Vec<Vec<usize>>,
     /// The legend: one text per distinct value.
     pub legend: Vec<String>,
+    /// The heading of the legend (`value (outcome)` for tables of values).
+    pub legend_title: String,
 }
 
 /// A colour as red, green, blue.
@@ -115,7 +121,10 @@ impl Layout {
         let cell = (key_w + 8).max(if rows > 40 { 12 } else { 34 });
         let margin = 16;
         let title_h = char_h + 12;
-        let label_w = text_width(&rows.max(cols).to_string(), scale) + 10;
+        let label_w = text_width(
+            &(rows + p.first_row).max(cols + p.first_col).to_string(),
+            scale,
+        ) + 10;
         let label_h = char_h + 6;
         let grid_x = margin + label_w;
         let grid_y = margin + title_h + label_h;
@@ -229,7 +238,7 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
     let cols = p.cells.first().map_or(0, Vec::len);
     let step = if l.cell < char_w * 2 + 2 { 5 } else { 1 };
     for c in 0..cols {
-        let label = (c + 1).to_string();
+        let label = (c + p.first_col).to_string();
         if (c + 1) % step != 0 && c != 0 {
             continue;
         }
@@ -238,7 +247,7 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
         cv.text(x, l.margin + l.title_h, &label, s, DARK);
     }
     for (r, row) in p.cells.iter().enumerate() {
-        let label = (r + 1).to_string();
+        let label = (r + p.first_row).to_string();
         let y = l.grid_y + r * l.cell + l.cell / 2 - (font::HEIGHT * s) / 2;
         if (r + 1) % step == 0 || r == 0 {
             let w = text_width(&label, s);
@@ -266,7 +275,7 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
     cv.text(
         l.legend_x,
         l.margin + l.title_h,
-        "key  value (outcome)",
+        &format!("key  {}", p.legend_title),
         s,
         DARK,
     );
@@ -340,7 +349,7 @@ pub fn svg(p: &GridPicture) -> String {
             r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
             l.grid_x + c * l.cell + l.cell / 2,
             label_y,
-            c + 1
+            c + p.first_col
         );
     }
     let key_size = (l.cell / 2).clamp(6, 12);
@@ -351,7 +360,7 @@ pub fn svg(p: &GridPicture) -> String {
             r#"<text x="{}" y="{}" text-anchor="end" dominant-baseline="central">{}</text>"#,
             l.grid_x - 8,
             y + l.cell / 2,
-            r + 1
+            r + p.first_row
         );
         for (c, &k) in row.iter().enumerate() {
             let x = l.grid_x + c * l.cell;
@@ -360,8 +369,8 @@ pub fn svg(p: &GridPicture) -> String {
                 o,
                 r#"<rect x="{x}" y="{y}" width="{cw}" height="{cw}" fill="{}" stroke="white"><title>({}|{}): {}</title></rect>"#,
                 hex(bg),
-                r + 1,
-                c + 1,
+                r + p.first_row,
+                c + p.first_col,
                 xml(&p.legend[k]),
                 cw = l.cell
             );
@@ -377,8 +386,10 @@ pub fn svg(p: &GridPicture) -> String {
     }
     let _ = writeln!(
         o,
-        r#"<text x="{}" y="{}">key  value (outcome)</text>"#,
-        l.legend_x, label_y
+        r#"<text x="{}" y="{}">key  {}</text>"#,
+        l.legend_x,
+        label_y,
+        xml(&p.legend_title)
     );
     for (k, text) in p.legend.iter().enumerate() {
         let y = l.grid_y + k * l.legend_row;
@@ -417,6 +428,9 @@ mod tests {
             title: "Values of (i|j)_2".into(),
             row_label: "i".into(),
             col_label: "j".into(),
+            first_row: 1,
+            first_col: 1,
+            legend_title: "value (outcome)".into(),
             cells: vec![vec![0, 1], vec![2, 1]],
             legend: vec!["0  (P)".into(), "*  (N)".into(), "{0|^[2]} & <x>".into()],
         }

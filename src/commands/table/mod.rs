@@ -1,7 +1,12 @@
 //! `chopsticks table`: the paper's tables of Simple Chopsticks values with one hand
 //! each. `one-hand`: Table 2, the values of `(1|1)_n` for `1 ≤ n ≤ N` as runs of
 //! equal values. `grid`: Table 1, the values of `(i|j)_N` for `1 ≤ i, j ≤ N`, as
-//! text, Markdown, CSV, JSON, or a coloured picture (PNG, SVG).
+//! text, Markdown, CSV, JSON, or a coloured picture (PNG, SVG). `outcomes`: the
+//! outcome class of every position with many hands a side ([`outcomes`]).
+//!
+//! Every subcommand spells the paper's finger count `n` (a hand holds `1..=n`
+//! fingers, `F = n + 1`) as `--n`; the older `--max` (one-hand) and `--fingers`
+//! (grid) still work, with a warning.
 
 use std::path::Path;
 use std::time::Instant;
@@ -17,6 +22,8 @@ use serde_json::json;
 use crate::memory::ensure_fits;
 use crate::progress;
 
+mod outcomes;
+
 #[derive(Args, Debug)]
 pub struct TableArgs {
     #[command(subcommand)]
@@ -29,6 +36,8 @@ enum Table {
     OneHand(OneHandArgs),
     /// Table 1: the values of (i|j)_N for 1 ≤ i, j ≤ N (rows i, columns j).
     Grid(GridArgs),
+    /// The outcome class (L, R, N, P) of every position (x|y)_n with up to H hands a side.
+    Outcomes(outcomes::OutcomesArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -45,9 +54,12 @@ const MAX_GRID: u32 = 1000;
 
 #[derive(Args, Debug)]
 struct OneHandArgs {
-    /// The largest finger count n (the paper's n = F - 1).
-    #[arg(long, default_value_t = 606)]
-    max: u32,
+    /// The largest finger count n (the paper's n = F - 1); the table covers 1 ≤ n ≤ N.
+    #[arg(long = "n", value_name = "N")]
+    n: Option<u32>,
+    /// The old spelling of --n (kept, with a warning).
+    #[arg(long, hide = true, conflicts_with = "n")]
+    max: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -68,9 +80,12 @@ struct OneHandArgs {
 
 #[derive(Args, Debug)]
 struct GridArgs {
-    /// The finger count N (the paper's n = F - 1).
-    #[arg(long, default_value_t = 20)]
-    fingers: u32,
+    /// The finger count n (the paper's n = F - 1; default 20, the paper's Table 1).
+    #[arg(long = "n", value_name = "N")]
+    n: Option<u32>,
+    /// The old spelling of --n: here it meant n, not F (kept, with a warning).
+    #[arg(long, hide = true, conflicts_with = "n")]
+    fingers: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -95,6 +110,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
     match &args.table {
         Table::OneHand(a) => one_hand_table(a),
         Table::Grid(a) => grid_table(a),
+        Table::Outcomes(a) => outcomes::run(a),
     }
 }
 
@@ -120,20 +136,31 @@ fn interval(r: &Run) -> String {
     }
 }
 
+/// The value of `--n`, or of its old spelling `old` (with a warning), or `default`.
+fn paper_n(n: Option<u32>, old: Option<u32>, old_name: &str, default: u32) -> u32 {
+    if let Some(v) = old {
+        eprintln!(
+            "warning: --{old_name} is the old spelling of --n (the paper's n, F - 1); use --n {v}"
+        );
+    }
+    n.or(old).unwrap_or(default)
+}
+
 fn one_hand_table(args: &OneHandArgs) -> Result<()> {
-    if args.max == 0 {
-        bail!("--max must be at least 1");
+    let max = paper_n(args.n, args.max, "max", 606);
+    if max == 0 {
+        bail!("--n must be at least 1");
     }
     let clock = Instant::now();
     let table = if args.from_scratch {
-        if args.max > MAX_FROM_SCRATCH {
+        if max > MAX_FROM_SCRATCH {
             bail!(
-                "--from-scratch goes up to --max {MAX_FROM_SCRATCH} (its time grows as N³); \
+                "--from-scratch goes up to --n {MAX_FROM_SCRATCH} (its time grows as N³); \
                  drop --from-scratch for the incremental method"
             );
         }
-        let bar = progress::bar(args.max as u64, "finger counts", args.quiet);
-        let entries: Vec<(u32, String, Outcome)> = (1..=args.max)
+        let bar = progress::bar(max as u64, "finger counts", args.quiet);
+        let entries: Vec<(u32, String, Outcome)> = (1..=max)
             .into_par_iter()
             .map(|n| {
                 let mut store = GameStore::new();
@@ -145,26 +172,26 @@ fn one_hand_table(args: &OneHandArgs) -> Result<()> {
         bar.finish_and_clear();
         runs(entries)
     } else {
-        if args.max > OneHandSweep::MAX_N {
+        if max > OneHandSweep::MAX_N {
             bail!(
-                "--max goes up to {} (the incremental table grows as N²)",
+                "--n goes up to {} (the incremental table grows as N²)",
                 OneHandSweep::MAX_N
             );
         }
         ensure_fits(
-            OneHandSweep::bytes(args.max),
-            &format!("the values of (a|b)_n for a + b ≤ {}", args.max),
+            OneHandSweep::bytes(max),
+            &format!("the values of (a|b)_n for a + b ≤ {}", max),
         )?;
-        let bar = progress::bar(args.max as u64, "finger counts", args.quiet);
+        let bar = progress::bar(max as u64, "finger counts", args.quiet);
         let report = |n: u32| bar.set_position(n as u64);
-        let t = chopsticks_values::table2(args.max, Some(&report))?;
+        let t = chopsticks_values::table2(max, Some(&report))?;
         bar.finish_and_clear();
         t
     };
     if args.time {
         eprintln!(
             "computed (1|1)_n for n ≤ {} in {:.3} s ({})",
-            args.max,
+            max,
             clock.elapsed().as_secs_f64(),
             if args.from_scratch {
                 "every n from scratch"
@@ -195,7 +222,7 @@ fn one_hand_table(args: &OneHandArgs) -> Result<()> {
                 .max()
                 .unwrap_or(1)
                 .max("interval of n".len());
-            println!("Values of (1|1)_n for 1 ≤ n ≤ {} (Table 2)", args.max);
+            println!("Values of (1|1)_n for 1 ≤ n ≤ {} (Table 2)", max);
             println!("{:<iw$}  {:<w$}  outcome", "interval of n", "value");
             for r in &table {
                 println!("{:<iw$}  {:<w$}  {}", interval(r), r.value, r.outcome);
@@ -224,12 +251,12 @@ fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
 }
 
 fn grid_table(args: &GridArgs) -> Result<()> {
-    let n = args.fingers;
+    let n = paper_n(args.n, args.fingers, "fingers", 20);
     if n == 0 {
-        bail!("--fingers must be at least 1");
+        bail!("--n must be at least 1");
     }
     if n > MAX_GRID {
-        bail!("--fingers goes up to {MAX_GRID} (the table has N² cells)");
+        bail!("--n goes up to {MAX_GRID} (the table has N² cells)");
     }
     // The incremental sweep gives every (i|j)_n with i + j ≤ n; the others are *.
     let bar = progress::bar(n as u64, "finger counts", args.quiet);
@@ -276,6 +303,9 @@ fn grid_table(args: &GridArgs) -> Result<()> {
             title: format!("Values of (i|j)_{n} in Simple Chopsticks (rows i: Left's hand, columns j: Right's hand)"),
             row_label: "i".into(),
             col_label: "j".into(),
+            first_row: 1,
+            first_col: 1,
+            legend_title: "value (outcome)".into(),
             cells: cells.clone(),
             legend: names
                 .iter()
@@ -294,6 +324,7 @@ fn grid_table(args: &GridArgs) -> Result<()> {
 
     if args.json {
         super::print_json(&json!({
+            "n": n,
             "fingers": n,
             "values": text,
             "distinct": names.iter().zip(&outcomes).map(|(v, o)| json!({"value": v, "outcome": o.to_string()})).collect::<Vec<_>>(),

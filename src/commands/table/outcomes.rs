@@ -1,0 +1,444 @@
+//! `chopsticks table outcomes`: the outcome class of every Simple Chopsticks
+//! position `(x | y)_n` with at most `H` hands a side ([`chopsticks_atlas`]), as a
+//! summary, one line per position (JSON lines or CSV), or pictures of slices.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chopsticks_atlas::{Atlas, Counts, Summary, OUTCOMES};
+use chopsticks_cgt::Outcome;
+use chopsticks_values::picture::{self, GridPicture};
+use clap::{Args, ValueEnum};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::memory::ensure_fits;
+use crate::progress;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum OutcomesFormat {
+    /// A summary: outcome counts, by difference of hand counts.
+    Text,
+    /// One JSON object per position: {"position": "(1,1|2)_3", "outcome": "N"}.
+    Jsonl,
+    /// One line per position: position,outcome (with a header line).
+    Csv,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Slice {
+    /// Rows: Left's hand count, columns: Right's; each cell coloured by the set
+    /// of outcomes among its positions.
+    Hands,
+    /// Positions whose hands hold only 1s and 2s, at the hand counts of --hands:
+    /// rows: Left's number of 1s, columns: Right's number of 1s, coloured by outcome.
+    OnesTwos,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct OutcomesArgs {
+    /// The finger count n (the paper's n: a hand holds 1..=n fingers, F = n + 1).
+    #[arg(long, default_value_t = 3)]
+    n: u32,
+    /// The largest number of hands a side.
+    #[arg(long, default_value_t = 30, value_name = "H")]
+    max_hands: usize,
+    /// Output: a summary, or one line per position.
+    #[arg(long, value_enum, default_value_t = OutcomesFormat::Text)]
+    format: OutcomesFormat,
+    /// The summary as JSON: {"n", "max_hands", "positions", "counts", "by_hands"}.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Write the lines of --format jsonl|csv to this file (atomically) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<String>,
+    /// Draw a slice of the atlas as a PNG picture.
+    #[arg(long, value_name = "FILE")]
+    png: Option<String>,
+    /// Draw a slice of the atlas as an SVG picture.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// Which slice the pictures show.
+    #[arg(long, value_enum, default_value_t = Slice::Hands)]
+    slice: Slice,
+    /// Hand counts of the ones-twos slice, as LEFT,RIGHT (default: H,H).
+    #[arg(long, value_name = "L,R")]
+    hands: Option<String>,
+    /// Print the solving time on stderr.
+    #[arg(long)]
+    time: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Parses `L,R` hand counts.
+fn hand_counts(text: &str, max: usize) -> Result<(usize, usize)> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [l, r] = parts[..] else {
+        bail!("--hands takes two hand counts, LEFT,RIGHT (e.g. 6,6)");
+    };
+    let parse = |s: &str| -> Result<usize> {
+        let v: usize = s.parse().with_context(|| {
+            format!(
+                "--hands: `{}` is not a hand count",
+                chopsticks_rules::quoted(s)
+            )
+        })?;
+        if v > max {
+            bail!("--hands: {v} hands is more than --max-hands {max}");
+        }
+        Ok(v)
+    };
+    Ok((parse(l)?, parse(r)?))
+}
+
+pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
+    let (n, h) = (args.n, args.max_hands);
+    if n == 0 || n > chopsticks_atlas::MAX_N {
+        bail!(
+            "--n must be between 1 and {} (a hand holds 1..=n fingers)",
+            chopsticks_atlas::MAX_N
+        );
+    }
+    if h == 0 || h > 255 {
+        bail!("--max-hands must be between 1 and 255");
+    }
+    let slice_hands = match &args.hands {
+        Some(text) => Some(hand_counts(text, h)?),
+        None => None,
+    };
+    if slice_hands.is_some() && args.slice != Slice::OnesTwos {
+        bail!("--hands chooses the hand counts of --slice ones-twos");
+    }
+    if args.output.is_some() && args.format == OutcomesFormat::Text {
+        bail!("--output writes the lines of --format jsonl or csv");
+    }
+    let positions = Atlas::positions(n, h).unwrap_or(u128::MAX);
+    let bytes = Atlas::bytes(n, h).unwrap_or(u128::MAX);
+    if positions > chopsticks_atlas::MAX_POSITIONS as u128 {
+        bail!(
+            "n = {n} with up to {h} hands a side has {positions} positions; this solver handles \
+             at most {} (one bit each)",
+            chopsticks_atlas::MAX_POSITIONS
+        );
+    }
+    ensure_fits(
+        bytes as u64,
+        &format!("the outcomes of (x|y)_{n} with up to {h} hands a side"),
+    )?;
+    for path in args.output.iter().chain(&args.png).chain(&args.svg) {
+        if path != "-" {
+            chopsticks_files::check_writable(Path::new(path))?;
+        }
+    }
+
+    let clock = Instant::now();
+    let bar = progress::bar(positions as u64, "positions", args.quiet);
+    let report = |done: u64| bar.set_position(done);
+    let atlas = Atlas::solve(n, h, Some(&report))?;
+    bar.finish_and_clear();
+    if args.time {
+        eprintln!(
+            "solved {} positions of (x|y)_{n} with up to {h} hands a side in {:.3} s",
+            atlas.len(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+
+    if args.png.is_some() || args.svg.is_some() {
+        let pic = match args.slice {
+            Slice::Hands => hands_picture(&atlas),
+            Slice::OnesTwos => {
+                let (l, r) = slice_hands.unwrap_or((h, h));
+                ones_twos_picture(&atlas, l, r)?
+            }
+        };
+        if let Some(path) = &args.png {
+            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
+            chopsticks_files::write_atomically(Path::new(path), &bytes)?;
+        }
+        if let Some(path) = &args.svg {
+            chopsticks_files::write_atomically(Path::new(path), picture::svg(&pic).as_bytes())?;
+        }
+        for path in args.png.iter().chain(&args.svg) {
+            progress::announce(&format!("wrote {path}"), args.quiet);
+        }
+    }
+
+    match args.format {
+        OutcomesFormat::Text => {
+            let summary = atlas.summary();
+            if args.json {
+                super::super::print_json(&summary_json(&summary));
+            } else {
+                print_summary(&summary);
+            }
+        }
+        format => {
+            let output = args.output.as_deref().filter(|p| *p != "-");
+            match output {
+                None => {
+                    let stdout = std::io::stdout();
+                    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+                    write_lines(&atlas, format, &mut out)?;
+                    out.flush()?;
+                }
+                Some(path) => chopsticks_files::write_with(Path::new(path), |file| {
+                    let mut out = BufWriter::with_capacity(1 << 20, file);
+                    write_lines(&atlas, format, &mut out)?;
+                    out.flush()
+                })?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every position, Left's sides in order (by hand count, then values), each with
+/// every Right side in the same order; formatted in parallel blocks, written in order.
+fn write_lines(atlas: &Atlas, format: OutcomesFormat, out: &mut impl Write) -> std::io::Result<()> {
+    let sides = atlas.sides();
+    let n = atlas.n();
+    let text: Vec<String> = (0..sides.count())
+        .map(|r| {
+            sides
+                .values(r)
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    if format == OutcomesFormat::Csv {
+        writeln!(out, "position,outcome")?;
+    }
+    for block in sides.in_order().chunks(64) {
+        let parts: Vec<String> = block
+            .par_iter()
+            .map(|&a| {
+                let mut s = String::new();
+                for &b in sides.in_order() {
+                    let o = atlas.outcome_at(a, b);
+                    let (l, r) = (&text[a as usize], &text[b as usize]);
+                    match format {
+                        OutcomesFormat::Jsonl => s.push_str(&format!(
+                            "{{\"position\":\"({l}|{r})_{n}\",\"outcome\":\"{o}\"}}\n"
+                        )),
+                        _ => s.push_str(&format!("\"({l}|{r})_{n}\",{o}\n")),
+                    }
+                }
+                s
+            })
+            .collect();
+        for p in parts {
+            out.write_all(p.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+fn counts_json(c: &Counts) -> serde_json::Value {
+    json!({"L": c[0], "R": c[1], "N": c[2], "P": c[3]})
+}
+
+fn summary_json(s: &Summary) -> serde_json::Value {
+    let mut by_hands = Vec::new();
+    for (l, row) in s.by_hands.iter().enumerate() {
+        for (r, c) in row.iter().enumerate() {
+            let mut v = counts_json(c);
+            v["left"] = json!(l);
+            v["right"] = json!(r);
+            by_hands.push(v);
+        }
+    }
+    json!({
+        "n": s.n,
+        "max_hands": s.max_hands,
+        "positions": s.total.iter().sum::<u64>(),
+        "counts": counts_json(&s.total),
+        "by_hands": by_hands,
+    })
+}
+
+/// Adds `c` into `acc`.
+fn add(acc: &mut Counts, c: &Counts) {
+    for k in 0..4 {
+        acc[k] += c[k];
+    }
+}
+
+fn print_summary(s: &Summary) {
+    let total: u64 = s.total.iter().sum();
+    println!(
+        "Outcomes of Simple Chopsticks (x|y)_{} with at most {} hands a side: {} positions",
+        s.n, s.max_hands, total
+    );
+    for (k, o) in OUTCOMES.iter().enumerate() {
+        println!(
+            "  {o}  {:>14}  {:>6.2}%",
+            s.total[k],
+            100.0 * s.total[k] as f64 / total.max(1) as f64
+        );
+    }
+    // By difference of hand counts l - r, positions where both sides have a hand.
+    let h = s.max_hands as i64;
+    let mut by_diff: Vec<Counts> = vec![[0; 4]; (2 * h + 1) as usize];
+    let mut over = [0u64; 4];
+    for (l, row) in s.by_hands.iter().enumerate() {
+        for (r, c) in row.iter().enumerate() {
+            if l == 0 || r == 0 {
+                add(&mut over, c);
+            } else {
+                add(&mut by_diff[(l as i64 - r as i64 + h) as usize], c);
+            }
+        }
+    }
+    println!();
+    println!("By the difference of hand counts l - r (both sides with a hand):");
+    println!(
+        "  {:>9}  {:>14} {:>14} {:>14} {:>14}",
+        "l - r", "L", "R", "N", "P"
+    );
+    // Runs of differences whose positions all have one outcome are merged.
+    let only = |c: &Counts| -> Option<usize> {
+        let nz: Vec<usize> = (0..4).filter(|&k| c[k] > 0).collect();
+        (nz.len() == 1).then(|| nz[0])
+    };
+    let mut d = -h + 1;
+    while d <= h - 1 {
+        let c = by_diff[(d + h) as usize];
+        let mut end = d;
+        let mut sum = c;
+        if let Some(k) = only(&c) {
+            while end < h - 1 && only(&by_diff[(end + 1 + h) as usize]) == Some(k) {
+                end += 1;
+                add(&mut sum, &by_diff[(end + h) as usize]);
+            }
+        }
+        let label = if end == d {
+            d.to_string()
+        } else {
+            format!("{d}..{end}")
+        };
+        println!(
+            "  {label:>9}  {:>14} {:>14} {:>14} {:>14}",
+            sum[0], sum[1], sum[2], sum[3]
+        );
+        d = end + 1;
+    }
+    println!(
+        "  {:>9}  {:>14} {:>14} {:>14} {:>14}   (a side without hands: the game is over, 0)",
+        "no hand", over[0], over[1], over[2], over[3]
+    );
+}
+
+/// Which outcomes occur in `c`, as text (`L`, `L N`, …).
+fn occurring(c: &Counts) -> String {
+    OUTCOMES
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| c[k] > 0)
+        .map(|(_, o)| o.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Rows: Left's hand count 1..=H, columns: Right's; a cell's colour is the set
+/// of outcomes among its positions.
+fn hands_picture(atlas: &Atlas) -> GridPicture {
+    let s = atlas.summary();
+    let h = s.max_hands;
+    // The sets of outcomes that occur, as bit masks (L = 1, R = 2, N = 4, P = 8),
+    // listed single outcomes first so L and R keep the colours of the other slice.
+    let mask = |c: &Counts| (0..4).filter(|&k| c[k] > 0).map(|k| 1u8 << k).sum::<u8>();
+    let mut masks: Vec<u8> = (1..=h)
+        .flat_map(|l| (1..=h).map(move |r| (l, r)))
+        .map(|(l, r)| mask(&s.by_hands[l][r]))
+        .collect();
+    masks.sort_by_key(|&m| (m.count_ones(), m));
+    masks.dedup();
+    let legend: Vec<String> = masks
+        .iter()
+        .map(|&m| {
+            let c: Counts = std::array::from_fn(|k| u64::from(m >> k & 1));
+            occurring(&c)
+        })
+        .collect();
+    let cells: Vec<Vec<usize>> = (1..=h)
+        .map(|l| {
+            (1..=h)
+                .map(|r| {
+                    let m = mask(&s.by_hands[l][r]);
+                    masks.iter().position(|&x| x == m).expect("listed")
+                })
+                .collect()
+        })
+        .collect();
+    GridPicture {
+        title: format!(
+            "Outcomes of (x|y)_{} by hand counts: the outcomes that occur (rows l: Left's hands, columns r: Right's)",
+            s.n
+        ),
+        row_label: "l".into(),
+        col_label: "r".into(),
+        first_row: 1,
+        first_col: 1,
+        legend_title: "outcomes among the positions".into(),
+        cells,
+        legend: legend
+            .into_iter()
+            .map(|t| format!("outcomes {t}"))
+            .collect(),
+    }
+}
+
+/// Positions `(1^a 2^(l-a) | 1^c 2^(r-c))_n`: rows `a`, columns `c`, by outcome.
+fn ones_twos_picture(atlas: &Atlas, l: usize, r: usize) -> Result<GridPicture> {
+    if atlas.n() < 2 {
+        bail!("--slice ones-twos needs n ≥ 2 (hands holding 1 or 2 fingers)");
+    }
+    if l == 0 || r == 0 {
+        bail!("--hands: both sides need a hand for --slice ones-twos");
+    }
+    let side = |ones: usize, hands: usize| -> Vec<u32> {
+        let mut v = vec![1u32; ones];
+        v.resize(hands, 2);
+        v
+    };
+    let cells: Vec<Vec<usize>> = (0..=l)
+        .map(|a| {
+            (0..=r)
+                .map(|c| {
+                    let o = atlas
+                        .outcome(&side(a, l), &side(c, r))
+                        .expect("within the atlas");
+                    OUTCOMES.iter().position(|&x| x == o).expect("an outcome")
+                })
+                .collect()
+        })
+        .collect();
+    let legend = OUTCOMES
+        .iter()
+        .map(|o| match o {
+            Outcome::L => "L: Left wins".to_string(),
+            Outcome::R => "R: Right wins".to_string(),
+            Outcome::N => "N: the player to move wins".to_string(),
+            Outcome::P => "P: the player to move loses".to_string(),
+        })
+        .collect();
+    Ok(GridPicture {
+        title: format!(
+            "Outcomes of (1^a 2^({l}-a) | 1^c 2^({r}-c))_{} (rows a: Left's 1s, columns c: Right's 1s)",
+            atlas.n()
+        ),
+        row_label: "a".into(),
+        col_label: "c".into(),
+        first_row: 0,
+        first_col: 0,
+        legend_title: "outcome".into(),
+        cells,
+        legend,
+    })
+}
