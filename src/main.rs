@@ -51,10 +51,13 @@ enum Command {
     /// The canonical game value and outcome of Simple Chopsticks positions, of
     /// sums of them, and of games in CGSuite notation.
     Value(commands::value::ValueArgs),
-    /// The paper's tables of values with one hand each (one-hand: Table 2; grid: Table 1).
+    /// The paper's tables: values with one hand each (one-hand: Table 2; grid: Table 1)
+    /// and the outcome of every position with many hands (outcomes).
     Table(commands::table::TableArgs),
     /// Serve the JSON API (GamesmanUni-shaped) on a local port.
     Serve(commands::serve::ServeArgs),
+    /// Check the paper's theorems (and the closed form for n = 3) by exhaustion.
+    Verify(commands::verify::VerifyArgs),
 }
 
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
@@ -102,6 +105,7 @@ fn main() {
         Command::Value(args) => commands::value::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Verify(args) => commands::verify::run(&args),
     };
     if let Err(error) = result {
         if is_broken_pipe(&error) {

@@ -14,6 +14,7 @@ pub mod strategy;
 pub mod survey;
 pub mod table;
 pub mod value;
+pub mod verify;
 
 /// Writes a position reached by one move from a position written with its mover on
 /// the left. In the paper's notation Left and Right keep their sides, so the child

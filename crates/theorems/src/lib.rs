@@ -1,0 +1,467 @@
+//! # chopsticks-theorems: the statements of the Simple Chopsticks paper, checked
+//!
+//! Dailly, Gledel, Nowakowski and Santos state theorems about Simple Chopsticks
+//! (`(x1,…,xl | y1,…,yr)_n`, attacks only, a hand past `n` fingers removed). This
+//! crate checks each of them by exhaustion within bounds, using engines that do not
+//! assume the statement:
+//!
+//! * **Theorem 3** (`(1|1)_n` is N exactly when `f(2i) ≤ n < f(2i+1)`, Fibonacci `f`)
+//!   and the **conjecture on `±J`** (the value of `(1|1)_n` is `0`, `*` or `±J` as
+//!   [`chopsticks_values::one_hand::predicted`] says): against the canonical values
+//!   of Table 2 ([`chopsticks_values::table2`]), every `n ≤ max_n`;
+//! * **Theorem 4** (with more hands than the opponent, the first player wins; its
+//!   statement is lost from the text, it is checked as the proofs use it),
+//!   **Lemma 1** (a first player with fewer hands who wins has exactly one hand fewer,
+//!   and every winning move removes a hand): against the outcome atlas
+//!   ([`chopsticks_atlas::Atlas`]) of every finger count `n ≤ atlas_n`, every
+//!   position with up to `max_hands` hands a side, every winning move named;
+//! * **Propositions 1–3** (every outcome at `n = 2`): the atlas at `n = 2`;
+//! * **Proposition 4** (`(1^a | 1^a)_3` is N): the atlas at `n = 3`;
+//! * **the closed form at `n = 3`** ([`chopsticks_atlas::three`], this project's
+//!   answer to the paper's open problem): the atlas at `n = 3`.
+//!
+//! Each check returns a [`Check`]: the statement, whether it holds, what was
+//! checked and how many positions, and the first counterexamples as positions.
+//! Library code never prints; progress is reported through a callback.
+
+use chopsticks_atlas::{three, Atlas, AtlasError};
+use chopsticks_cgt::Outcome;
+use chopsticks_values::one_hand::predicted;
+use chopsticks_values::{table2, theorem3_is_next, ValueError};
+use serde::Serialize;
+use thiserror::Error;
+
+/// The most counterexamples a check lists (it counts them all).
+pub const MAX_LISTED: usize = 10;
+
+/// Why a check could not run.
+#[derive(Debug, Error)]
+pub enum TheoremError {
+    /// The outcome atlas refused its bounds.
+    #[error(transparent)]
+    Atlas(#[from] AtlasError),
+    /// The table of values refused its bound.
+    #[error(transparent)]
+    Values(#[from] ValueError),
+    /// A bound out of range.
+    #[error("{0}")]
+    Bounds(String),
+}
+
+/// The statements this crate checks, by their command-line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Statement {
+    /// Theorem 3: the outcome of `(1|1)_n`.
+    Theorem3,
+    /// Theorem 4: more hands, moving first, wins.
+    Theorem4,
+    /// Lemma 1: winning with fewer hands.
+    Lemma1,
+    /// Proposition 1: two hands more at `n = 2`.
+    Proposition1,
+    /// Proposition 2: equal hands at `n = 2`.
+    Proposition2,
+    /// Proposition 3: one hand more at `n = 2`.
+    Proposition3,
+    /// Proposition 4: `(1^a | 1^a)_3` is N.
+    Proposition4,
+    /// The paper's conjecture on `±J` in `(1|1)_n`.
+    ConjecturePlusMinusJ,
+    /// This project's closed form for every position at `n = 3`.
+    ThreeFingers,
+}
+
+impl Statement {
+    /// Every statement, in the paper's order.
+    pub const ALL: [Statement; 9] = [
+        Statement::Theorem3,
+        Statement::Theorem4,
+        Statement::Lemma1,
+        Statement::Proposition1,
+        Statement::Proposition2,
+        Statement::Proposition3,
+        Statement::Proposition4,
+        Statement::ConjecturePlusMinusJ,
+        Statement::ThreeFingers,
+    ];
+
+    /// The command-line name (`theorem-3`, `conjecture-pm-j`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Statement::Theorem3 => "theorem-3",
+            Statement::Theorem4 => "theorem-4",
+            Statement::Lemma1 => "lemma-1",
+            Statement::Proposition1 => "proposition-1",
+            Statement::Proposition2 => "proposition-2",
+            Statement::Proposition3 => "proposition-3",
+            Statement::Proposition4 => "proposition-4",
+            Statement::ConjecturePlusMinusJ => "conjecture-pm-j",
+            Statement::ThreeFingers => "three-fingers",
+        }
+    }
+
+    /// The statement by its command-line name.
+    pub fn from_name(name: &str) -> Option<Statement> {
+        Statement::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The statement in words.
+    pub fn text(self) -> &'static str {
+        match self {
+            Statement::Theorem3 => {
+                "Theorem 3: (1|1)_n is N exactly when f(2i) <= n < f(2i+1) for some i (Fibonacci f1 = f2 = 1), otherwise P"
+            }
+            Statement::Theorem4 => {
+                "Theorem 4 (as the proofs use it): a player with more hands than the opponent, who has a hand, wins moving first"
+            }
+            Statement::Lemma1 => {
+                "Lemma 1: if Left has fewer hands (l < r) and wins moving first, then l = r - 1 and every winning move removes one of Right's hands"
+            }
+            Statement::Proposition1 => {
+                "Proposition 1: (1^a,2^b | 1^c,2^d)_2 with both sides holding a hand is L if a+b >= c+d+2, R if c+d >= a+b+2"
+            }
+            Statement::Proposition2 => {
+                "Proposition 2: (1^a,2^b | 1^c,2^d)_2 with a+b = c+d > 0 is P if b = d = 0 and a, c odd; L if b = 0, d != 0, c odd; R if d = 0, b != 0, a odd; N otherwise"
+            }
+            Statement::Proposition3 => {
+                "Proposition 3: (1^a,2^b | 1^c,2^d)_2 with a+b = c+d+1 is P if c = d = 0; N if d = 0, b > 0, a odd; L otherwise (and the mirror image)"
+            }
+            Statement::Proposition4 => "Proposition 4: (1^a | 1^a)_3 is N for every a >= 1",
+            Statement::ConjecturePlusMinusJ => {
+                "Conjecture: (1|1)_n is 0 on P-intervals, and on each N-interval [f(2i), f(2i+1)) it is * below the A110035 term a(i+1) and +-J = +-{0|^[2]} from it on"
+            }
+            Statement::ThreeFingers => {
+                "The closed form for n = 3 (docs/THREE-FINGERS.md): the outcome of (1^a 2^b 3^c | 1^d 2^e 3^f)_3 from the counts"
+            }
+        }
+    }
+}
+
+/// The bounds of the checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Theorem 3 and the conjecture: every `n ≤ max_n`.
+    pub max_n: u32,
+    /// Theorem 4 and Lemma 1: every finger count `n ≤ atlas_n` …
+    pub atlas_n: u32,
+    /// … and every position with at most this many hands a side.
+    pub max_hands: usize,
+    /// Propositions 1–3: every position at `n = 2` with at most this many hands a side.
+    pub hands_n2: usize,
+    /// Proposition 4 and the closed form: every position at `n = 3` with at most
+    /// this many hands a side.
+    pub hands_n3: usize,
+}
+
+impl Default for Bounds {
+    /// Bounds that take well under a minute on two cores.
+    fn default() -> Bounds {
+        Bounds {
+            max_n: 5000,
+            atlas_n: 6,
+            max_hands: 10,
+            hands_n2: 60,
+            hands_n3: 40,
+        }
+    }
+}
+
+/// The result of checking one statement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// The statement's command-line name.
+    pub name: String,
+    /// The statement in words.
+    pub statement: String,
+    /// Whether no counterexample was found within the bounds.
+    pub holds: bool,
+    /// What was checked, in words.
+    pub checked: String,
+    /// How many positions (or finger counts, for `(1|1)_n`) were checked.
+    pub positions: u64,
+    /// The number of counterexamples found.
+    pub counterexample_count: u64,
+    /// The first counterexamples (at most [`MAX_LISTED`]), as positions.
+    pub counterexamples: Vec<String>,
+}
+
+/// Collects the counterexamples of one check.
+#[derive(Default)]
+struct Tally {
+    positions: u64,
+    count: u64,
+    listed: Vec<String>,
+}
+
+impl Tally {
+    fn check(&mut self, ok: bool, position: impl FnOnce() -> String) {
+        self.positions += 1;
+        if !ok {
+            self.count += 1;
+            if self.listed.len() < MAX_LISTED {
+                self.listed.push(position());
+            }
+        }
+    }
+
+    fn finish(self, statement: Statement, checked: String) -> Check {
+        Check {
+            name: statement.name().to_string(),
+            statement: statement.text().to_string(),
+            holds: self.count == 0,
+            checked,
+            positions: self.positions,
+            counterexample_count: self.count,
+            counterexamples: self.listed,
+        }
+    }
+}
+
+/// Checks `statements` within `bounds`. `progress` is told each statement as it starts.
+pub fn verify(
+    statements: &[Statement],
+    bounds: Bounds,
+    progress: &dyn Fn(Statement),
+) -> Result<Vec<Check>, TheoremError> {
+    if bounds.max_n == 0 || bounds.atlas_n == 0 || bounds.max_hands == 0 {
+        return Err(TheoremError::Bounds(
+            "every bound must be at least 1".to_string(),
+        ));
+    }
+    // Table 2 is shared by Theorem 3 and the conjecture.
+    let mut table: Option<Vec<(u32, String, Outcome)>> = None;
+    let mut out = Vec::new();
+    for &s in statements {
+        progress(s);
+        let check = match s {
+            Statement::Theorem3 | Statement::ConjecturePlusMinusJ => {
+                if table.is_none() {
+                    let runs = table2(bounds.max_n, None)?;
+                    table = Some(
+                        runs.iter()
+                            .flat_map(|r| (r.from..=r.to).map(|n| (n, r.value.clone(), r.outcome)))
+                            .collect(),
+                    );
+                }
+                let entries = table.as_ref().expect("computed above");
+                one_one(s, entries, bounds.max_n)
+            }
+            Statement::Theorem4 | Statement::Lemma1 => {
+                theorem_4_or_lemma_1(s, bounds.atlas_n, bounds.max_hands)?
+            }
+            Statement::Proposition1 | Statement::Proposition2 | Statement::Proposition3 => {
+                n_equals_2(s, bounds.hands_n2)?
+            }
+            Statement::Proposition4 | Statement::ThreeFingers => n_equals_3(s, bounds.hands_n3)?,
+        };
+        out.push(check);
+    }
+    Ok(out)
+}
+
+fn one_one(s: Statement, entries: &[(u32, String, Outcome)], max_n: u32) -> Check {
+    let mut tally = Tally::default();
+    for (n, value, outcome) in entries {
+        let ok = match s {
+            Statement::Theorem3 => {
+                let next = theorem3_is_next(*n);
+                *outcome == if next { Outcome::N } else { Outcome::P }
+            }
+            _ => *value == predicted(*n).text(),
+        };
+        tally.check(ok, || format!("(1|1)_{n} = {value} ({outcome})"));
+    }
+    tally.finish(
+        s,
+        format!("the canonical value of (1|1)_n for every n <= {max_n} (Table 2, incrementally)"),
+    )
+}
+
+fn theorem_4_or_lemma_1(s: Statement, max_n: u32, h: usize) -> Result<Check, TheoremError> {
+    let mut tally = Tally::default();
+    for n in 1..=max_n {
+        let atlas = Atlas::solve(n, h, None)?;
+        let sides = atlas.sides();
+        for a in 0..sides.count() {
+            for b in 0..sides.count() {
+                let (l, r) = (sides.hands(a), sides.hands(b));
+                if l == 0 || r == 0 {
+                    continue;
+                }
+                match s {
+                    Statement::Theorem4 => {
+                        if l > r {
+                            tally.check(atlas.wins_first(a, b), || atlas.paper(a, b));
+                        }
+                    }
+                    _ => {
+                        if l < r {
+                            let ok = !atlas.wins_first(a, b)
+                                || (l + 1 == r
+                                    && atlas.options(a, b).all(|(_, _, b2)| {
+                                        atlas.wins_first(b2, a) || sides.hands(b2) + 1 == r
+                                    }));
+                            tally.check(ok, || atlas.paper(a, b));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let what = match s {
+        Statement::Theorem4 => "every position with l > r >= 1",
+        _ => "every position with 1 <= l < r, every winning move of Left",
+    };
+    Ok(tally.finish(
+        s,
+        format!("{what}, for every n <= {max_n} with at most {h} hands a side (outcome atlas)"),
+    ))
+}
+
+/// Propositions 1–3: the outcome of `(1^a, 2^b | 1^c, 2^d)_2`, or `None` when the
+/// proposition says nothing about the position.
+pub fn proposition_1_2_3(s: Statement, [a, b]: [u64; 2], [c, d]: [u64; 2]) -> Option<Outcome> {
+    let (l, r) = (a + b, c + d);
+    let odd = |x: u64| x % 2 == 1;
+    match s {
+        Statement::Proposition1 if l > 0 && r > 0 && l.abs_diff(r) >= 2 => {
+            Some(if l > r { Outcome::L } else { Outcome::R })
+        }
+        Statement::Proposition2 if l == r && l > 0 => {
+            Some(if b == 0 && d == 0 && odd(a) && odd(c) {
+                Outcome::P
+            } else if b == 0 && d != 0 && odd(c) {
+                Outcome::L
+            } else if d == 0 && b != 0 && odd(a) {
+                Outcome::R
+            } else {
+                Outcome::N
+            })
+        }
+        Statement::Proposition3 if l == r + 1 => Some(if c == 0 && d == 0 {
+            Outcome::P
+        } else if d == 0 && b > 0 && odd(a) {
+            Outcome::N
+        } else {
+            Outcome::L
+        }),
+        Statement::Proposition3 if r == l + 1 => Some(if a == 0 && b == 0 {
+            Outcome::P
+        } else if b == 0 && d > 0 && odd(c) {
+            Outcome::N
+        } else {
+            Outcome::R
+        }),
+        _ => None,
+    }
+}
+
+/// Counts of each value `1..=k` on side `rank`.
+fn counts<const K: usize>(atlas: &Atlas, rank: u32) -> [u64; K] {
+    let mut c = [0u64; K];
+    for v in atlas.sides().values(rank) {
+        c[v as usize - 1] += 1;
+    }
+    c
+}
+
+fn n_equals_2(s: Statement, h: usize) -> Result<Check, TheoremError> {
+    let atlas = Atlas::solve(2, h, None)?;
+    let sides = atlas.sides();
+    let mut tally = Tally::default();
+    for a in 0..sides.count() {
+        for b in 0..sides.count() {
+            if let Some(p) = proposition_1_2_3(s, counts(&atlas, a), counts(&atlas, b)) {
+                tally.check(atlas.outcome_at(a, b) == p, || {
+                    format!("{} is {}", atlas.paper(a, b), atlas.outcome_at(a, b))
+                });
+            }
+        }
+    }
+    Ok(tally.finish(
+        s,
+        format!("every position it covers at n = 2 with at most {h} hands a side (outcome atlas)"),
+    ))
+}
+
+fn n_equals_3(s: Statement, h: usize) -> Result<Check, TheoremError> {
+    let atlas = Atlas::solve(3, h, None)?;
+    let sides = atlas.sides();
+    let mut tally = Tally::default();
+    match s {
+        Statement::Proposition4 => {
+            for k in 1..=h {
+                let start = vec![1u32; k];
+                let o = atlas.outcome(&start, &start)?;
+                tally.check(o == Outcome::N, || format!("(1^{k}|1^{k})_3 is {o}"));
+            }
+        }
+        _ => {
+            let all: Vec<[u64; 3]> = (0..sides.count()).map(|r| counts(&atlas, r)).collect();
+            for a in 0..sides.count() {
+                for b in 0..sides.count() {
+                    let got = atlas.outcome_at(a, b);
+                    tally.check(
+                        got == three::outcome(all[a as usize], all[b as usize]),
+                        || format!("{} is {got}", atlas.paper(a, b)),
+                    );
+                }
+            }
+        }
+    }
+    let what = match s {
+        Statement::Proposition4 => format!("(1^a|1^a)_3 for every a <= {h}"),
+        _ => format!("every position at n = 3 with at most {h} hands a side"),
+    };
+    Ok(tally.finish(s, format!("{what} (outcome atlas)")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for s in Statement::ALL {
+            assert_eq!(Statement::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Statement::from_name("theorem-5"), None);
+    }
+
+    #[test]
+    fn everything_holds_within_small_bounds() {
+        let bounds = Bounds {
+            max_n: 700,
+            atlas_n: 4,
+            max_hands: 5,
+            hands_n2: 12,
+            hands_n3: 10,
+        };
+        let checks = verify(&Statement::ALL, bounds, &|_| {}).unwrap();
+        assert_eq!(checks.len(), Statement::ALL.len());
+        for c in &checks {
+            assert!(c.holds, "{c:?}");
+            assert!(c.positions > 0, "{c:?}");
+        }
+        // Theorem 3 and the conjecture: one entry per n.
+        assert_eq!(checks[0].positions, 700);
+        // Proposition 4: a = 1..=10.
+        assert_eq!(checks[6].positions, 10);
+    }
+
+    /// A false statement is caught: Proposition 1 read literally (both sides may
+    /// be empty) fails where one side has no hand, and the check names the position.
+    #[test]
+    fn a_wrong_prediction_is_reported_with_its_position() {
+        let atlas = Atlas::solve(2, 3, None).unwrap();
+        let a = atlas.sides().rank_of(&[1, 1, 1]).unwrap();
+        let b = atlas.sides().rank_of(&[]).unwrap();
+        // The literal reading says L; the game is over, so it is P.
+        assert_eq!(atlas.outcome_at(a, b), Outcome::P);
+        let mut tally = Tally::default();
+        tally.check(atlas.outcome_at(a, b) == Outcome::L, || atlas.paper(a, b));
+        let c = tally.finish(Statement::Proposition1, "one position".into());
+        assert!(!c.holds);
+        assert_eq!(c.counterexamples, vec!["(1,1,1|)_2".to_string()]);
+    }
+}

@@ -1,0 +1,142 @@
+//! `chopsticks verify`: the paper's theorems checked by exhaustion within bounds
+//! ([`chopsticks_theorems`]); exits with status 1 when a statement has a
+//! counterexample.
+
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use chopsticks_atlas::Atlas;
+use chopsticks_theorems::{verify, Bounds, Statement};
+use chopsticks_values::OneHandSweep;
+use clap::Args;
+
+use crate::memory::ensure_fits;
+use crate::progress;
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Check only these statements (comma-separated): theorem-3, theorem-4, lemma-1,
+    /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    only: Vec<String>,
+    /// Theorem 3 and the conjecture on ±J: every (1|1)_n with n ≤ N.
+    #[arg(long, default_value_t = Bounds::default().max_n, value_name = "N")]
+    max_n: u32,
+    /// Theorem 4 and Lemma 1: every finger count n ≤ this …
+    #[arg(long, default_value_t = Bounds::default().atlas_n, value_name = "N")]
+    atlas_n: u32,
+    /// … and every position with at most this many hands a side.
+    #[arg(long, default_value_t = Bounds::default().max_hands, value_name = "H")]
+    max_hands: usize,
+    /// Propositions 1–3: every position at n = 2 with at most this many hands a side.
+    #[arg(long, default_value_t = Bounds::default().hands_n2, value_name = "H")]
+    hands_n2: usize,
+    /// Proposition 4 and the closed form for n = 3: at most this many hands a side.
+    #[arg(long, default_value_t = Bounds::default().hands_n3, value_name = "H")]
+    hands_n3: usize,
+    /// Print JSON: a list of {"statement", "holds", "checked", "positions",
+    /// "counterexamples", …}.
+    #[arg(long)]
+    json: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &VerifyArgs) -> Result<()> {
+    let statements: Vec<Statement> = if args.only.is_empty() {
+        Statement::ALL.to_vec()
+    } else {
+        let mut list = Vec::new();
+        for name in &args.only {
+            let Some(s) = Statement::from_name(name.trim()) else {
+                let names: Vec<&str> = Statement::ALL.iter().map(|s| s.name()).collect();
+                bail!(
+                    "unknown statement `{}`; the statements are {}",
+                    chopsticks_rules::quoted(name),
+                    names.join(", ")
+                );
+            };
+            if !list.contains(&s) {
+                list.push(s);
+            }
+        }
+        list
+    };
+    let bounds = Bounds {
+        max_n: args.max_n,
+        atlas_n: args.atlas_n,
+        max_hands: args.max_hands,
+        hands_n2: args.hands_n2,
+        hands_n3: args.hands_n3,
+    };
+    // Refuse what cannot fit before any work.
+    let uses = |s: &[Statement]| statements.iter().any(|x| s.contains(x));
+    if uses(&[Statement::Theorem3, Statement::ConjecturePlusMinusJ]) {
+        if args.max_n == 0 || args.max_n > OneHandSweep::MAX_N {
+            bail!("--max-n must be between 1 and {}", OneHandSweep::MAX_N);
+        }
+        ensure_fits(
+            OneHandSweep::bytes(args.max_n),
+            &format!("the values of (a|b)_n for a + b ≤ {}", args.max_n),
+        )?;
+    }
+    let atlas_bound = |name: &str, n: u32, h: usize| -> Result<()> {
+        if n == 0 || h == 0 {
+            bail!("{name} must be at least 1");
+        }
+        match Atlas::bytes(n, h) {
+            Some(b) if b <= u64::MAX as u128 => ensure_fits(
+                b as u64,
+                &format!("the outcomes of (x|y)_{n} with up to {h} hands a side"),
+            ),
+            _ => bail!("{name}: (x|y)_{n} with up to {h} hands a side is too large"),
+        }
+    };
+    if uses(&[Statement::Theorem4, Statement::Lemma1]) {
+        atlas_bound("--atlas-n and --max-hands", args.atlas_n, args.max_hands)?;
+    }
+    if uses(&[
+        Statement::Proposition1,
+        Statement::Proposition2,
+        Statement::Proposition3,
+    ]) {
+        atlas_bound("--hands-n2", 2, args.hands_n2)?;
+    }
+    if uses(&[Statement::Proposition4, Statement::ThreeFingers]) {
+        atlas_bound("--hands-n3", 3, args.hands_n3)?;
+    }
+
+    let clock = Instant::now();
+    let report = |s: Statement| progress::announce(&format!("checking {}", s.name()), args.quiet);
+    let checks = verify(&statements, bounds, &report)?;
+    let failed = checks.iter().filter(|c| !c.holds).count();
+    if args.json {
+        super::print_json(&serde_json::to_value(&checks)?);
+    } else {
+        for c in &checks {
+            println!(
+                "{} {}",
+                if c.holds { "holds:" } else { "FAILS:" },
+                c.statement
+            );
+            println!("    checked: {} — {} cases", c.checked, c.positions);
+            if !c.holds {
+                println!("    {} counterexamples, the first:", c.counterexample_count);
+                for x in &c.counterexamples {
+                    println!("      {x}");
+                }
+            }
+        }
+        println!(
+            "{} of {} statements hold within the bounds ({:.1} s)",
+            checks.len() - failed,
+            checks.len(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    if failed > 0 {
+        bail!("{failed} statement(s) have counterexamples");
+    }
+    Ok(())
+}

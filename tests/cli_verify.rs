@@ -1,0 +1,82 @@
+//! `chopsticks verify` through the real binary.
+
+mod common;
+
+use common::{fails_with, json, stdout};
+
+const SMALL: [&str; 10] = [
+    "--max-n",
+    "400",
+    "--atlas-n",
+    "4",
+    "--max-hands",
+    "4",
+    "--hands-n2",
+    "8",
+    "--hands-n3",
+    "6",
+];
+
+#[test]
+fn every_statement_holds_and_says_what_was_checked() {
+    let mut args = vec!["verify", "--json", "-q"];
+    args.extend(SMALL);
+    let v = json(&args);
+    let list = v.as_array().unwrap();
+    let names: Vec<&str> = list.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "theorem-3",
+            "theorem-4",
+            "lemma-1",
+            "proposition-1",
+            "proposition-2",
+            "proposition-3",
+            "proposition-4",
+            "conjecture-pm-j",
+            "three-fingers"
+        ]
+    );
+    for c in list {
+        for key in ["statement", "holds", "checked", "counterexamples"] {
+            assert!(c.get(key).is_some(), "{key} in {c}");
+        }
+        assert_eq!(c["holds"], true, "{c}");
+        assert!(c["positions"].as_u64().unwrap() > 0, "{c}");
+        assert_eq!(c["counterexamples"].as_array().unwrap().len(), 0);
+    }
+    assert_eq!(list[0]["positions"], 400);
+    assert_eq!(list[6]["positions"], 6); // (1^a|1^a)_3, a = 1..=6
+                                         // C(3 + 6, 6)^2 positions at n = 3.
+    assert_eq!(list[8]["positions"], 84 * 84);
+
+    let mut args = vec!["verify", "--only", "theorem-3,proposition-4"];
+    args.extend(SMALL);
+    let text = stdout(&args);
+    assert!(text.contains("holds: Theorem 3"), "{text}");
+    assert!(text.contains("holds: Proposition 4"), "{text}");
+    assert!(!text.contains("Lemma 1"), "{text}");
+    assert!(text.contains("2 of 2 statements hold"), "{text}");
+}
+
+#[test]
+fn bad_bounds_are_refused() {
+    fails_with(&["verify", "--only", "theorem-5"], "unknown statement");
+    fails_with(
+        &["verify", "--only", "theorem-3", "--max-n", "0"],
+        "--max-n must be",
+    );
+    fails_with(
+        &["verify", "--only", "theorem-3", "--max-n", "4000000000"],
+        "--max-n must be",
+    );
+    fails_with(
+        &["verify", "--only", "lemma-1", "--max-hands", "0"],
+        "at least 1",
+    );
+    fails_with(
+        &["verify", "--only", "three-fingers", "--hands-n3", "255"],
+        "needs about",
+    );
+}
