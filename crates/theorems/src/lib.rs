@@ -24,6 +24,8 @@
 //! checked and how many positions, and the first counterexamples as positions.
 //! Library code never prints; progress is reported through a callback.
 
+use std::collections::HashMap;
+
 use chopsticks_atlas::{three, Atlas, AtlasError};
 use chopsticks_cgt::Outcome;
 use chopsticks_values::one_hand::predicted;
@@ -157,7 +159,7 @@ impl Default for Bounds {
     /// Bounds that take well under a minute on two cores.
     fn default() -> Bounds {
         Bounds {
-            max_n: 5000,
+            max_n: 3000,
             atlas_n: 6,
             max_hands: 10,
             hands_n2: 60,
@@ -228,8 +230,10 @@ pub fn verify(
             "every bound must be at least 1".to_string(),
         ));
     }
-    // Table 2 is shared by Theorem 3 and the conjecture.
+    // Table 2 is shared by Theorem 3 and the conjecture, each atlas by the
+    // statements that read it.
     let mut table: Option<Vec<(u32, String, Outcome)>> = None;
+    let mut atlases: HashMap<(u32, usize), Atlas> = HashMap::new();
     let mut out = Vec::new();
     for &s in statements {
         progress(s);
@@ -247,16 +251,36 @@ pub fn verify(
                 one_one(s, entries, bounds.max_n)
             }
             Statement::Theorem4 | Statement::Lemma1 => {
-                theorem_4_or_lemma_1(s, bounds.atlas_n, bounds.max_hands)?
+                for n in 1..=bounds.atlas_n {
+                    atlas(&mut atlases, n, bounds.max_hands)?;
+                }
+                let list: Vec<&Atlas> = (1..=bounds.atlas_n)
+                    .map(|n| &atlases[&(n, bounds.max_hands)])
+                    .collect();
+                theorem_4_or_lemma_1(s, &list)
             }
             Statement::Proposition1 | Statement::Proposition2 | Statement::Proposition3 => {
-                n_equals_2(s, bounds.hands_n2)?
+                n_equals_2(s, atlas(&mut atlases, 2, bounds.hands_n2)?)
             }
-            Statement::Proposition4 | Statement::ThreeFingers => n_equals_3(s, bounds.hands_n3)?,
+            Statement::Proposition4 | Statement::ThreeFingers => {
+                n_equals_3(s, atlas(&mut atlases, 3, bounds.hands_n3)?)?
+            }
         };
         out.push(check);
     }
     Ok(out)
+}
+
+/// The atlas of `n` and `h`, solved once.
+fn atlas(
+    atlases: &mut HashMap<(u32, usize), Atlas>,
+    n: u32,
+    h: usize,
+) -> Result<&Atlas, TheoremError> {
+    Ok(match atlases.entry((n, h)) {
+        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(Atlas::solve(n, h, None)?),
+    })
 }
 
 fn one_one(s: Statement, entries: &[(u32, String, Outcome)], max_n: u32) -> Check {
@@ -277,10 +301,11 @@ fn one_one(s: Statement, entries: &[(u32, String, Outcome)], max_n: u32) -> Chec
     )
 }
 
-fn theorem_4_or_lemma_1(s: Statement, max_n: u32, h: usize) -> Result<Check, TheoremError> {
+fn theorem_4_or_lemma_1(s: Statement, atlases: &[&Atlas]) -> Check {
     let mut tally = Tally::default();
-    for n in 1..=max_n {
-        let atlas = Atlas::solve(n, h, None)?;
+    let max_n = atlases.len();
+    let h = atlases.first().map_or(0, |a| a.max_hands());
+    for atlas in atlases {
         let sides = atlas.sides();
         for a in 0..sides.count() {
             for b in 0..sides.count() {
@@ -312,10 +337,10 @@ fn theorem_4_or_lemma_1(s: Statement, max_n: u32, h: usize) -> Result<Check, The
         Statement::Theorem4 => "every position with l > r >= 1",
         _ => "every position with 1 <= l < r, every winning move of Left",
     };
-    Ok(tally.finish(
+    tally.finish(
         s,
         format!("{what}, for every n <= {max_n} with at most {h} hands a side (outcome atlas)"),
-    ))
+    )
 }
 
 /// Propositions 1–3: the outcome of `(1^a, 2^b | 1^c, 2^d)_2`, or `None` when the
@@ -365,27 +390,27 @@ fn counts<const K: usize>(atlas: &Atlas, rank: u32) -> [u64; K] {
     c
 }
 
-fn n_equals_2(s: Statement, h: usize) -> Result<Check, TheoremError> {
-    let atlas = Atlas::solve(2, h, None)?;
+fn n_equals_2(s: Statement, atlas: &Atlas) -> Check {
+    let h = atlas.max_hands();
     let sides = atlas.sides();
     let mut tally = Tally::default();
     for a in 0..sides.count() {
         for b in 0..sides.count() {
-            if let Some(p) = proposition_1_2_3(s, counts(&atlas, a), counts(&atlas, b)) {
+            if let Some(p) = proposition_1_2_3(s, counts(atlas, a), counts(atlas, b)) {
                 tally.check(atlas.outcome_at(a, b) == p, || {
                     format!("{} is {}", atlas.paper(a, b), atlas.outcome_at(a, b))
                 });
             }
         }
     }
-    Ok(tally.finish(
+    tally.finish(
         s,
         format!("every position it covers at n = 2 with at most {h} hands a side (outcome atlas)"),
-    ))
+    )
 }
 
-fn n_equals_3(s: Statement, h: usize) -> Result<Check, TheoremError> {
-    let atlas = Atlas::solve(3, h, None)?;
+fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
+    let h = atlas.max_hands();
     let sides = atlas.sides();
     let mut tally = Tally::default();
     match s {
@@ -397,7 +422,7 @@ fn n_equals_3(s: Statement, h: usize) -> Result<Check, TheoremError> {
             }
         }
         _ => {
-            let all: Vec<[u64; 3]> = (0..sides.count()).map(|r| counts(&atlas, r)).collect();
+            let all: Vec<[u64; 3]> = (0..sides.count()).map(|r| counts(atlas, r)).collect();
             for a in 0..sides.count() {
                 for b in 0..sides.count() {
                     let got = atlas.outcome_at(a, b);
@@ -431,11 +456,11 @@ mod tests {
     #[test]
     fn everything_holds_within_small_bounds() {
         let bounds = Bounds {
-            max_n: 700,
-            atlas_n: 4,
-            max_hands: 5,
-            hands_n2: 12,
-            hands_n3: 10,
+            max_n: 2000,
+            atlas_n: 6,
+            max_hands: 6,
+            hands_n2: 40,
+            hands_n3: 20,
         };
         let checks = verify(&Statement::ALL, bounds, &|_| {}).unwrap();
         assert_eq!(checks.len(), Statement::ALL.len());
@@ -444,9 +469,9 @@ mod tests {
             assert!(c.positions > 0, "{c:?}");
         }
         // Theorem 3 and the conjecture: one entry per n.
-        assert_eq!(checks[0].positions, 700);
-        // Proposition 4: a = 1..=10.
-        assert_eq!(checks[6].positions, 10);
+        assert_eq!(checks[0].positions, 2000);
+        // Proposition 4: a = 1..=20.
+        assert_eq!(checks[6].positions, 20);
     }
 
     /// A false statement is caught: Proposition 1 read literally (both sides may

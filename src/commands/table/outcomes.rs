@@ -307,7 +307,7 @@ fn print_summary(s: &Summary) {
         (nz.len() == 1).then(|| nz[0])
     };
     let mut d = -h + 1;
-    while d <= h - 1 {
+    while d < h {
         let c = by_diff[(d + h) as usize];
         let mut end = d;
         let mut sum = c;
