@@ -12,7 +12,8 @@
 //! * the observations stated in `docs/TABLE1.md` (Observations 1–4) re-checked.
 //!
 //! Pictures (PNG, built-in font) go to DIR (default `docs/img`):
-//! `table1_families_<MAX>.png` (cells coloured by family) and
+//! `table1_families_<MAX>.png` (cells coloured by family), its top-left third
+//! `table1_families_<MAX>_zoom_<MAX/3>.png`, and
 //! `table1_bands_<MAX>.png` (cells coloured by band).
 //!
 //! Run: `cargo run --release -p chopsticks-values --example table1_survey [MAX] [DIR]`
@@ -311,10 +312,16 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("create the picture directory");
     let n = max;
     let t = &tables[n as usize];
-    let path = format!("{dir}/table1_families_{n}.png");
-    let families = families_picture(&mut store, &mut classifier, t, n);
-    std::fs::write(&path, families).expect("write png");
-    println!("wrote {path}");
+    for size in [n, (n / 3).max(1)] {
+        let path = if size == n {
+            format!("{dir}/table1_families_{n}.png")
+        } else {
+            format!("{dir}/table1_families_{n}_zoom_{size}.png")
+        };
+        let families = families_picture(&mut store, &mut classifier, t, n, size);
+        std::fs::write(&path, families).expect("write png");
+        println!("wrote {path}");
+    }
     let path = format!("{dir}/table1_bands_{n}.png");
     std::fs::write(&path, bands_picture(n)).expect("write png");
     println!("wrote {path}");
@@ -386,8 +393,8 @@ impl Raster {
     }
 }
 
-/// Draws an `n × n` grid of colours (`colour(i, j)`, 1-based) with axis ticks, a
-/// title and a legend; returns the PNG bytes.
+/// Draws an `n × n` grid of colours (`colour(i, j)`, 1-based, `i, j ≤ n`) with
+/// axis ticks, a title and a legend; returns the PNG bytes.
 fn grid_png(
     n: u32,
     title: &str,
@@ -492,12 +499,13 @@ const JNEXT: Rgb = [0xF2, 0xD0, 0x18];
 const JZERO: Rgb = [0x80, 0x50, 0x20];
 
 /// Cells coloured by family (stripes: `k` even / odd), the values outside the
-/// families by outcome.
+/// families by outcome; only `i, j ≤ size` drawn.
 fn families_picture(
     store: &mut GameStore,
     classifier: &mut Classifier,
     t: &[Vec<GameId>],
     n: u32,
+    size: u32,
 ) -> Vec<u8> {
     let jj = chopsticks_values::families::j(store);
     let nj = store.neg(jj);
@@ -537,36 +545,33 @@ fn families_picture(
         (JNEG, "-J and others with J, Right wins".to_string()),
         (JNEXT, "others with J, first player wins".to_string()),
     ];
-    grid_png(
-        n,
-        &format!("Simple Chopsticks: values of (i|j)_{n}, rows i (Left), columns j (Right)"),
-        &legend,
-        |i, j| colours[i as usize - 1][j as usize - 1],
-    )
+    let title = if size == n {
+        format!("Simple Chopsticks: values of (i|j)_{n}, rows i (Left), columns j (Right)")
+    } else {
+        format!("Simple Chopsticks: values of (i|j)_{n}, i, j <= {size} (band 3 and around)")
+    };
+    grid_png(size, &title, &legend, |i, j| {
+        colours[i as usize - 1][j as usize - 1]
+    })
 }
 
 /// Cells coloured by band, with the closed form of each band.
 fn bands_picture(n: u32) -> Vec<u8> {
-    let colours = [STAR, UP, DOWN, QNEG, QPOS, [0x55, 0x55, 0x55]];
+    let dark_grey = [0x55, 0x55, 0x55];
     let legend: Vec<(Rgb, String)> = vec![
-        (colours[0], "band 0: i+j > n:  *".to_string()),
+        (STAR, "band 0: i+j > n:  *".to_string()),
+        (ZERO, "band 1: i+2j > n and 2i+j > n:  0".to_string()),
+        (UP, "band 1: i+2j > n:  ^[floor((n-j)/i) - 1]".to_string()),
+        (DOWN, "band 1: 2i+j > n:  v[floor((n-i)/j) - 1]".to_string()),
         (
-            colours[1],
-            "band 1: i+2j > n:  ^[floor((n-j)/i) - 1]".to_string(),
-        ),
-        (
-            colours[2],
-            "band 1: 2i+j > n:  v[floor((n-i)/j) - 1]".to_string(),
-        ),
-        (
-            colours[3],
+            QNEG,
             "band 2: i+3j > n:  -Q_m, m = floor((n-i-2j)/2i)".to_string(),
         ),
         (
-            colours[4],
+            QPOS,
             "band 2: 3i+j > n:  Q_m, m = floor((n-2i-j)/2j)".to_string(),
         ),
-        (colours[5], "band 3: no closed form".to_string()),
+        (dark_grey, "band 3: no closed form".to_string()),
     ];
     grid_png(
         n,
@@ -574,12 +579,13 @@ fn bands_picture(n: u32) -> Vec<u8> {
         &legend,
         |i, j| {
             let (k, c) = match band(i, j, n) {
-                0 => (0, colours[0]),
-                1 if i + 2 * j > n => ((n - j) / i - 1, colours[1]),
-                1 => ((n - i) / j - 1, colours[2]),
-                2 if i + 3 * j > n => ((n - i - 2 * j) / (2 * i), colours[3]),
-                2 => ((n - 2 * i - j) / (2 * j), colours[4]),
-                _ => (0, colours[5]),
+                0 => (0, STAR),
+                1 if i + 2 * j > n && 2 * i + j > n => (0, ZERO),
+                1 if i + 2 * j > n => ((n - j) / i - 1, UP),
+                1 => ((n - i) / j - 1, DOWN),
+                2 if i + 3 * j > n => ((n - i - 2 * j) / (2 * i), QNEG),
+                2 => ((n - 2 * i - j) / (2 * j), QPOS),
+                _ => (0, dark_grey),
             };
             striped(c, k)
         },
