@@ -9,7 +9,7 @@
 //! * statistics: distinct values per `n`, the families met, in which band, and
 //!   every value outside the families `0, *, ±↑^[k], ±(k·↑ + [k even]·*)` with its
 //!   first occurrence, count, outcome and whether it is an uptimal;
-//! * the observations stated in `docs/TABLE1.md` (Observations 1–4) re-checked.
+//! * the observations stated in `docs/TABLE1.md` (Observations 1–5) re-checked.
 //!
 //! Pictures (PNG, built-in font) go to DIR (default `docs/img`):
 //! `table1_families_<MAX>.png` (cells coloured by family), its top-left third

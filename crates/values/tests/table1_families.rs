@@ -201,7 +201,7 @@ fn values_outside_the_families_involve_j_and_start_at_12() {
     assert_eq!(first_other, Some(12));
 }
 
-/// Observation 3: the uptimals among the values outside the families (`n ≤ 200`
+/// Observation 4: the uptimals among the values outside the families (`n ≤ 200`
 /// in the survey) include `J`, and `{J | ↑^[2]} = .221*`; `{J|0}` and `±J` are
 /// not uptimals.
 #[test]
