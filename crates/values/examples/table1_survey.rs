@@ -246,7 +246,8 @@ fn main() {
         };
         let (n, i, jj) = s.first;
         lines.push(format!(
-            "| `{name}` | ({i}\\|{jj})_{n} | {} | {} | {} | {} |",
+            "| `{}` | ({i}\\|{jj})_{n} | {} | {} | {} | {} |",
+            name.replace('|', "\\|"),
             s.ns,
             s.cells,
             outcome_text(outcome),
