@@ -41,6 +41,7 @@
 
 mod error;
 mod expression;
+pub mod families;
 pub mod font;
 pub mod one_hand;
 pub mod picture;

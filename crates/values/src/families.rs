@@ -1,0 +1,265 @@
+//! Table 1 for every `n`: the values of `(i|j)_n` by dynamic programming, and
+//! the closed forms of its families (see `docs/TABLE1.md` for the statements,
+//! the ranges checked and the proofs).
+//!
+//! Notation. `U_k = ↑^[k] = ↑ + ↑² + … + ↑ᵏ` is built as the chain
+//! `U_0 = 0`, `U_k = {U_{k-1} | *}` ([`up_chain`]); `Q_k = k·↑ + [k even]·*` as
+//! `Q_0 = *`, `Q_k = {0 | Q_{k-1}}` ([`q_chain`]; `Q_1 = ↑ = U_1`,
+//! `Q_2 = ⇑*`, `Q_3 = 3·↑`, …). `J = {0 | ↑^[2]}`.
+//!
+//! The *band* of `(a|b)_n` ([`band`]) counts how far the game is from its end:
+//!
+//! * band 0: `a + b > n`, every move removes a hand: `*`;
+//! * band 1: `a + b ≤ n` but `a + 2b > n` or `2a + b > n`: one player's moves are
+//!   all final; `(a|b)_n = U_{⌊(n-b)/a⌋-1}` when `a + 2b > n`, and
+//!   `-U_{⌊(n-a)/b⌋-1}` when `2a + b > n`;
+//! * band 2: `a + 2b ≤ n`, `2a + b ≤ n`, and `a + 3b > n` or `3a + b > n`:
+//!   `(a|b)_n = -Q_m` with `m = ⌊(n-a-2b)/(2a)⌋` when `a + 3b > n`, and
+//!   `Q_m` with `m = ⌊(n-2a-b)/(2b)⌋` when `3a + b > n` (`Q_0` read as `*`);
+//! * band 3: everything else (no closed form here).
+//!
+//! [`closed_form`] gives the value of bands 0–2; [`reduce`] the scaling by
+//! `gcd(a, b)`, which sends the diagonal `(i|i)_n` to `(1|1)_{⌊n/i⌋}` (Table 2).
+
+use std::collections::HashMap;
+
+use chopsticks_cgt::{GameId, GameStore};
+
+/// The values of `(i|j)_n` for `1 ≤ i, j ≤ n`: `t[i - 1][j - 1]`, computed
+/// bottom-up in `store` (every position with `a + b ≤ n` once, in decreasing
+/// order of `a + b`; `*` when `a + b > n`).
+pub fn table(store: &mut GameStore, n: u32) -> Vec<Vec<GameId>> {
+    let n = n as usize;
+    let star = store.star();
+    let mut t = vec![vec![star; n]; n];
+    for s in (2..=n).rev() {
+        for a in 1..s {
+            let b = s - a;
+            let left = if 2 * a + b <= n {
+                t[a - 1][s - 1]
+            } else {
+                star
+            };
+            let right = if a + 2 * b <= n {
+                t[s - 1][b - 1]
+            } else {
+                star
+            };
+            t[a - 1][b - 1] = store.simple_game(Some(left), Some(right));
+        }
+    }
+    t
+}
+
+/// Greatest common divisor.
+pub fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `(a|b)_n = (a/g | b/g)_{⌊n/g⌋}` with `g = gcd(a, b)`: the reduced triple.
+pub fn reduce(a: u32, b: u32, n: u32) -> (u32, u32, u32) {
+    let g = gcd(a, b);
+    (a / g, b / g, n / g)
+}
+
+/// `U_k = ↑^[k]`, built as `U_0 = 0`, `U_k = {U_{k-1} | *}`.
+pub fn up_chain(store: &mut GameStore, k: u32) -> GameId {
+    let star = store.star();
+    (0..k).fold(GameId::ZERO, |u, _| store.simple_game(Some(u), Some(star)))
+}
+
+/// `Q_k = k·↑ + [k even]·*`, built as `Q_0 = *`, `Q_k = {0 | Q_{k-1}}`.
+pub fn q_chain(store: &mut GameStore, k: u32) -> GameId {
+    let star = store.star();
+    (0..k).fold(star, |q, _| store.simple_game(Some(GameId::ZERO), Some(q)))
+}
+
+/// `J = {0 | ↑^[2]}`.
+pub fn j(store: &mut GameStore) -> GameId {
+    let u2 = up_chain(store, 2);
+    store.simple_game(Some(GameId::ZERO), Some(u2))
+}
+
+/// The band of `(a|b)_n` (0, 1, 2, or 3 for "3 or more"); see the module
+/// documentation. `a, b ≥ 1`.
+pub fn band(a: u32, b: u32, n: u32) -> u32 {
+    let (a, b, n) = (u64::from(a), u64::from(b), u64::from(n));
+    if a + b > n {
+        0
+    } else if a + 2 * b > n || 2 * a + b > n {
+        1
+    } else if a + 3 * b > n || 3 * a + b > n {
+        2
+    } else {
+        3
+    }
+}
+
+/// The closed form of a family, as a description of the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// `*`.
+    Star,
+    /// `U_k = ↑^[k]` (`U_0 = 0`).
+    Up(u32),
+    /// `-U_k`.
+    Down(u32),
+    /// `Q_k = k·↑ + [k even]·*` (`Q_0 = *`).
+    Q(u32),
+    /// `-Q_k`.
+    NegQ(u32),
+}
+
+impl Form {
+    /// The game in `store`.
+    pub fn game(self, store: &mut GameStore) -> GameId {
+        match self {
+            Form::Star => store.star(),
+            Form::Up(k) => up_chain(store, k),
+            Form::Down(k) => {
+                let u = up_chain(store, k);
+                store.neg(u)
+            }
+            Form::Q(k) => q_chain(store, k),
+            Form::NegQ(k) => {
+                let q = q_chain(store, k);
+                store.neg(q)
+            }
+        }
+    }
+}
+
+/// The closed form of `(a|b)_n` in bands 0–2, `None` in band 3. `a, b ≥ 1`.
+pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
+    let (a64, b64, n64) = (u64::from(a), u64::from(b), u64::from(n));
+    match band(a, b, n) {
+        0 => Some(Form::Star),
+        1 if a64 + 2 * b64 > n64 => Some(Form::Up((n - b) / a - 1)),
+        1 => Some(Form::Down((n - a) / b - 1)),
+        2 if a64 + 3 * b64 > n64 => Some(Form::NegQ((n - a - 2 * b) / (2 * a))),
+        2 => Some(Form::Q((n - 2 * a - b) / (2 * b))),
+        _ => None,
+    }
+}
+
+/// The finger counts `n ≤ max_n` at which `(k|k+1)_n = ±J`, as conjectured
+/// (Observation 5 of `docs/TABLE1.md`, checked for `k ≤ 60`, `n ≤ 95k`): the
+/// runs `12k+7 ≤ n ≤ 13k+4`, `31k+18 ≤ n ≤ 34k+12` and `80k+49 ≤ n ≤ 89k+33`
+/// (the last for `k ≥ 6`; `369–380` for `k = 4`, `449–475` for `k = 5`), empty
+/// runs left out. Runs past the third are not predicted: `max_n` must stay
+/// below `209k`.
+pub fn pm_j_adjacent(k: u32, max_n: u32) -> Vec<(u32, u32)> {
+    let third = match k {
+        0..=3 => None,
+        4 => Some((369, 380)),
+        5 => Some((449, 475)),
+        _ => Some((80 * k + 49, 89 * k + 33)),
+    };
+    [
+        Some((12 * k + 7, 13 * k + 4)),
+        Some((31 * k + 18, 34 * k + 12)),
+        third,
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|&(lo, hi)| lo <= hi && lo <= max_n)
+    .map(|(lo, hi)| (lo, hi.min(max_n)))
+    .collect()
+}
+
+/// What a value of Table 1 is, among the families met for `n ≤ 200`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// `*`.
+    Star,
+    /// `0`.
+    Zero,
+    /// `U_k = ↑^[k]`, `k ≥ 1`.
+    Up(u32),
+    /// `-U_k`, `k ≥ 1`.
+    Down(u32),
+    /// `Q_k = k·↑ + [k even]·*`, `k ≥ 2` (`Q_1 = U_1`).
+    Q(u32),
+    /// `-Q_k`, `k ≥ 2`.
+    NegQ(u32),
+    /// Anything else (in Table 1 for `n ≤ 200`: games with `J` or `-J` among
+    /// their subpositions).
+    Other,
+}
+
+/// Recognises the families of [`Class`] and names the other values by their
+/// options (`{{J|0}|0}`, `±J`), in one store.
+pub struct Classifier {
+    known: HashMap<GameId, Class>,
+    names: HashMap<GameId, String>,
+}
+
+impl Classifier {
+    /// A classifier that knows `U_k` and `Q_k` for `k ≤ max_k`.
+    pub fn new(store: &mut GameStore, max_k: u32) -> Classifier {
+        let mut known = HashMap::new();
+        let mut names = HashMap::new();
+        let star = store.star();
+        known.insert(star, Class::Star);
+        known.insert(GameId::ZERO, Class::Zero);
+        names.insert(star, "*".to_string());
+        names.insert(GameId::ZERO, "0".to_string());
+        let mut u = GameId::ZERO;
+        let mut q = star;
+        for k in 1..=max_k {
+            u = store.simple_game(Some(u), Some(star));
+            q = store.simple_game(Some(GameId::ZERO), Some(q));
+            let (nu, nq) = (store.neg(u), store.neg(q));
+            known.insert(u, Class::Up(k));
+            known.insert(nu, Class::Down(k));
+            names.insert(u, format!("^[{k}]"));
+            names.insert(nu, format!("v[{k}]"));
+            if k >= 2 {
+                known.insert(q, Class::Q(k));
+                known.insert(nq, Class::NegQ(k));
+                let star = if k.is_multiple_of(2) { "*" } else { "" };
+                names.insert(q, format!("^{k}{star}"));
+                names.insert(nq, format!("v{k}{star}"));
+            }
+        }
+        let jj = j(store);
+        let nj = store.neg(jj);
+        names.insert(jj, "J".to_string());
+        names.insert(nj, "-J".to_string());
+        Classifier { known, names }
+    }
+
+    /// The class of `g`.
+    pub fn class(&self, g: GameId) -> Class {
+        self.known.get(&g).copied().unwrap_or(Class::Other)
+    }
+
+    /// A short name: `*`, `0`, `^[k]`, `v[k]`, `^k`/`^k*`, `vk`/`vk*`, `J`, `-J`,
+    /// `+-G` (`±G`), or `{G|H}` built from the names of the options.
+    pub fn name(&mut self, store: &mut GameStore, g: GameId) -> String {
+        if let Some(s) = self.names.get(&g) {
+            return s.clone();
+        }
+        let l = store.left_options(g).to_vec();
+        let r = store.right_options(g).to_vec();
+        let s = match (l.as_slice(), r.as_slice()) {
+            ([x], [y]) if store.neg(*x) == *y => format!("+-{}", self.name(store, *x)),
+            _ => {
+                let ls: Vec<String> = l.iter().map(|&x| self.name(store, x)).collect();
+                let rs: Vec<String> = r.iter().map(|&x| self.name(store, x)).collect();
+                format!("{{{}|{}}}", ls.join(","), rs.join(","))
+            }
+        };
+        self.names.insert(g, s.clone());
+        s
+    }
+
+    /// Whether the name of `g` mentions `J` (so `J` or `-J` is a subposition of
+    /// its canonical form, or `g` is `J` or `-J`).
+    pub fn involves_j(&mut self, store: &mut GameStore, g: GameId) -> bool {
+        self.name(store, g).contains('J')
+    }
+}
