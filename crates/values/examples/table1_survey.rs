@@ -22,6 +22,7 @@ use chopsticks_cgt::{GameId, GameStore, Outcome};
 use chopsticks_values::families::{band, closed_form, gcd, table, Class, Classifier, Form};
 use chopsticks_values::font;
 use chopsticks_values::grid;
+use chopsticks_values::picture::Canvas;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
@@ -342,57 +343,7 @@ fn outcome_text(o: Outcome) -> &'static str {
 }
 
 /// An RGB raster with the built-in 5×7 font.
-struct Raster {
-    width: usize,
-    height: usize,
-    pixels: Vec<u8>,
-}
-
 type Rgb = [u8; 3];
-
-impl Raster {
-    fn new(width: usize, height: usize) -> Raster {
-        Raster {
-            width,
-            height,
-            pixels: vec![255; width * height * 3],
-        }
-    }
-
-    fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: Rgb) {
-        for yy in y..(y + h).min(self.height) {
-            for xx in x..(x + w).min(self.width) {
-                let i = (yy * self.width + xx) * 3;
-                self.pixels[i..i + 3].copy_from_slice(&c);
-            }
-        }
-    }
-
-    fn text(&mut self, x: usize, y: usize, text: &str, scale: usize, c: Rgb) {
-        for (k, ch) in text.chars().enumerate() {
-            let g = font::glyph(ch);
-            let ox = x + k * (font::WIDTH + 1) * scale;
-            for (row, bits) in g.iter().enumerate() {
-                for col in 0..font::WIDTH {
-                    if bits & (1 << (font::WIDTH - 1 - col)) != 0 {
-                        self.rect(ox + col * scale, y + row * scale, scale, scale, c);
-                    }
-                }
-            }
-        }
-    }
-
-    fn png(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header().expect("png header");
-        w.write_image_data(&self.pixels).expect("png data");
-        drop(w);
-        out
-    }
-}
 
 /// Draws an `n × n` grid of colours (`colour(i, j)`, 1-based, `i, j ≤ n`) with
 /// axis ticks, a title and a legend; returns the PNG bytes.
@@ -420,7 +371,7 @@ fn grid_png(
         + 40;
     let width = (lx + legend_w + margin).max(margin + title.chars().count() * cw + margin);
     let height = (gy + side + margin).max(gy + legend.len() * (ch + 10) + margin);
-    let mut r = Raster::new(width, height);
+    let mut r = Canvas::new(width, height);
     let dark = [30, 30, 30];
     r.text(margin, margin, title, s, dark);
     let step = if n <= 40 { 5 } else { 20 };
@@ -462,7 +413,7 @@ fn grid_png(
         r.rect(lx + 1, y + 1, ch, ch, *c);
         r.text(lx + ch + 12, y + 2, text, s, dark);
     }
-    r.png()
+    r.png().expect("an in-memory PNG")
 }
 
 /// A colour darkened (`f < 1`) or lightened towards white (`f > 1`).

@@ -158,15 +158,17 @@ impl Layout {
     }
 }
 
-/// A plain RGB raster.
-struct Canvas {
+/// A plain RGB raster with the built-in font: the drawing surface of [`fn@png`],
+/// also for pictures drawn by hand (the `table1_survey` example).
+pub struct Canvas {
     width: usize,
     height: usize,
     pixels: Vec<u8>,
 }
 
 impl Canvas {
-    fn new(width: usize, height: usize) -> Canvas {
+    /// A white canvas.
+    pub fn new(width: usize, height: usize) -> Canvas {
         Canvas {
             width,
             height,
@@ -174,7 +176,8 @@ impl Canvas {
         }
     }
 
-    fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: Rgb) {
+    /// A filled rectangle, clipped to the canvas.
+    pub fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: Rgb) {
         for yy in y..(y + h).min(self.height) {
             for xx in x..(x + w).min(self.width) {
                 let i = (yy * self.width + xx) * 3;
@@ -184,7 +187,7 @@ impl Canvas {
     }
 
     /// Text with its top-left corner at (x, y).
-    fn text(&mut self, x: usize, y: usize, text: &str, scale: usize, c: Rgb) {
+    pub fn text(&mut self, x: usize, y: usize, text: &str, scale: usize, c: Rgb) {
         for (k, ch) in text.chars().enumerate() {
             let g = font::glyph(ch);
             let ox = x + k * (font::WIDTH + 1) * scale;
@@ -289,16 +292,23 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
         cv.rect(sx + 1, y + 1, sw - 2, sw - 2, colour(k));
         cv.text(sx + sw + 10, y + 2, text, s, DARK);
     }
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, l.width as u32, l.height as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut w = enc.write_header().map_err(std::io::Error::other)?;
-        w.write_image_data(&cv.pixels)
-            .map_err(std::io::Error::other)?;
+    cv.png()
+}
+
+impl Canvas {
+    /// The canvas as a PNG file's bytes.
+    pub fn png(&self) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc.write_header().map_err(std::io::Error::other)?;
+            w.write_image_data(&self.pixels)
+                .map_err(std::io::Error::other)?;
+        }
+        Ok(out)
     }
-    Ok(out)
 }
 
 fn xml(text: &str) -> String {
