@@ -39,6 +39,7 @@
 //! assert_eq!(store.outcome(e.value), Outcome::N);
 //! ```
 
+pub mod coprime_sweep;
 mod error;
 mod expression;
 pub mod font;
@@ -46,6 +47,7 @@ pub mod one_hand;
 pub mod picture;
 mod solve;
 
+pub use coprime_sweep::{CoprimeSweep, SweepStats};
 pub use error::ValueError;
 pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};
 pub use one_hand::{

@@ -62,20 +62,12 @@ pub fn table2_from_scratch(max_n: u32) -> Vec<Run> {
     }))
 }
 
-/// Table 2 up to `max_n`, computed incrementally by a [`OneHandSweep`].
-/// `progress` is called with each finger count as it is finished.
+/// Table 2 up to `max_n`, computed incrementally by a
+/// [`CoprimeSweep`](crate::CoprimeSweep) (about `max_n²/10` bytes; refused with
+/// [`ValueError::Memory`] above 16 GiB). `progress` is called with each finger
+/// count as it is finished.
 pub fn table2(max_n: u32, progress: Option<&dyn Fn(u32)>) -> Result<Vec<Run>, ValueError> {
-    let mut sweep = OneHandSweep::new(max_n)?;
-    let mut entries = Vec::with_capacity(max_n as usize);
-    while let Some(n) = sweep.advance() {
-        let g = sweep.value(1, 1);
-        let store = sweep.store_mut();
-        entries.push((n, store.format(g), store.outcome(g)));
-        if let Some(p) = progress {
-            p(n);
-        }
-    }
-    Ok(runs(entries))
+    Ok(runs(crate::coprime_sweep::one_one_values(max_n, progress)?))
 }
 
 /// Table 1: the values of `(i|j)_n` for `1 ≤ i, j ≤ n`, rows `i`, columns `j`,
