@@ -76,27 +76,42 @@
 //! one lookup in the composition memo.
 
 use chopsticks_cgt::{GameId, GameStore, Outcome};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::error::ValueError;
 
-/// No palette index yet.
+/// No palette index (or slot) yet.
 const NONE: u32 = u32::MAX;
-/// A cell whose palette index does not fit in 16 bits (see the overflow map).
+/// A cell whose slot does not fit in 16 bits (see the overflow map).
 const OVERFLOW: u16 = u16::MAX;
-/// Pairs of palette indices below this are composed through a dense table.
-const SMALL: usize = 128;
+/// The first games composed get a *rank* below this; pairs of ranked games are
+/// composed through a dense table (1 MiB).
+const SMALL: usize = 512;
+/// Positions recomputed together (their table reads overlap in memory).
+const BATCH: usize = 4096;
+/// Marks a location that is a closed-form palette index, not a cell.
+const CLOSED: u64 = 1 << 63;
+/// Positions read together.
+const CHUNK: usize = 256;
+/// Batches at least this long are read on all threads.
+const PARALLEL: usize = 1024;
 
 /// The distinct canonical games met so far, numbered in order of appearance,
-/// with memoised negation, `{x | y}` and the chain `↑^[j]`.
+/// with memoised negation and `{x | y}`. The memos can be read from several
+/// threads at once; only the single-threaded parts add to them.
 struct Palette {
     store: GameStore,
     games: Vec<GameId>,
     index: FxHashMap<GameId, u32>,
     neg: Vec<u32>,
+    /// Rank of each palette index (`NONE` if it has none).
+    rank: Vec<u32>,
+    ranked: usize,
+    /// Whether new games get ranks (not while the closed forms are built).
+    ranking: bool,
     small: Vec<u32>,
     memo: FxHashMap<u64, u32>,
-    ups: Vec<u32>,
     star: u32,
 }
 
@@ -109,14 +124,15 @@ impl Palette {
             games: Vec::new(),
             index: FxHashMap::default(),
             neg: Vec::new(),
+            rank: Vec::new(),
+            ranked: 0,
+            ranking: false,
             small: vec![NONE; SMALL * SMALL],
             memo: FxHashMap::default(),
-            ups: Vec::new(),
             star: 0,
         };
-        let zero = p.intern(GameId::ZERO);
+        p.intern(GameId::ZERO);
         p.star = p.intern(star_id);
-        p.ups.push(zero);
         p
     }
 
@@ -127,6 +143,7 @@ impl Palette {
         let i = self.games.len() as u32;
         self.games.push(g);
         self.neg.push(NONE);
+        self.rank.push(NONE);
         self.index.insert(g, i);
         i
     }
@@ -143,10 +160,34 @@ impl Palette {
         y
     }
 
+    /// `{x | -y}` if both the negation and the composition are memoised.
+    fn known(&self, x: u32, y: u32) -> Option<u32> {
+        let ny = self.neg[y as usize];
+        if ny == NONE {
+            return None;
+        }
+        let (rx, ry) = (self.rank[x as usize], self.rank[ny as usize]);
+        let z = if rx != NONE && ry != NONE {
+            self.small[rx as usize * SMALL + ry as usize]
+        } else {
+            *self.memo.get(&(((x as u64) << 32) | ny as u64))?
+        };
+        (z != NONE).then_some(z)
+    }
+
+    fn rank_of(&mut self, x: u32) -> u32 {
+        if self.ranking && self.rank[x as usize] == NONE && self.ranked < SMALL {
+            self.rank[x as usize] = self.ranked as u32;
+            self.ranked += 1;
+        }
+        self.rank[x as usize]
+    }
+
     /// `{x | y}` in canonical form.
     fn compose(&mut self, x: u32, y: u32) -> u32 {
-        let dense = (x as usize) < SMALL && (y as usize) < SMALL;
-        let slot = x as usize * SMALL + y as usize;
+        let (rx, ry) = (self.rank_of(x), self.rank_of(y));
+        let dense = rx != NONE && ry != NONE;
+        let slot = rx as usize * SMALL + ry as usize;
         if dense {
             let z = self.small[slot];
             if z != NONE {
@@ -165,16 +206,6 @@ impl Palette {
         }
         z
     }
-
-    /// `↑^[j]` (`L_0 = 0`, `L_{j+1} = {L_j | *}`).
-    fn up(&mut self, j: u32) -> u32 {
-        while self.ups.len() <= j as usize {
-            let last = *self.ups.last().expect("L_0 is there");
-            let next = self.compose(last, self.star);
-            self.ups.push(next);
-        }
-        self.ups[j as usize]
-    }
 }
 
 /// Counters of a [`CoprimeSweep`], for the write-up and for tuning.
@@ -183,28 +214,106 @@ pub struct SweepStats {
     /// Events generated (coprime stored positions whose child changed).
     pub events: u64,
     /// Stored positions recomputed (events and parents of changed positions,
-    /// duplicates merged).
+    /// duplicates within a batch merged).
     pub recomputed: u64,
     /// Recomputations that changed the stored value.
     pub changed: u64,
+    /// Batches of recomputations.
+    pub batches: u64,
+}
+
+/// The part of the sweep read (from several threads) while a batch is recomputed.
+struct Table {
+    max_n: u32,
+    /// Slot of the value of each stored position, column `a` from `col[a]`.
+    cells: Vec<u16>,
+    /// Palette index of each slot.
+    slots: Vec<u32>,
+    /// Palette index of the cells whose slot is `0xFFFF` or more, by cell index.
+    overflow: FxHashMap<u64, u32>,
+    /// `col[a]`: index of `(a, a+1)`; `col` has an entry past the last column.
+    col: Vec<u64>,
+    /// `ups[j]` = palette index of `↑^[j]`, `j ≤ max_n`.
+    ups: Vec<u32>,
+    /// `c1[j][k]` = palette index of `{↑^[j] | -↑^[k]}`, `j ≤ max_n`, `k ≤ 1`.
+    c1: Vec<[u32; 2]>,
+    star: u32,
+}
+
+impl Table {
+    fn index(&self, a: u32, b: u32) -> usize {
+        debug_assert!(a < b && 3 * a as u64 + 2 * b as u64 <= self.max_n as u64);
+        (self.col[a as usize] + (b - a - 1) as u64) as usize
+    }
+
+    #[inline]
+    fn cell_at(&self, i: usize) -> u32 {
+        match self.cells[i] {
+            OVERFLOW => self.overflow[&(i as u64)],
+            x => self.slots[x as usize],
+        }
+    }
+
+    /// Where `V(a,b)` at `m` is: a cell index, or [`CLOSED`] plus the palette
+    /// index of its closed form (see [`Table::val`]).
+    fn locate(&self, a: u32, b: u32, m: u32) -> u64 {
+        if 3 * a + 2 * b <= m {
+            self.index(a, b) as u64
+        } else {
+            CLOSED | self.val(a, b, m) as u64
+        }
+    }
+
+    fn fetch(&self, loc: u64) -> u32 {
+        if loc & CLOSED != 0 {
+            loc as u32
+        } else {
+            self.cell_at(loc as usize)
+        }
+    }
+
+    /// `V(a,b)` at finger count `m` (`a < b`): `*` if dead, the closed forms C0 and
+    /// C1, else the table (which must hold `m`'s values).
+    fn val(&self, a: u32, b: u32, m: u32) -> u32 {
+        let s = a + b;
+        if s > m {
+            self.star
+        } else if a + 2 * b > m {
+            self.ups[((m - s) / a) as usize]
+        } else if 3 * a + 2 * b > m {
+            self.c1[((m - 2 * a - b) / a) as usize][((m - a - 2 * b) / b) as usize]
+        } else {
+            self.cell_at(self.index(a, b))
+        }
+    }
+}
+
+/// One recomputation read from the table: old value, small child, big child and
+/// (if memoised) the new value.
+#[derive(Clone, Copy)]
+struct Read {
+    old: u32,
+    left: u32,
+    big: u32,
+    new: u32,
 }
 
 /// The incremental sweep of the module documentation: the value of `(1|1)_n`
 /// for `n = 1, 2, …, max_n`, and of every coprime `(a|b)_n` on the way.
 pub struct CoprimeSweep {
-    max_n: u32,
     n: u32,
     pal: Palette,
-    /// Palette index of each stored position, column `a` from `col[a]`.
-    cells: Vec<u16>,
-    /// Palette indices ≥ `0xFFFF`, by cell index.
-    overflow: FxHashMap<u64, u32>,
-    /// `col[a]`: index of `(a, a+1)`; `col` has an entry past the last column.
-    col: Vec<u64>,
-    /// Positions to recompute, by sum `a + b` (the value stored is `a`).
+    table: Table,
+    /// Slot of each palette index (`NONE` if never stored).
+    slot_of: Vec<u32>,
+    /// Slots from this one on go to the overflow map (`0xFFFF`; less in tests).
+    slot_limit: u32,
+    /// Positions to recompute, by sum `a + b` (the value kept is `a`).
     levels: Vec<Vec<u32>>,
     /// Bit `s` is set when `levels[s]` is not empty.
     nonempty: Vec<u64>,
+    /// Bit `k` is set when `nonempty[k]` is not zero.
+    summary: Vec<u64>,
     /// Smallest prime factor of every `k ≤ max_n`.
     spf: Vec<u32>,
     /// The distinct primes of the current `n`.
@@ -212,13 +321,13 @@ pub struct CoprimeSweep {
     /// Palette index of `(1|1)_n`.
     root: u32,
     stats: SweepStats,
+    batch: Vec<(u32, u32)>,
+    reads: Vec<Read>,
 }
 
 /// Number of stored positions of a sweep to `max_n`: `a < b`, `3a + 2b ≤ max_n`.
 fn stored_count(max_n: u32) -> u64 {
-    (1..)
-        .map_while(|a: u64| column_len(max_n, a))
-        .sum()
+    (1..).map_while(|a: u64| column_len(max_n, a)).sum()
 }
 
 /// Length of column `a` (`b` from `a + 1` to `(max_n - 3a) / 2`), `None` past the
@@ -240,12 +349,12 @@ impl CoprimeSweep {
     pub const DEFAULT_MEMORY_LIMIT: u64 = 16 << 30;
 
     /// Bytes a sweep to `max_n` takes, estimated before it starts: 2 bytes per
-    /// stored position (about `max_n²/10` in all), 40 bytes per finger count for
-    /// the work lists, sieve and column offsets, and an allowance of 200 bytes per
-    /// finger count for the palette and its memo (measured: the palette grows
-    /// about as `n/3` games).
+    /// stored position (about `max_n²/10` in all) and an allowance of 400 bytes
+    /// per finger count for the rest (work lists, sieve, column offsets, the
+    /// closed forms `↑^[j]` and `{↑^[j] | -↑^[k]}`, and the palette of games with
+    /// its memo, which grow about linearly with `n`).
     pub fn bytes(max_n: u32) -> u64 {
-        2 * stored_count(max_n) + 240 * max_n as u64
+        2 * stored_count(max_n) + 400 * max_n as u64
     }
 
     /// A sweep that will go up to `max_n`, positioned before `n = 1`, within
@@ -274,6 +383,7 @@ impl CoprimeSweep {
             a += 1;
         }
         let cells = vec![0u16; *col.last().expect("non-empty") as usize];
+        advise_huge_pages(&cells);
         let mut spf = vec![0u32; max_n as usize + 1];
         for k in 2..=max_n as usize {
             if spf[k] == 0 {
@@ -284,22 +394,52 @@ impl CoprimeSweep {
                 }
             }
         }
-        let pal = Palette::new();
+        // The closed forms: ↑^[0] = 0, ↑^[j+1] = {↑^[j] | *}; C1 = {↑^[j] | -↑^[k]}.
+        let mut pal = Palette::new();
         let star = pal.star;
+        let mut ups = vec![0u32];
+        for _ in 0..max_n {
+            let last = *ups.last().expect("non-empty");
+            ups.push(pal.compose(last, star));
+        }
+        let neg_up = [pal.neg(ups[0]), pal.neg(ups[1])];
+        let c1 = ups
+            .iter()
+            .map(|&u| [pal.compose(u, neg_up[0]), pal.compose(u, neg_up[1])])
+            .collect();
+        pal.ranking = true;
         Ok(CoprimeSweep {
-            max_n,
             n: 0,
             pal,
-            cells,
-            overflow: FxHashMap::default(),
-            col,
+            table: Table {
+                max_n,
+                cells,
+                slots: Vec::new(),
+                overflow: FxHashMap::default(),
+                col,
+                ups,
+                c1,
+                star,
+            },
+            slot_of: Vec::new(),
+            slot_limit: OVERFLOW as u32,
             levels: vec![Vec::new(); max_n as usize + 1],
             nonempty: vec![0; max_n as usize / 64 + 1],
+            summary: vec![0; max_n as usize / 4096 + 1],
             spf,
             primes: Vec::new(),
             root: star,
             stats: SweepStats::default(),
+            batch: Vec::new(),
+            reads: Vec::new(),
         })
+    }
+
+    /// Sends every stored value with slot `limit` or more to the overflow map,
+    /// as happens past 65,535 distinct stored values (for tests of that path).
+    #[doc(hidden)]
+    pub fn set_slot_limit(&mut self, limit: u16) {
+        self.slot_limit = (limit as u32).min(OVERFLOW as u32);
     }
 
     /// The current finger count (0 before the first [`CoprimeSweep::advance`]).
@@ -312,14 +452,19 @@ impl CoprimeSweep {
         self.stats
     }
 
-    /// Number of distinct canonical games met so far.
+    /// Number of distinct canonical games met so far (closed forms included).
     pub fn palette_len(&self) -> usize {
         self.pal.games.len()
     }
 
-    /// Number of stored positions whose palette index needs the overflow map.
+    /// Number of distinct games ever stored in the table.
+    pub fn slots_len(&self) -> usize {
+        self.table.slots.len()
+    }
+
+    /// Number of stored positions whose slot needs the overflow map.
     pub fn overflow_len(&self) -> usize {
-        self.overflow.len()
+        self.table.overflow.len()
     }
 
     /// The store holding the values.
@@ -341,58 +486,38 @@ impl CoprimeSweep {
         use std::cmp::Ordering::*;
         let x = match a.cmp(&b) {
             Equal => self.root,
-            Less => self.val(a, b, self.n),
+            Less => self.table.val(a, b, self.n),
             Greater => {
-                let v = self.val(b, a, self.n);
+                let v = self.table.val(b, a, self.n);
                 self.pal.neg(v)
             }
         };
         Some(self.pal.games[x as usize])
     }
 
-    fn index(&self, a: u32, b: u32) -> usize {
-        debug_assert!(a < b && 3 * a as u64 + 2 * b as u64 <= self.max_n as u64);
-        (self.col[a as usize] + (b - a - 1) as u64) as usize
-    }
-
-    fn cell(&self, a: u32, b: u32) -> u32 {
-        let i = self.index(a, b);
-        match self.cells[i] {
-            OVERFLOW => self.overflow[&(i as u64)],
-            x => x as u32,
+    /// Writes palette index `v` into cell `i`.
+    fn set_cell(&mut self, i: usize, v: u32) {
+        if self.slot_of.len() <= v as usize {
+            self.slot_of
+                .resize(self.pal.games.len().max(v as usize + 1), NONE);
         }
-    }
-
-    fn set_cell(&mut self, a: u32, b: u32, v: u32) {
-        let i = self.index(a, b);
-        if self.cells[i] == OVERFLOW {
-            self.overflow.remove(&(i as u64));
+        let mut slot = self.slot_of[v as usize];
+        if slot == NONE {
+            slot = self.table.slots.len() as u32;
+            self.table.slots.push(v);
+            self.slot_of[v as usize] = slot;
         }
-        if v >= OVERFLOW as u32 {
-            self.cells[i] = OVERFLOW;
-            self.overflow.insert(i as u64, v);
+        let slot_limit = self.slot_limit;
+        let t = &mut self.table;
+        if t.cells[i] == OVERFLOW {
+            t.overflow.remove(&(i as u64));
+        }
+        if slot >= slot_limit {
+            t.cells[i] = OVERFLOW;
+            t.overflow.insert(i as u64, v);
         } else {
-            self.cells[i] = v as u16;
+            t.cells[i] = slot as u16;
         }
-    }
-
-    /// `V(a,b)` at finger count `m` (`a < b`): `*` if dead, the closed forms C0 and
-    /// C1, else the table (which must hold `m`'s values).
-    fn val(&mut self, a: u32, b: u32, m: u32) -> u32 {
-        let s = a + b;
-        if s > m {
-            return self.pal.star;
-        }
-        if a + 2 * b > m {
-            return self.pal.up((m - s) / a);
-        }
-        if 3 * a + 2 * b > m {
-            let l = self.pal.up((m - 2 * a - b) / a);
-            let r = self.pal.up((m - a - 2 * b) / b);
-            let r = self.pal.neg(r);
-            return self.pal.compose(l, r);
-        }
-        self.cell(a, b)
     }
 
     fn coprime_to_n(&self, a: u32, b: u32) -> bool {
@@ -411,13 +536,21 @@ impl CoprimeSweep {
         let s = (a + b) as usize;
         if self.levels[s].is_empty() {
             self.nonempty[s / 64] |= 1 << (s % 64);
+            self.summary[s / 4096] |= 1 << (s / 64 % 64);
         }
         self.levels[s].push(a);
     }
 
+    /// The highest sum with positions listed.
+    fn highest_level(&self) -> Option<usize> {
+        let k = self.summary.iter().rposition(|&x| x != 0)?;
+        let w = k * 64 + 63 - self.summary[k].leading_zeros() as usize;
+        Some(w * 64 + 63 - self.nonempty[w].leading_zeros() as usize)
+    }
+
     /// Moves to the next finger count; returns it, or `None` past `max_n`.
     pub fn advance(&mut self) -> Option<u32> {
-        if self.n >= self.max_n {
+        if self.n >= self.table.max_n {
             return None;
         }
         self.n += 1;
@@ -436,7 +569,7 @@ impl CoprimeSweep {
         self.root = if n == 1 {
             self.pal.star
         } else {
-            let v = self.val(1, 2, n);
+            let v = self.table.val(1, 2, n);
             let w = self.pal.neg(v);
             self.pal.compose(v, w)
         };
@@ -445,10 +578,16 @@ impl CoprimeSweep {
 
     fn generate_events(&mut self) {
         let n = self.n;
-        // 3a + 2b = n: newly stored.
+        // 3a + 2b = n: newly stored; the cell starts with its value at n - 1.
         for b in n / 5..=n / 2 {
             if (n - 2 * b) % 3 == 0 {
-                self.event((n - 2 * b) / 3, b);
+                let a = (n - 2 * b) / 3;
+                if a >= 1 && a < b && self.coprime_to_n(a, b) {
+                    let v = self.table.val(a, b, n - 1);
+                    let i = self.table.index(a, b);
+                    self.set_cell(i, v);
+                    self.event(a, b);
+                }
             }
         }
         // Small child C1 and b ≡ n (mod a), 3a + 2b < n < 5a + 2b.
@@ -488,54 +627,127 @@ impl CoprimeSweep {
         }
     }
 
-    /// Recomputes the listed positions by decreasing sum, listing the parents of
-    /// those that change.
+    /// Recomputes the listed positions, in batches taken by decreasing sum (so
+    /// usually after their children), listing the parents of those that change.
+    /// A position recomputed in the same batch as one of its descendants is
+    /// listed again when that descendant changes, so every position is last
+    /// recomputed after its children's last change, whatever the batches.
     fn process(&mut self) {
         let n = self.n;
-        for w in (0..self.nonempty.len()).rev() {
-            while self.nonempty[w] != 0 {
-                let bit = 63 - self.nonempty[w].leading_zeros() as usize;
+        let mut batch = std::mem::take(&mut self.batch);
+        let mut reads = std::mem::take(&mut self.reads);
+        loop {
+            // Take whole levels from the top until the batch is full.
+            batch.clear();
+            while batch.len() < BATCH {
+                let Some(s) = self.highest_level() else {
+                    break;
+                };
+                let (w, bit) = (s / 64, s % 64);
                 self.nonempty[w] &= !(1u64 << bit);
-                let s = w * 64 + bit;
+                if self.nonempty[w] == 0 {
+                    self.summary[w / 64] &= !(1u64 << (w % 64));
+                }
                 let mut list = std::mem::take(&mut self.levels[s]);
                 list.sort_unstable();
                 list.dedup();
-                for &a in &list {
-                    let b = s as u32 - a;
-                    self.recompute(a, b, n);
-                }
+                batch.extend(list.iter().map(|&a| (a, s as u32 - a)));
                 list.clear();
                 self.levels[s] = list;
             }
-        }
-    }
-
-    fn recompute(&mut self, a: u32, b: u32, n: u32) {
-        self.stats.recomputed += 1;
-        let fresh = 3 * a + 2 * b == n;
-        let old = if fresh {
-            self.val(a, b, n - 1)
-        } else {
-            self.cell(a, b)
-        };
-        let l = self.val(a, a + b, n);
-        let r = self.val(b, a + b, n);
-        let r = self.pal.neg(r);
-        let v = self.pal.compose(l, r);
-        if v != old || fresh {
-            self.set_cell(a, b, v);
-        }
-        if v != old {
-            self.stats.changed += 1;
-            use std::cmp::Ordering::*;
-            match (2 * a).cmp(&b) {
-                Less => self.push(a, b - a),
-                Greater => self.push(b - a, a),
-                Equal => {} // (1,2): the root is recomputed every step
+            if batch.is_empty() {
+                break;
+            }
+            self.stats.batches += 1;
+            self.stats.recomputed += batch.len() as u64;
+            let (table, pal) = (&self.table, &self.pal);
+            // Three passes over a chunk, so that its table reads (cache misses on
+            // a large table) are in flight together.
+            let read = |chunk: &[(u32, u32)], out: &mut Vec<Read>| {
+                let locs: Vec<u64> = chunk
+                    .iter()
+                    .flat_map(|&(a, b)| {
+                        [
+                            table.index(a, b) as u64,
+                            table.locate(a, a + b, n),
+                            table.locate(b, a + b, n),
+                        ]
+                    })
+                    .collect();
+                let vals: Vec<u32> = locs.iter().map(|&l| table.fetch(l)).collect();
+                out.extend(vals.chunks_exact(3).map(|v| Read {
+                    old: v[0],
+                    left: v[1],
+                    big: v[2],
+                    new: pal.known(v[1], v[2]).unwrap_or(NONE),
+                }));
+            };
+            reads.clear();
+            if batch.len() >= PARALLEL {
+                let parts: Vec<Vec<Read>> = batch
+                    .par_chunks(CHUNK)
+                    .map(|c| {
+                        let mut v = Vec::with_capacity(c.len());
+                        read(c, &mut v);
+                        v
+                    })
+                    .collect();
+                reads.extend(parts.into_iter().flatten());
+            } else {
+                for c in batch.chunks(CHUNK) {
+                    read(c, &mut reads);
+                }
+            }
+            for (&(a, b), r) in batch.iter().zip(&reads) {
+                let v = if r.new != NONE {
+                    r.new
+                } else {
+                    let nb = self.pal.neg(r.big);
+                    self.pal.compose(r.left, nb)
+                };
+                if v != r.old {
+                    let i = self.table.index(a, b);
+                    self.set_cell(i, v);
+                    self.stats.changed += 1;
+                    use std::cmp::Ordering::*;
+                    match (2 * a).cmp(&b) {
+                        Less => self.push(a, b - a),
+                        Greater => self.push(b - a, a),
+                        Equal => {} // (1,2): the root is recomputed every step
+                    }
+                }
             }
         }
+        self.batch = batch;
+        self.reads = reads;
     }
 }
+
+/// Asks Linux to back `cells` with transparent huge pages: the table is read at
+/// random, and with 4 KiB pages nearly every read of a large table also misses
+/// the TLB. Only a hint; nothing happens elsewhere or if it is refused.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(cells: &[u16]) {
+    let bytes = std::mem::size_of_val(cells);
+    if bytes < 1 << 22 {
+        return;
+    }
+    // madvise needs a page-aligned start: the first 4 KiB boundary in the slice.
+    let start = cells.as_ptr() as usize;
+    let aligned = (start + 4095) & !4095;
+    let len = (start + bytes).saturating_sub(aligned) & !4095;
+    // SAFETY: madvise(MADV_HUGEPAGE) only changes how the kernel backs the pages
+    // of [aligned, aligned + len), which lies inside the live allocation of
+    // `cells` (aligned ≥ start, aligned + len ≤ start + bytes) and is page
+    // aligned; it neither reads nor writes the memory, and does not change its
+    // contents or validity. Its result is ignored (a refusal leaves 4 KiB pages).
+    unsafe {
+        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_cells: &[u16]) {}
 
 fn gcd(mut a: u32, mut b: u32) -> u32 {
     while b != 0 {

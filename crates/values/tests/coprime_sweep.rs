@@ -44,6 +44,29 @@ fn every_coprime_position_agrees_with_the_full_table_up_to_160() {
 }
 
 #[test]
+fn values_past_the_16_bit_slots_go_to_the_overflow_map() {
+    // With only 40 slots in the cells, most stored values overflow; the results
+    // must not change.
+    let mut small = CoprimeSweep::new(3000).unwrap();
+    small.set_slot_limit(40);
+    let mut normal = CoprimeSweep::new(3000).unwrap();
+    while let Some(n) = normal.advance() {
+        assert_eq!(small.advance(), Some(n));
+        let (g, h) = (small.root(), normal.root());
+        let x = small.store_mut().format(g);
+        assert_eq!(x, normal.store_mut().format(h), "(1|1)_{n}");
+        assert_eq!(x, predicted(n).text(), "n = {n}");
+    }
+    assert!(small.overflow_len() > 1000, "{}", small.overflow_len());
+    assert_eq!(normal.overflow_len(), 0);
+    for (a, b) in [(2, 3), (3, 7), (10, 33), (41, 100), (100, 41)] {
+        let (g, h) = (small.value(a, b).unwrap(), normal.value(a, b).unwrap());
+        let x = small.store_mut().format(g);
+        assert_eq!(x, normal.store_mut().format(h), "({a}|{b})");
+    }
+}
+
+#[test]
 fn a_few_positions_agree_with_the_evaluator_from_scratch() {
     let mut sweep = CoprimeSweep::new(400).unwrap();
     let mut fresh = GameStore::new();
@@ -51,7 +74,16 @@ fn a_few_positions_agree_with_the_evaluator_from_scratch() {
         if n % 37 != 0 || n < 40 {
             continue;
         }
-        for (a, b) in [(1, 2), (2, 3), (3, 5), (5, 3), (7, 19), (1, 40), (40, 1), (13, 21)] {
+        for (a, b) in [
+            (1, 2),
+            (2, 3),
+            (3, 5),
+            (5, 3),
+            (7, 19),
+            (1, 40),
+            (40, 1),
+            (13, 21),
+        ] {
             let g = sweep.value(a, b).unwrap();
             let h = one_hand(&mut fresh, a, b, n);
             assert_eq!(
@@ -94,8 +126,16 @@ fn memory_estimate_and_refusal() {
     // About n²/10 bytes.
     let b = CoprimeSweep::bytes(200_000);
     assert!((3_900_000_000..4_200_000_000).contains(&b), "{b}");
-    let e = CoprimeSweep::with_memory_limit(200_000, 1 << 30).err().unwrap();
-    assert_eq!(e, ValueError::Memory { bytes: b, limit: 1 << 30 });
+    let e = CoprimeSweep::with_memory_limit(200_000, 1 << 30)
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        ValueError::Memory {
+            bytes: b,
+            limit: 1 << 30
+        }
+    );
     assert!(e.to_string().contains("3.8 GiB"), "{e}");
     assert!(matches!(
         CoprimeSweep::new(CoprimeSweep::MAX_N + 1),
