@@ -32,7 +32,7 @@ fn main() {
             }
         }
         entries.push((n, text, outcome));
-        if n % 1000 == 0 {
+        if n.is_multiple_of(1000) {
             eprintln!(
                 "n = {n}: {:.1} s, {failures} disagreements so far",
                 t.elapsed().as_secs_f64()
