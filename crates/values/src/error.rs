@@ -46,6 +46,19 @@ pub enum ValueError {
         /// The position limit.
         limit: u64,
     },
+    /// A table would need more memory than allowed (estimated before it starts).
+    #[error(
+        "about {:.1} GiB of memory needed (an estimate), more than the limit of {:.1} GiB; \
+         fewer fingers, or raise the limit",
+        *bytes as f64 / GIB,
+        *limit as f64 / GIB
+    )]
+    Memory {
+        /// The estimated number of bytes.
+        bytes: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The game arithmetic (or the memo of positions) needed more work than allowed.
     #[error(
         "{0}; this value is too large to compute (fewer fingers or hands, or raise the limit)"
@@ -63,6 +76,9 @@ pub enum ValueError {
         error: ParseError,
     },
 }
+
+/// Bytes in a GiB, for messages.
+const GIB: f64 = (1u64 << 30) as f64;
 
 impl From<WorkLimit> for ValueError {
     fn from(e: WorkLimit) -> ValueError {

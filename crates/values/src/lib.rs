@@ -19,8 +19,9 @@
 //!   `(1|1)_12 + (2|5)_40`, each position a component of the sum.
 //! * [`one_hand`](mod@one_hand) module: the paper's Table 2 ([`table2`],
 //!   [`table2_from_scratch`]) and Table 1 ([`grid`]), the incremental
-//!   [`OneHandSweep`] used to check the conjecture on `±J` far beyond `n = 606`,
-//!   [`fibonacci`], [`theorem3_is_next`] and [`a110035`].
+//!   full-table [`OneHandSweep`], [`fibonacci`], [`theorem3_is_next`] and
+//!   [`a110035`]; [`coprime_sweep`]: the low-memory [`CoprimeSweep`] behind
+//!   [`table2`], used to check the conjecture on `±J` to `n = 200,000`.
 //!
 //! * [`picture`]: a table of values drawn as a coloured grid with a legend (PNG
 //!   through the built-in 5×7 [`font`], or SVG).
@@ -39,6 +40,7 @@
 //! assert_eq!(store.outcome(e.value), Outcome::N);
 //! ```
 
+pub mod coprime_sweep;
 mod error;
 mod expression;
 pub mod families;
@@ -47,6 +49,7 @@ pub mod one_hand;
 pub mod picture;
 mod solve;
 
+pub use coprime_sweep::{CoprimeSweep, SweepStats};
 pub use error::ValueError;
 pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};
 pub use one_hand::{

@@ -1,19 +1,24 @@
 //! One hand each: the paper's Table 2 (`(1|1)_n` for every `n`) and Table 1
 //! (`(i|j)_N` for `1 ≤ i, j ≤ N`).
 //!
-//! Two ways to compute them:
+//! Three ways to compute them:
 //!
 //! * from scratch, one finger count at a time ([`crate::one_hand()`] on a fresh
 //!   [`GameStore`]): about `0.3·n²` positions for `(1|1)_n`;
-//! * incrementally ([`OneHandSweep`]): the values of every `(a|b)_n` with
-//!   `a + b ≤ n` are kept in a triangular table; going from `n - 1` to `n` only
-//!   the positions with `a + b = n` change (from `*` to `{* | *} = 0`), and then
-//!   their ancestors, which are recomputed in decreasing order of `a + b` until
-//!   nothing changes. This is how the conjecture on `±J` is checked far beyond
-//!   the paper's `n = 606`.
+//! * incrementally with every position ([`OneHandSweep`]): the values of every
+//!   `(a|b)_n` with `a + b ≤ n` are kept in a triangular table; going from
+//!   `n - 1` to `n` only the positions with `a + b = n` change (from `*` to
+//!   `{* | *} = 0`), and then their ancestors, which are recomputed in decreasing
+//!   order of `a + b` until nothing changes. 2.5 bytes per position, `1.25·N²`
+//!   bytes: Table 1 and small checks;
+//! * incrementally with only the coprime positions that have no closed form
+//!   ([`CoprimeSweep`](crate::CoprimeSweep), module
+//!   [`coprime_sweep`](crate::coprime_sweep)): `N²/10` bytes, used by [`table2`]
+//!   to check the conjecture on `±J` far beyond the paper's `n = 606`.
 
 use chopsticks_cgt::{GameId, GameStore, Outcome};
 
+use crate::coprime_sweep::CoprimeSweep;
 use crate::error::ValueError;
 
 /// A run of consecutive finger counts with the same value of `(1|1)_n`.
@@ -62,20 +67,12 @@ pub fn table2_from_scratch(max_n: u32) -> Vec<Run> {
     }))
 }
 
-/// Table 2 up to `max_n`, computed incrementally by a [`OneHandSweep`].
-/// `progress` is called with each finger count as it is finished.
+/// Table 2 up to `max_n`, computed incrementally by a
+/// [`CoprimeSweep`](crate::CoprimeSweep) (about `max_n²/10` bytes; refused with
+/// [`ValueError::Memory`] above 16 GiB). `progress` is called with each finger
+/// count as it is finished.
 pub fn table2(max_n: u32, progress: Option<&dyn Fn(u32)>) -> Result<Vec<Run>, ValueError> {
-    let mut sweep = OneHandSweep::new(max_n)?;
-    let mut entries = Vec::with_capacity(max_n as usize);
-    while let Some(n) = sweep.advance() {
-        let g = sweep.value(1, 1);
-        let store = sweep.store_mut();
-        entries.push((n, store.format(g), store.outcome(g)));
-        if let Some(p) = progress {
-            p(n);
-        }
-    }
-    Ok(runs(entries))
+    Ok(runs(crate::coprime_sweep::one_one_values(max_n, progress)?))
 }
 
 /// Table 1: the values of `(i|j)_n` for `1 ≤ i, j ≤ n`, rows `i`, columns `j`,
@@ -120,20 +117,32 @@ fn parent(a: u32, b: u32) -> Option<(u32, u32)> {
 }
 
 impl OneHandSweep {
-    /// The largest `max_n` a sweep accepts (its table grows as `max_n²`).
-    pub const MAX_N: u32 = 80_000;
+    /// The largest `max_n` [`table2`] accepts: [`CoprimeSweep::MAX_N`], which
+    /// computes it (the command line reads the limit of Table 2 here).
+    pub const MAX_N: u32 = CoprimeSweep::MAX_N;
 
-    /// Bytes the tables of a sweep up to `max_n` take.
+    /// The largest `max_n` this full-table sweep accepts (its table grows as
+    /// `max_n²`, 2.5 bytes per position: 16 GB at this bound).
+    pub const FULL_TABLE_MAX_N: u32 = 80_000;
+
+    /// Bytes [`table2`] up to `max_n` takes, [`CoprimeSweep::bytes`] (the command
+    /// line reads the estimate for Table 2 here); for this full-table sweep see
+    /// [`OneHandSweep::full_table_bytes`].
     pub fn bytes(max_n: u32) -> u64 {
+        CoprimeSweep::bytes(max_n)
+    }
+
+    /// Bytes the tables of this full-table sweep up to `max_n` take.
+    pub fn full_table_bytes(max_n: u32) -> u64 {
         let m = max_n as u64 + 1;
         m * m / 2 * (std::mem::size_of::<GameId>() as u64 + 1)
     }
 
     /// A sweep that will go up to `max_n`, positioned before `n = 1`.
     pub fn new(max_n: u32) -> Result<OneHandSweep, ValueError> {
-        if max_n > Self::MAX_N {
+        if max_n > Self::FULL_TABLE_MAX_N {
             return Err(ValueError::TooLarge {
-                limit: Self::MAX_N as u64,
+                limit: Self::FULL_TABLE_MAX_N as u64,
             });
         }
         let size = if max_n >= 2 {

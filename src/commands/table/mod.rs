@@ -174,7 +174,7 @@ fn one_hand_table(args: &OneHandArgs) -> Result<()> {
     } else {
         if max > OneHandSweep::MAX_N {
             bail!(
-                "--n goes up to {} (the incremental table grows as N²)",
+                "--n goes up to {} (the incremental sweep keeps about N²/10 bytes)",
                 OneHandSweep::MAX_N
             );
         }
