@@ -88,9 +88,26 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// Ctrl-C, `kill` or a closed terminal end the process as the default action
+/// would (exit status 128 + the signal), but first remove the temporary files of
+/// writes in progress, so an interrupted `--output` or `--save` leaves nothing
+/// half-written behind. (`serve` has its own graceful shutdown.)
+fn remove_temporary_files_on_interrupt() {
+    let installed = ctrlc::try_set_handler(|| {
+        chopsticks_files::remove_temporary_files();
+        std::process::exit(130);
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: cannot watch for Ctrl-C ({e}); an interrupted write may leave a temporary file");
+    }
+}
+
 fn main() {
     exit_quietly_on_broken_pipe();
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_)) {
+        remove_temporary_files_on_interrupt();
+    }
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(&args),
         Command::Query(args) => commands::query::run(&args),

@@ -172,7 +172,16 @@ fn bad_input_is_refused() {
         "positions",
     );
     fails_with(
-        &["table", "outcomes", "--slice", "ones-twos", "--hands", "6"],
+        &[
+            "table",
+            "outcomes",
+            "--slice",
+            "ones-twos",
+            "--hands",
+            "6",
+            "--svg",
+            "x.svg",
+        ],
         "LEFT,RIGHT",
     );
     fails_with(
@@ -185,12 +194,50 @@ fn bad_input_is_refused() {
             "ones-twos",
             "--hands",
             "5,1",
+            "--svg",
+            "x.svg",
         ],
         "more than --max-hands",
     );
     fails_with(
-        &["table", "outcomes", "--hands", "1,1"],
+        &["table", "outcomes", "--hands", "1,1", "--png", "x.png"],
         "--slice ones-twos",
+    );
+    // --slice and --hands only choose what a picture shows.
+    fails_with(
+        &["table", "outcomes", "--max-hands", "2", "--slice", "hands"],
+        "--png or --svg",
+    );
+    fails_with(
+        &["table", "outcomes", "--max-hands", "2", "--hands", "1,1"],
+        "--png or --svg",
+    );
+    // Pictures go to files, each its own.
+    fails_with(
+        &["table", "outcomes", "--max-hands", "2", "--png", "-"],
+        "--png writes a file",
+    );
+    fails_with(
+        &[
+            "table",
+            "outcomes",
+            "--max-hands",
+            "2",
+            "--png",
+            "a",
+            "--svg",
+            "a",
+        ],
+        "the same file",
+    );
+    // Size errors say which limit and give the true count.
+    fails_with(
+        &["table", "outcomes", "--n", "250", "--max-hands", "2"],
+        "hit transitions",
+    );
+    fails_with(
+        &["table", "outcomes", "--n", "250", "--max-hands", "40"],
+        "more sides than a 64-bit count holds",
     );
     fails_with(
         &["table", "outcomes", "--output", "x.jsonl"],
@@ -226,4 +273,77 @@ fn every_table_spells_n_as_n_and_keeps_the_old_spelling_with_a_warning() {
         &["table", "grid", "--n", "6", "--fingers", "6"],
         "cannot be used with",
     );
+}
+
+/// n beyond 64 (a hand value past a 64-bit mask crashed the solver once), and the
+/// default --max-hands that depends on n.
+#[test]
+fn large_n_and_the_default_hand_bound() {
+    let v = json(&[
+        "table",
+        "outcomes",
+        "--n",
+        "100",
+        "--max-hands",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["positions"], 101 * 101);
+    // The players are treated alike, and the 201 positions with an empty side
+    // are over (P).
+    assert_eq!(v["counts"]["L"], v["counts"]["R"]);
+    assert!(v["counts"]["P"].as_u64().unwrap() >= 201);
+    for (n, h) in [(2, 30), (3, 30), (4, 16), (5, 11)] {
+        let v = json(&["table", "outcomes", "--n", &n.to_string(), "--json", "-q"]);
+        assert_eq!(v["max_hands"], h, "n = {n}");
+        assert!(v["positions"].as_u64().unwrap() <= 30_000_000);
+    }
+}
+
+/// An interrupted `--output` leaves neither the target nor a temporary file.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_output_leaves_nothing_behind() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("atlas.jsonl");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(["table", "outcomes", "--n", "3", "--max-hands", "30"])
+        .args(["--format", "jsonl", "-q", "-o"])
+        .arg(&target)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary file exists and is growing (30 M lines take seconds).
+    let clock = Instant::now();
+    let temporary = loop {
+        let found = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| std::fs::metadata(p).map(|m| m.len() > 0).unwrap_or(false));
+        if let Some(p) = found {
+            break p;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(120),
+            "no temporary file appeared"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "finished too soon");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(temporary
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with(".atlas.jsonl."));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

@@ -77,6 +77,37 @@ fn bad_bounds_are_refused() {
     );
     fails_with(
         &["verify", "--only", "three-fingers", "--hands-n3", "255"],
-        "needs about",
+        "--hands-n3: (x|y)_3 with up to 255 hands a side has 8003557851136 positions",
     );
+    fails_with(
+        &["verify", "--atlas-n", "300"],
+        "--atlas-n must be between 1 and 250",
+    );
+    fails_with(
+        &[
+            "verify",
+            "--only",
+            "theorem-4",
+            "--atlas-n",
+            "100",
+            "--max-hands",
+            "3",
+        ],
+        "--atlas-n and --max-hands: (x|y)_91",
+    );
+    // Only the bounds the chosen statements use are checked.
+    let v = json(&[
+        "verify",
+        "--only",
+        "theorem-3",
+        "--max-n",
+        "50",
+        "--atlas-n",
+        "0",
+        "--hands-n2",
+        "0",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(v[0]["holds"], true);
 }

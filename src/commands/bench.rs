@@ -123,12 +123,14 @@ fn outcomes(args: &BenchArgs) -> Result<()> {
     );
     for r in &rows {
         println!(
-            "  n = {}, up to {} hands a side: {} positions, best {:.2} s of {} runs ({:.1} M positions/s); peak {}",
+            "  n = {}, up to {} hand{} a side: {} positions, best {:.2} s of {} run{} ({:.1} M positions/s); peak {}",
             r["n"],
             r["max_hands"],
+            super::plural(r["max_hands"].as_u64().unwrap_or(0)),
             r["positions"],
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
+            super::plural(args.runs as u64),
             r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
             human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
         );
@@ -317,12 +319,13 @@ fn players(args: &BenchArgs) -> Result<()> {
     for r in &rows {
         println!("ruleset:   {}", r["ruleset"].as_str().unwrap_or(""));
         println!(
-            "  {} positions, {} states ({}): best {:.2} s of {} runs ({:.2} M positions/s); peak {} ({:.2} bytes/position); start: {}",
+            "  {} positions, {} states ({}): best {:.2} s of {} run{} ({:.2} M positions/s); peak {} ({:.2} bytes/position); start: {}",
             r["positions"],
             r["states"],
             r["concept"].as_str().unwrap_or(""),
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
+            super::plural(args.runs as u64),
             r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
             human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
             r["peak_bytes_per_position"].as_f64().unwrap_or(0.0),
@@ -389,12 +392,13 @@ fn export(args: &BenchArgs) -> Result<()> {
     println!("ruleset:   {}", rules.describe());
     for r in &rows {
         println!(
-            "  {:<5}  {} lines, {}: best {:.2} s of {} runs ({:.1} M lines/s)",
+            "  {:<5}  {} lines, {}: best {:.2} s of {} run{} ({:.1} M lines/s)",
             r["format"].as_str().unwrap_or(""),
             r["lines"],
             human_bytes(r["bytes"].as_u64().unwrap_or(0)),
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
+            super::plural(args.runs as u64),
             r["lines_per_second"].as_f64().unwrap_or(0.0) / 1e6,
         );
     }
@@ -525,8 +529,9 @@ fn explore(args: &BenchArgs) -> Result<()> {
         human_bytes(graph.table_bytes())
     );
     println!(
-        "exploration:     best {best:.3} s, median {median:.3} s over {} runs ({:.1} M positions/s)",
+        "exploration:     best {best:.3} s, median {median:.3} s over {} run{} ({:.1} M positions/s)",
         times.len(),
+        super::plural(times.len() as u64),
         reachable as f64 / best / 1e6
     );
     if let (Some(peak), Some(per)) = (peak, per_position) {

@@ -37,6 +37,15 @@ pub fn child_text(
 }
 
 /// Prints a value as pretty JSON on stdout.
+/// The plural ending of a count's noun: "" for 1, "s" otherwise.
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 pub fn print_json(value: &serde_json::Value) {
     println!(
         "{}",

@@ -95,7 +95,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             || "none (no finished game is reachable)".to_string(),
             |d| {
                 let n = e.terminal_layers[d as usize];
-                format!("{d} plies ({n} endgame{} at that depth)", plural(n))
+                format!("{d} plies ({n} endgame{} at that depth)", super::plural(n))
             },
         )
     };
@@ -111,7 +111,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         "Eccentricity of the start:  {} plies ({} position{} at that depth)",
         e.eccentricity(),
         e.layers[e.eccentricity() as usize],
-        plural(e.layers[e.eccentricity() as usize])
+        super::plural(e.layers[e.eccentricity() as usize])
     );
     println!(
         "Largest branching factor:   {} (at {branching_at})",
@@ -127,12 +127,4 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         println!("(the paper's notation names no mover: Left is seat 0)");
     }
     Ok(())
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }

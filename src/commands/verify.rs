@@ -81,30 +81,52 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             &format!("the values of (a|b)_n for a + b ≤ {}", args.max_n),
         )?;
     }
-    let atlas_bound = |name: &str, n: u32, h: usize| -> Result<()> {
-        if n == 0 || h == 0 {
-            bail!("{name} must be at least 1");
+    // The atlases the statements use, all kept until the end: each within the
+    // solver's bounds (the error names the flag), and together within memory.
+    let mut atlases: Vec<(u32, usize)> = Vec::new();
+    let mut total_bytes = 0u64;
+    let mut need = |flag: &str, n: u32, h: usize| -> Result<()> {
+        if h == 0 {
+            bail!("{flag} must be at least 1");
         }
-        match Atlas::bytes(n, h) {
-            Some(b) if b <= u64::MAX as u128 => ensure_fits(
-                b as u64,
-                &format!("the outcomes of (x|y)_{n} with up to {h} hands a side"),
-            ),
-            _ => bail!("{name}: (x|y)_{n} with up to {h} hands a side is too large"),
+        if atlases.contains(&(n, h)) {
+            return Ok(());
         }
+        let size = Atlas::check(n, h).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+        atlases.push((n, h));
+        total_bytes = total_bytes.saturating_add(size.bytes);
+        Ok(())
     };
     if uses(&[Statement::Theorem4, Statement::Lemma1]) {
-        atlas_bound("--atlas-n and --max-hands", args.atlas_n, args.max_hands)?;
+        if args.atlas_n == 0 || args.atlas_n > chopsticks_atlas::MAX_N {
+            bail!(
+                "--atlas-n must be between 1 and {}",
+                chopsticks_atlas::MAX_N
+            );
+        }
+        for n in 1..=args.atlas_n {
+            need("--atlas-n and --max-hands", n, args.max_hands)?;
+        }
     }
     if uses(&[
         Statement::Proposition1,
         Statement::Proposition2,
         Statement::Proposition3,
     ]) {
-        atlas_bound("--hands-n2", 2, args.hands_n2)?;
+        need("--hands-n2", 2, args.hands_n2)?;
     }
     if uses(&[Statement::Proposition4, Statement::ThreeFingers]) {
-        atlas_bound("--hands-n3", 3, args.hands_n3)?;
+        need("--hands-n3", 3, args.hands_n3)?;
+    }
+    if !atlases.is_empty() {
+        ensure_fits(
+            total_bytes,
+            &format!(
+                "{} outcome atlas{} kept together",
+                atlases.len(),
+                if atlases.len() == 1 { "" } else { "es" }
+            ),
+        )?;
     }
 
     let clock = Instant::now();

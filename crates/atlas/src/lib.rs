@@ -58,16 +58,9 @@ pub enum AtlasError {
     /// The finger count or hand bound is out of range.
     #[error("{0}")]
     Invalid(String),
-    /// The atlas would be too large; carries the estimate.
-    #[error("{positions} positions ({bytes} bytes of tables) are more than this solver handles (at most {limit} positions)")]
-    TooLarge {
-        /// Positions the atlas would hold.
-        positions: u128,
-        /// Bytes its tables would take.
-        bytes: u128,
-        /// The largest number of positions accepted.
-        limit: u64,
-    },
+    /// The atlas would be too large; says which table and by how much.
+    #[error("{0}")]
+    TooLarge(String),
     /// A position that is not in the atlas.
     #[error("{0}")]
     Position(String),
@@ -91,8 +84,8 @@ pub struct Sides {
     values: Vec<u8>,
     hands: Vec<u8>,
     sum: Vec<u32>,
-    /// Bit `v - 1` set when the value `v` is among the side's hands.
-    present: Vec<u64>,
+    /// The distinct live values of each side, ascending, padded with 0 to `max_hands`.
+    distinct: Vec<u8>,
     /// `hit[(rank · n + y - 1) · n + x - 1]`: the side after its hand `y` is hit by `x`.
     hit: Vec<u32>,
     /// Ranks by hand count, then live values in lexicographic order.
@@ -113,16 +106,20 @@ impl Sides {
         let mut values = vec![0u8; count * max_hands];
         let mut hands = vec![0u8; count];
         let mut sum = vec![0u32; count];
-        let mut present = vec![0u64; count];
+        let mut distinct = vec![0u8; count * max_hands];
         let mut padded = vec![0u32; max_hands];
         for r in 0..count {
             index.unrank(r as u64, &mut padded);
             let live: Vec<u32> = padded.iter().copied().filter(|&v| v > 0).collect();
             hands[r] = live.len() as u8;
             sum[r] = live.iter().sum();
+            let mut d = 0;
             for (k, &v) in live.iter().enumerate() {
                 values[r * max_hands + k] = v as u8;
-                present[r] |= 1 << (v - 1);
+                if k == 0 || live[k - 1] != v {
+                    distinct[r * max_hands + d] = v as u8;
+                    d += 1;
+                }
             }
         }
         let hit: Vec<u32> = (0..count)
@@ -170,7 +167,7 @@ impl Sides {
             values,
             hands,
             sum,
-            present,
+            distinct,
             hit,
             order,
         })
@@ -202,16 +199,12 @@ impl Sides {
     }
 
     /// The distinct live values of side `rank`, ascending.
-    pub fn distinct(&self, rank: u32) -> impl Iterator<Item = u32> {
-        let mut bits = self.present[rank as usize];
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let v = bits.trailing_zeros();
-            bits &= bits - 1;
-            Some(v + 1)
-        })
+    pub fn distinct(&self, rank: u32) -> impl Iterator<Item = u32> + '_ {
+        let h = self.max_hands;
+        self.distinct[rank as usize * h..(rank as usize + 1) * h]
+            .iter()
+            .take_while(|&&v| v > 0)
+            .map(|&v| v as u32)
     }
 
     /// The side `rank` after its hand `y` (which it must hold) is hit by a hand `x`.
@@ -260,6 +253,17 @@ fn slot(o: Outcome) -> usize {
     }
 }
 
+/// The size of an atlas, from [`Atlas::check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Sides (multisets of at most `H` hands).
+    pub sides: u64,
+    /// Positions: sides squared.
+    pub positions: u64,
+    /// Bytes of the tables ([`Atlas::bytes`]).
+    pub bytes: u64,
+}
+
 /// The outcome class of every position `(x | y)_n` with at most `H` hands a side.
 #[derive(Debug)]
 pub struct Atlas {
@@ -282,13 +286,10 @@ impl Atlas {
         Some(c * c / 8 + c * per_side)
     }
 
-    /// Solves every position with at most `max_hands` hands a side at finger count
-    /// `n`. `progress` is called with the number of positions solved so far.
-    pub fn solve(
-        n: u32,
-        max_hands: usize,
-        progress: Option<&(dyn Fn(u64) + Sync)>,
-    ) -> Result<Atlas, AtlasError> {
+    /// Checks that the atlas for `n` and `H` can be built (the bounds, the number of
+    /// positions, the size of the transition table) and returns its size, without
+    /// building anything: the errors [`Atlas::solve`] would return first.
+    pub fn check(n: u32, max_hands: usize) -> Result<Size, AtlasError> {
         if n == 0 || n > MAX_N {
             return Err(AtlasError::Invalid(format!(
                 "the finger count n must be between 1 and {MAX_N}, not {n}"
@@ -299,17 +300,40 @@ impl Atlas {
                 "the number of hands a side must be between 1 and 255, not {max_hands}"
             )));
         }
-        let too_large = || AtlasError::TooLarge {
-            positions: Atlas::positions(n, max_hands).unwrap_or(u128::MAX),
-            bytes: Atlas::bytes(n, max_hands).unwrap_or(u128::MAX),
-            limit: MAX_POSITIONS,
+        let Some(count) = Sides::count_of(n, max_hands) else {
+            return Err(AtlasError::TooLarge(format!(
+                "(x|y)_{n} with up to {max_hands} hands a side has more sides than a 64-bit count holds"
+            )));
         };
-        let count = Sides::count_of(n, max_hands).ok_or_else(too_large)?;
-        if count.saturating_mul(count) > MAX_POSITIONS
-            || count.saturating_mul(n as u64 * n as u64) > MAX_TRANSITIONS
-        {
-            return Err(too_large());
+        let positions = count as u128 * count as u128;
+        let bytes = Atlas::bytes(n, max_hands);
+        if positions > MAX_POSITIONS as u128 {
+            return Err(AtlasError::TooLarge(format!(
+                "(x|y)_{n} with up to {max_hands} hands a side has {positions} positions ({} bytes of tables); this solver handles at most {MAX_POSITIONS} (2^36)",
+                bytes.map_or("more than 2^128".to_string(), |b| b.to_string())
+            )));
         }
+        let transitions = count as u128 * n as u128 * n as u128;
+        if transitions > MAX_TRANSITIONS as u128 {
+            return Err(AtlasError::TooLarge(format!(
+                "(x|y)_{n} with up to {max_hands} hands a side needs {count} sides × n² = {transitions} hit transitions; this solver tables at most {MAX_TRANSITIONS} (2^30)"
+            )));
+        }
+        Ok(Size {
+            sides: count,
+            positions: positions as u64,
+            bytes: bytes.expect("bounded by the checks above") as u64,
+        })
+    }
+
+    /// Solves every position with at most `max_hands` hands a side at finger count
+    /// `n`. `progress` is called with the number of positions solved so far.
+    pub fn solve(
+        n: u32,
+        max_hands: usize,
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<Atlas, AtlasError> {
+        let count = Atlas::check(n, max_hands)?.sides;
         let sides = Sides::new(n, max_hands)?;
         let total = count * count;
         let bits: Vec<AtomicU64> = (0..total.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();

@@ -15,6 +15,10 @@
 //!   socket) is refused with [`WriteError::NotRegular`] before anything is opened or
 //!   created: renaming over it would silently swap a device or a pipe for a file.
 //!
+//! A process that is interrupted while writing (Ctrl-C, `kill`) would leave its
+//! temporary file behind: every temporary file is listed while it exists, and the
+//! binary's signal handler calls [`remove_temporary_files`] before it exits.
+//!
 //! The temporary file is created with `create_new` (it must not exist), under a name
 //! made of the target's name, the process id and a per-process counter, so two runs
 //! writing beside each other never share one, and an existing file or link of that
@@ -25,6 +29,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// How many symbolic links are followed before giving up (as the kernel's `ELOOP`).
 pub const MAX_LINKS: usize = 40;
@@ -123,6 +128,16 @@ pub fn check_writable(path: &Path) -> Result<(), WriteError> {
 /// The file `path` names (links followed) and its metadata if it exists, refusing
 /// anything but a regular file.
 fn regular_target(path: &Path) -> Result<(PathBuf, Option<fs::Metadata>), WriteError> {
+    // What the kernel finds at `path` first: "magic" links such as `/dev/stdout`
+    // (to `/proc/self/fd/1`, to a pipe or a terminal) cannot be followed by name.
+    if let Ok(meta) = fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(WriteError::NotRegular {
+                path: path.display().to_string(),
+                kind: kind_of(meta.file_type()),
+            });
+        }
+    }
     let target = resolve(path)?;
     let existing = match fs::metadata(&target) {
         Ok(meta) if meta.is_file() => Some(meta),
@@ -160,6 +175,31 @@ fn sibling(path: &Path, target: &Path, what: &str) -> Result<PathBuf, WriteError
 /// Distinguishes the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The temporary files that exist now (created and not yet renamed or removed).
+static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn in_flight() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while the list was held leaves it intact: keep using it.
+    IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every temporary file this process is writing now, and returns how many
+/// there were. For a signal handler that is about to end the process: the targets
+/// are left as they were, and the writes in progress fail if they go on.
+pub fn remove_temporary_files() -> usize {
+    let mut list = in_flight();
+    let count = list.len();
+    for tmp in list.drain(..) {
+        let _ = fs::remove_file(tmp);
+    }
+    count
+}
+
+/// The temporary files of this process that exist now.
+pub fn temporary_files() -> Vec<PathBuf> {
+    in_flight().clone()
+}
+
 /// Writes `bytes` to `path` atomically, through symbolic links, refusing anything
 /// but a regular file (see the crate documentation).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
@@ -174,11 +214,16 @@ pub fn write_with(
 ) -> Result<(), WriteError> {
     let (target, existing) = regular_target(path)?;
     let tmp = sibling(path, &target, "tmp")?;
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .map_err(io_error(path))?;
+    let mut file = {
+        // Listed before it exists, so that a signal never misses it.
+        let mut list = in_flight();
+        list.push(tmp.clone());
+        let opened = OpenOptions::new().write(true).create_new(true).open(&tmp);
+        if opened.is_err() {
+            list.pop();
+        }
+        opened.map_err(io_error(path))?
+    };
     let written = (|| {
         fill(&mut file)?;
         if let Some(meta) = &existing {
@@ -186,10 +231,15 @@ pub fn write_with(
         }
         file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, &target)
+        let mut list = in_flight();
+        let renamed = fs::rename(&tmp, &target);
+        list.retain(|p| p != &tmp);
+        renamed
     })();
     written.map_err(|e| {
+        let mut list = in_flight();
         let _ = fs::remove_file(&tmp);
+        list.retain(|p| p != &tmp);
         io_error(path)(e)
     })
 }

@@ -26,6 +26,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use chopsticks_atlas::{three, Atlas, AtlasError};
 use chopsticks_cgt::Outcome;
 use chopsticks_values::one_hand::predicted;
@@ -206,6 +208,16 @@ impl Tally {
         }
     }
 
+    /// Adds the cases of `later`, checked after this tally's (its counterexamples
+    /// are listed after these).
+    fn merge(mut self, later: Tally) -> Tally {
+        self.positions += later.positions;
+        self.count += later.count;
+        let room = MAX_LISTED.saturating_sub(self.listed.len());
+        self.listed.extend(later.listed.into_iter().take(room));
+        self
+    }
+
     fn finish(self, statement: Statement, checked: String) -> Check {
         Check {
             name: statement.name().to_string(),
@@ -225,10 +237,30 @@ pub fn verify(
     bounds: Bounds,
     progress: &dyn Fn(Statement),
 ) -> Result<Vec<Check>, TheoremError> {
-    if bounds.max_n == 0 || bounds.atlas_n == 0 || bounds.max_hands == 0 {
-        return Err(TheoremError::Bounds(
-            "every bound must be at least 1".to_string(),
-        ));
+    // Each bound is checked where a statement uses it, before any work.
+    let at_least_one = |name: &str, v: u64| {
+        if v == 0 {
+            Err(TheoremError::Bounds(format!("{name} must be at least 1")))
+        } else {
+            Ok(())
+        }
+    };
+    for &s in statements {
+        match s {
+            Statement::Theorem3 | Statement::ConjecturePlusMinusJ => {
+                at_least_one("max_n", bounds.max_n.into())?
+            }
+            Statement::Theorem4 | Statement::Lemma1 => {
+                at_least_one("atlas_n", bounds.atlas_n.into())?;
+                at_least_one("max_hands", bounds.max_hands as u64)?
+            }
+            Statement::Proposition1 | Statement::Proposition2 | Statement::Proposition3 => {
+                at_least_one("hands_n2", bounds.hands_n2 as u64)?
+            }
+            Statement::Proposition4 | Statement::ThreeFingers => {
+                at_least_one("hands_n3", bounds.hands_n3 as u64)?
+            }
+        }
     }
     // Table 2 is shared by Theorem 3 and the conjecture, each atlas by the
     // statements that read it.
@@ -423,15 +455,21 @@ fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
         }
         _ => {
             let all: Vec<[u64; 3]> = (0..sides.count()).map(|r| counts(atlas, r)).collect();
-            for a in 0..sides.count() {
-                for b in 0..sides.count() {
-                    let got = atlas.outcome_at(a, b);
-                    tally.check(
-                        got == three::outcome(all[a as usize], all[b as usize]),
-                        || format!("{} is {got}", atlas.paper(a, b)),
-                    );
-                }
-            }
+            // Rows of Left sides in parallel; tallies merged in order of rows.
+            tally = (0..sides.count())
+                .into_par_iter()
+                .map(|a| {
+                    let mut row = Tally::default();
+                    for b in 0..sides.count() {
+                        let got = atlas.outcome_at(a, b);
+                        row.check(
+                            got == three::outcome(all[a as usize], all[b as usize]),
+                            || format!("{} is {got}", atlas.paper(a, b)),
+                        );
+                    }
+                    row
+                })
+                .reduce(Tally::default, Tally::merge);
         }
     }
     let what = match s {

@@ -54,7 +54,8 @@ const MAX_GRID: u32 = 1000;
 
 #[derive(Args, Debug)]
 struct OneHandArgs {
-    /// The largest finger count n (the paper's n = F - 1); the table covers 1 ≤ n ≤ N.
+    /// The largest finger count n (the paper's n = F - 1); the table covers 1 ≤ n ≤ N
+    /// [default: 606, the paper's Table 2].
     #[arg(long = "n", value_name = "N")]
     n: Option<u32>,
     /// The old spelling of --n (kept, with a warning).
@@ -80,7 +81,7 @@ struct OneHandArgs {
 
 #[derive(Args, Debug)]
 struct GridArgs {
-    /// The finger count n (the paper's n = F - 1; default 20, the paper's Table 1).
+    /// The finger count n (the paper's n = F - 1) [default: 20, the paper's Table 1].
     #[arg(long = "n", value_name = "N")]
     n: Option<u32>,
     /// The old spelling of --n: here it meant n, not F (kept, with a warning).

@@ -42,27 +42,29 @@ pub(super) struct OutcomesArgs {
     /// The finger count n (the paper's n: a hand holds 1..=n fingers, F = n + 1).
     #[arg(long, default_value_t = 3)]
     n: u32,
-    /// The largest number of hands a side.
-    #[arg(long, default_value_t = 30, value_name = "H")]
-    max_hands: usize,
+    /// The largest number of hands a side [default: the most, up to 30, with at most
+    /// 30 million positions: 30 for n ≤ 3, 16 for n = 4, 11 for n = 5, 9 for n = 6].
+    #[arg(long, value_name = "H")]
+    max_hands: Option<usize>,
     /// Output: a summary, or one line per position.
     #[arg(long, value_enum, default_value_t = OutcomesFormat::Text)]
     format: OutcomesFormat,
     /// The summary as JSON: {"n", "max_hands", "positions", "counts", "by_hands"}.
     #[arg(long, conflicts_with = "format")]
     json: bool,
-    /// Write the lines of --format jsonl|csv to this file (atomically) instead of stdout.
+    /// Write the lines of --format jsonl|csv to this file (atomically) instead of
+    /// stdout (`-`: stdout).
     #[arg(long, short, value_name = "FILE")]
     output: Option<String>,
-    /// Draw a slice of the atlas as a PNG picture.
+    /// Draw a slice of the atlas as a PNG picture (a file; `-` is not accepted).
     #[arg(long, value_name = "FILE")]
     png: Option<String>,
-    /// Draw a slice of the atlas as an SVG picture.
+    /// Draw a slice of the atlas as an SVG picture (a file; `-` is not accepted).
     #[arg(long, value_name = "FILE")]
     svg: Option<String>,
-    /// Which slice the pictures show.
-    #[arg(long, value_enum, default_value_t = Slice::Hands)]
-    slice: Slice,
+    /// Which slice the pictures show [default: hands].
+    #[arg(long, value_enum)]
+    slice: Option<Slice>,
     /// Hand counts of the ones-twos slice, as LEFT,RIGHT (default: H,H).
     #[arg(long, value_name = "L,R")]
     hands: Option<String>,
@@ -95,39 +97,60 @@ fn hand_counts(text: &str, max: usize) -> Result<(usize, usize)> {
     Ok((parse(l)?, parse(r)?))
 }
 
+/// Positions the default `--max-hands` stays within.
+const DEFAULT_POSITIONS: u64 = 30_000_000;
+
+/// The default `--max-hands` for `n`: the most hands, up to 30, with at most
+/// [`DEFAULT_POSITIONS`] positions.
+fn default_max_hands(n: u32) -> usize {
+    (1..=30)
+        .rev()
+        .find(|&h| Atlas::positions(n, h).is_some_and(|p| p <= DEFAULT_POSITIONS as u128))
+        .unwrap_or(1)
+}
+
 pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
-    let (n, h) = (args.n, args.max_hands);
+    let n = args.n;
     if n == 0 || n > chopsticks_atlas::MAX_N {
         bail!(
             "--n must be between 1 and {} (a hand holds 1..=n fingers)",
             chopsticks_atlas::MAX_N
         );
     }
+    let h = args.max_hands.unwrap_or_else(|| default_max_hands(n));
     if h == 0 || h > 255 {
         bail!("--max-hands must be between 1 and 255");
     }
+    let drawing = args.png.is_some() || args.svg.is_some();
+    if !drawing && (args.slice.is_some() || args.hands.is_some()) {
+        bail!("--slice and --hands choose what --png or --svg draw; give one of them");
+    }
+    let slice = args.slice.unwrap_or(Slice::Hands);
     let slice_hands = match &args.hands {
         Some(text) => Some(hand_counts(text, h)?),
         None => None,
     };
-    if slice_hands.is_some() && args.slice != Slice::OnesTwos {
+    if slice_hands.is_some() && slice != Slice::OnesTwos {
         bail!("--hands chooses the hand counts of --slice ones-twos");
     }
     if args.output.is_some() && args.format == OutcomesFormat::Text {
         bail!("--output writes the lines of --format jsonl or csv");
     }
-    let positions = Atlas::positions(n, h).unwrap_or(u128::MAX);
-    let bytes = Atlas::bytes(n, h).unwrap_or(u128::MAX);
-    if positions > chopsticks_atlas::MAX_POSITIONS as u128 {
-        bail!(
-            "n = {n} with up to {h} hands a side has {positions} positions; this solver handles \
-             at most {} (one bit each)",
-            chopsticks_atlas::MAX_POSITIONS
-        );
+    for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
+        if path.as_deref() == Some("-") {
+            bail!("{flag} writes a file: give its name (`-`, standard output, is not accepted for pictures)");
+        }
     }
+    if args.png.is_some() && args.png == args.svg {
+        bail!("--png and --svg name the same file");
+    }
+    let size = Atlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
     ensure_fits(
-        bytes as u64,
-        &format!("the outcomes of (x|y)_{n} with up to {h} hands a side"),
+        size.bytes,
+        &format!(
+            "the outcomes of (x|y)_{n} with up to {h} hand{} a side",
+            super::super::plural(h as u64)
+        ),
     )?;
     for path in args.output.iter().chain(&args.png).chain(&args.svg) {
         if path != "-" {
@@ -136,20 +159,21 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     }
 
     let clock = Instant::now();
-    let bar = progress::bar(positions as u64, "positions", args.quiet);
+    let bar = progress::bar(size.positions, "positions", args.quiet);
     let report = |done: u64| bar.set_position(done);
     let atlas = Atlas::solve(n, h, Some(&report))?;
     bar.finish_and_clear();
     if args.time {
         eprintln!(
-            "solved {} positions of (x|y)_{n} with up to {h} hands a side in {:.3} s",
+            "solved {} positions of (x|y)_{n} with up to {h} hand{} a side in {:.3} s",
             atlas.len(),
+            super::super::plural(h as u64),
             clock.elapsed().as_secs_f64()
         );
     }
 
     if args.png.is_some() || args.svg.is_some() {
-        let pic = match args.slice {
+        let pic = match slice {
             Slice::Hands => hands_picture(&atlas),
             Slice::OnesTwos => {
                 let (l, r) = slice_hands.unwrap_or((h, h));
@@ -197,8 +221,14 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     Ok(())
 }
 
+/// Bytes of text a piece of work formats (about), and pieces formatted at once.
+const PIECE_BYTES: usize = 1 << 20;
+const PIECES_AT_ONCE: usize = 16;
+
 /// Every position, Left's sides in order (by hand count, then values), each with
-/// every Right side in the same order; formatted in parallel blocks, written in order.
+/// every Right side in the same order. The lines are cut into pieces of about
+/// [`PIECE_BYTES`], formatted [`PIECES_AT_ONCE`] at a time in parallel and written in
+/// order, so the text held at once stays near 16 MiB whatever the atlas.
 fn write_lines(atlas: &Atlas, format: OutcomesFormat, out: &mut impl Write) -> std::io::Result<()> {
     let sides = atlas.sides();
     let n = atlas.n();
@@ -214,12 +244,21 @@ fn write_lines(atlas: &Atlas, format: OutcomesFormat, out: &mut impl Write) -> s
     if format == OutcomesFormat::Csv {
         writeln!(out, "position,outcome")?;
     }
-    for block in sides.in_order().chunks(64) {
-        let parts: Vec<String> = block
+    let order = sides.in_order();
+    let longest = text.iter().map(String::len).max().unwrap_or(0);
+    // A line: both sides, the notation around them and the outcome.
+    let line_bytes = 2 * longest + 48;
+    let per_piece = (PIECE_BYTES / line_bytes).max(1);
+    let pieces = order
+        .iter()
+        .flat_map(|&a| order.chunks(per_piece).map(move |right| (a, right)));
+    let mut batch: Vec<(u32, &[u32])> = Vec::with_capacity(PIECES_AT_ONCE);
+    let mut flush = |batch: &mut Vec<(u32, &[u32])>| -> std::io::Result<()> {
+        let parts: Vec<String> = batch
             .par_iter()
-            .map(|&a| {
-                let mut s = String::new();
-                for &b in sides.in_order() {
+            .map(|&(a, right)| {
+                let mut s = String::with_capacity(right.len() * line_bytes);
+                for &b in right {
                     let o = atlas.outcome_at(a, b);
                     let (l, r) = (&text[a as usize], &text[b as usize]);
                     match format {
@@ -232,11 +271,19 @@ fn write_lines(atlas: &Atlas, format: OutcomesFormat, out: &mut impl Write) -> s
                 s
             })
             .collect();
+        batch.clear();
         for p in parts {
             out.write_all(p.as_bytes())?;
         }
+        Ok(())
+    };
+    for piece in pieces {
+        batch.push(piece);
+        if batch.len() == PIECES_AT_ONCE {
+            flush(&mut batch)?;
+        }
     }
-    Ok(())
+    flush(&mut batch)
 }
 
 fn counts_json(c: &Counts) -> serde_json::Value {
@@ -272,8 +319,12 @@ fn add(acc: &mut Counts, c: &Counts) {
 fn print_summary(s: &Summary) {
     let total: u64 = s.total.iter().sum();
     println!(
-        "Outcomes of Simple Chopsticks (x|y)_{} with at most {} hands a side: {} positions",
-        s.n, s.max_hands, total
+        "Outcomes of Simple Chopsticks (x|y)_{} with at most {} hand{} a side: {} position{}",
+        s.n,
+        s.max_hands,
+        super::super::plural(s.max_hands as u64),
+        total,
+        super::super::plural(total)
     );
     for (k, o) in OUTCOMES.iter().enumerate() {
         println!(
