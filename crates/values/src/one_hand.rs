@@ -12,7 +12,7 @@
 //!   order of `a + b` until nothing changes. 2.5 bytes per position, `1.25·N²`
 //!   bytes: Table 1 and small checks;
 //! * incrementally with only the coprime positions that have no closed form
-//!   ([`CoprimeSweep`](crate::CoprimeSweep), module
+//!   ([`CoprimeSweep`], module
 //!   [`coprime_sweep`](crate::coprime_sweep)): `N²/10` bytes, used by [`table2`]
 //!   to check the conjecture on `±J` far beyond the paper's `n = 606`.
 
@@ -68,7 +68,7 @@ pub fn table2_from_scratch(max_n: u32) -> Vec<Run> {
 }
 
 /// Table 2 up to `max_n`, computed incrementally by a
-/// [`CoprimeSweep`](crate::CoprimeSweep) (about `max_n²/10` bytes; refused with
+/// [`CoprimeSweep`] (about `max_n²/10` bytes; refused with
 /// [`ValueError::Memory`] above 16 GiB). `progress` is called with each finger
 /// count as it is finished.
 pub fn table2(max_n: u32, progress: Option<&dyn Fn(u32)>) -> Result<Vec<Run>, ValueError> {
