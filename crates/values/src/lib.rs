@@ -45,6 +45,7 @@ mod error;
 mod expression;
 pub mod families;
 pub mod font;
+pub mod game_graph;
 pub mod one_hand;
 pub mod picture;
 mod solve;
@@ -52,6 +53,7 @@ mod solve;
 pub use coprime_sweep::{CoprimeSweep, SweepStats};
 pub use error::ValueError;
 pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};
+pub use game_graph::{winners, GameGraph, Winner};
 pub use one_hand::{
     a110035, fibonacci, grid, runs, table2, table2_from_scratch, theorem3_is_next, OneHandSweep,
     Run,

@@ -187,6 +187,17 @@ pub fn check_rules(rules: &Ruleset) -> Result<(), ValueError> {
     Ok(())
 }
 
+/// Both sides of a position, checked, padded with dead hands and sorted.
+pub(crate) fn padded(
+    rules: &Ruleset,
+    position: &CgtPosition,
+) -> Result<(Vec<u32>, Vec<u32>), ValueError> {
+    Ok((
+        side(rules, 0, &position.left)?,
+        side(rules, 1, &position.right)?,
+    ))
+}
+
 /// Pads (with dead hands) and checks one side of a position.
 fn side(rules: &Ruleset, seat: usize, hands: &[u32]) -> Result<Vec<u32>, ValueError> {
     let name = ["Left", "Right"][seat];
