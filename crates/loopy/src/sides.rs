@@ -1,0 +1,281 @@
+//! Onsides and offsides of games that are not stoppers.
+//!
+//! The side of a game is found by editing its graph while its side value is
+//! unchanged, until no alternating cycle is left; every edit is checked by two
+//! side comparisons against the original graph ([`crate::compare`] in
+//! [`Mode::Onside`] or [`Mode::Offside`]), so a stopper found this way *is* the
+//! side. The edits, in order, each bounded:
+//!
+//! 1. delete one move that lies on an alternating cycle (Right's moves first for
+//!    the onside, where infinite play favours Left, Left's first for the
+//!    offside);
+//! 2. when no deletion is allowed, unravel one such move: the move is sent into a
+//!    copy of the graph in which it is missing, so it can be used once more
+//!    (at most [`MAX_UNRAVEL_COPIES`] nested copies, graphs up to
+//!    [`MAX_SIDE_VERTICES`] vertices); then deletions are tried again.
+//!
+//! When no edit is left and alternating cycles remain, the side is reported as
+//! not found: the game may not be stopper-sided (Bach's carousel), or the bounded
+//! search may have missed the stopper. The simplified graph is returned.
+
+use crate::compare::{self, Mode};
+use crate::game::{Game, Player};
+use crate::stopper::Stopper;
+use crate::LoopyError;
+
+/// Largest graph the side search works on (original or unravelled).
+pub const MAX_SIDE_VERTICES: usize = 512;
+
+/// Most copies an unravelling may add in one step.
+pub const MAX_UNRAVEL_COPIES: usize = 2;
+
+/// Most successful edits (deletions and unravellings) per side.
+const MAX_EDITS: usize = 4096;
+
+/// Which side of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `G⁺`: infinite play is won by Left.
+    On,
+    /// `G⁻`: infinite play is won by Right.
+    Off,
+}
+
+impl Side {
+    pub(crate) fn mode(self) -> Mode {
+        match self {
+            Side::On => Mode::Onside,
+            Side::Off => Mode::Offside,
+        }
+    }
+}
+
+/// The result of a side computation.
+#[derive(Clone, Debug)]
+pub(crate) enum SideResult {
+    /// The side equals this stopper.
+    Stopper(Stopper),
+    /// No stopper found: the simplified graph (same side value).
+    Graph(Game),
+}
+
+/// A move of a graph: from `v`, by `player`, to `w`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Move {
+    v: u32,
+    player: Player,
+    w: u32,
+}
+
+/// Whether `a` and `b` have the same side value.
+fn same_side(a: &Game, b: &Game, side: Side) -> Result<bool, LoopyError> {
+    let mode = side.mode();
+    Ok(compare::geq(a, b, mode)? && compare::geq(b, a, mode)?)
+}
+
+/// The side of `g` (see the module documentation).
+#[allow(dead_code)]
+pub(crate) fn side(g: &Game, side: Side) -> Result<SideResult, LoopyError> {
+    side_within(g, side, MAX_SIDE_VERTICES)
+}
+
+/// Like [`side`], refusing graphs of more than `max_vertices` vertices.
+pub(crate) fn side_within(
+    g: &Game,
+    side: Side,
+    max_vertices: usize,
+) -> Result<SideResult, LoopyError> {
+    let max_vertices = max_vertices.min(MAX_SIDE_VERTICES);
+    let original = g.reachable();
+    if original.alternating_cycle_states().is_empty() {
+        return Ok(SideResult::Stopper(Stopper::new(&original)?));
+    }
+    if original.len() > max_vertices {
+        return Err(LoopyError::TooLarge {
+            what: "game to take a side of",
+            limit: max_vertices,
+        });
+    }
+    let mut work = original.clone();
+    let mut edits = 0;
+    'outer: while edits < MAX_EDITS {
+        let moves = cyclic_moves(&work, side);
+        if moves.is_empty() {
+            return Ok(SideResult::Stopper(Stopper::new(&work)?));
+        }
+        for &m in &moves {
+            let candidate = without_move(&work, m);
+            if same_side(&original, &candidate, side)? {
+                work = candidate.reachable();
+                edits += 1;
+                continue 'outer;
+            }
+        }
+        for &m in &moves {
+            for copies in 1..=MAX_UNRAVEL_COPIES {
+                if work.len() * (copies + 1) > max_vertices {
+                    break;
+                }
+                let candidate = unravel(&work, m, copies);
+                if same_side(&original, &candidate, side)? {
+                    let next = candidate.reachable();
+                    // Accept only if some deletion then succeeds (otherwise the
+                    // graph would only grow).
+                    let next_moves = cyclic_moves(&next, side);
+                    if next_moves.is_empty() {
+                        return Ok(SideResult::Stopper(Stopper::new(&next)?));
+                    }
+                    for &m2 in &next_moves {
+                        let c2 = without_move(&next, m2);
+                        if same_side(&original, &c2, side)? {
+                            work = c2.reachable();
+                            edits += 2;
+                            continue 'outer;
+                        }
+                    }
+                }
+            }
+        }
+        break;
+    }
+    Ok(SideResult::Graph(work))
+}
+
+/// The moves of `g` that lie on alternating cycles, in the order they are tried.
+fn cyclic_moves(g: &Game, side: Side) -> Vec<Move> {
+    let comp = state_components(g);
+    let n = g.len();
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    for v in 0..n as u32 {
+        for (player, list, from, next) in [
+            (Player::Left, g.left(v), 2 * v as usize, 1usize),
+            (Player::Right, g.right(v), 2 * v as usize + 1, 0usize),
+        ] {
+            for &w in list {
+                let to = 2 * w as usize + next;
+                if comp[from] == comp[to] {
+                    let m = Move { v, player, w };
+                    let favoured = match side {
+                        Side::On => Player::Right,
+                        Side::Off => Player::Left,
+                    };
+                    if player == favoured {
+                        first.push(m);
+                    } else {
+                        second.push(m);
+                    }
+                }
+            }
+        }
+    }
+    first.extend(second);
+    first
+}
+
+/// Strongly connected components of the state graph (states `2v + mover`),
+/// by an iterative Tarjan's algorithm.
+fn state_components(g: &Game) -> Vec<u32> {
+    let n = 2 * g.len();
+    let succ = |s: usize| -> &[u32] {
+        if s % 2 == 0 {
+            g.left((s / 2) as u32)
+        } else {
+            g.right((s / 2) as u32)
+        }
+    };
+    let next_mover = |s: usize| -> usize { 1 - s % 2 };
+    let mut index = vec![u32::MAX; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut comp = vec![u32::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut counter = 0u32;
+    let mut ncomp = 0u32;
+    for root in 0..n {
+        if index[root] != u32::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&(s, i)) = call.last() {
+            let list = succ(s);
+            if i < list.len() {
+                let t = 2 * list[i] as usize + next_mover(s);
+                if let Some(top) = call.last_mut() {
+                    top.1 += 1;
+                }
+                if index[t] == u32::MAX {
+                    index[t] = counter;
+                    low[t] = counter;
+                    counter += 1;
+                    stack.push(t);
+                    on_stack[t] = true;
+                    call.push((t, 0));
+                } else if on_stack[t] {
+                    low[s] = low[s].min(index[t]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(p, _)) = call.last() {
+                    low[p] = low[p].min(low[s]);
+                }
+                if low[s] == index[s] {
+                    loop {
+                        let t = stack.pop().expect("on stack");
+                        on_stack[t] = false;
+                        comp[t] = ncomp;
+                        if t == s {
+                            break;
+                        }
+                    }
+                    ncomp += 1;
+                }
+            }
+        }
+    }
+    comp
+}
+
+fn without_move(g: &Game, m: Move) -> Game {
+    let (mut left, mut right, start) = g.clone().into_lists();
+    let list = match m.player {
+        Player::Left => &mut left[m.v as usize],
+        Player::Right => &mut right[m.v as usize],
+    };
+    list.retain(|&w| w != m.w);
+    Game::from_parts(left, right, start)
+}
+
+/// `copies` copies of `g` after the original; the move `m` of copy `i` leads to
+/// copy `i + 1`, and is missing from the last copy.
+fn unravel(g: &Game, m: Move, copies: usize) -> Game {
+    let n = g.len() as u32;
+    let (left0, right0, start) = g.clone().into_lists();
+    let mut left = Vec::with_capacity(left0.len() * (copies + 1));
+    let mut right = Vec::with_capacity(right0.len() * (copies + 1));
+    for c in 0..=copies as u32 {
+        for v in 0..n {
+            let shift = |list: &Vec<u32>, is_player: bool| -> Vec<u32> {
+                let mut out = Vec::with_capacity(list.len());
+                for &w in list {
+                    if is_player && v == m.v && w == m.w {
+                        if (c as usize) < copies {
+                            out.push(w + (c + 1) * n);
+                        }
+                    } else {
+                        out.push(w + c * n);
+                    }
+                }
+                out
+            };
+            left.push(shift(&left0[v as usize], m.player == Player::Left));
+            right.push(shift(&right0[v as usize], m.player == Player::Right));
+        }
+    }
+    Game::from_unsorted(left, right, start)
+}
