@@ -248,18 +248,8 @@ impl<'a> Arena<'a> {
                     }
                 });
             }
-            // X = the rest: Right wins there. Add Right's attractor of X.
-            stack.clear();
-            for s in 0..n {
-                if !lost[s] && !in_y[s] {
-                    lost[s] = true;
-                    stack.push(s as u32);
-                }
-            }
-            if stack.is_empty() {
-                break;
-            }
-            // Counters of Left's moves to states not lost.
+            // X = the rest: Right wins there. Add Right's attractor of X. First
+            // count Left's moves to states not lost before this round.
             for s in (0..n as u32).step_by(2) {
                 if lost[s as usize] {
                     continue;
@@ -271,6 +261,16 @@ impl<'a> Arena<'a> {
                     }
                 });
                 count[s as usize] = c;
+            }
+            stack.clear();
+            for s in 0..n {
+                if !lost[s] && !in_y[s] {
+                    lost[s] = true;
+                    stack.push(s as u32);
+                }
+            }
+            if stack.is_empty() {
+                break;
             }
             // Right states with a move into the newly lost set, Left states left
             // with no move outside it.

@@ -287,9 +287,13 @@ impl<'a> Printer<'a> {
                 }
             }
         }
+        // The vertices that can reach the start: a part named separately must
+        // not be one of them (it would need a label of the whole).
+        let reaches_start = reaching(g, start);
+        let separate = |u: u32| short[u as usize].is_none() && !reaches_start[u as usize];
         // +-G
         if let (&[a], &[b]) = (g.left(start), g.right(start)) {
-            if short[a as usize].is_none() {
+            if separate(a) && separate(b) {
                 let ga = sub.subgame(a);
                 if sub.subgame(b) == ga.neg() {
                     let t = format_stopper(&ga);
@@ -310,7 +314,7 @@ impl<'a> Printer<'a> {
         if let (&[z], &[w]) = (g.left(start), g.right(start)) {
             if is_zero(z) {
                 if let (&[z2], &[u]) = (g.left(w), g.right(w)) {
-                    if is_zero(z2) && short[u as usize].is_none() {
+                    if is_zero(z2) && separate(u) && !reaches_start[w as usize] {
                         let big = sub.subgame(u).neg();
                         if positive(&big) {
                             return Some(format!("Tiny({})", format_stopper(&big)));
@@ -322,7 +326,7 @@ impl<'a> Printer<'a> {
         if let (&[w], &[z]) = (g.left(start), g.right(start)) {
             if is_zero(z) {
                 if let (&[u], &[z2]) = (g.left(w), g.right(w)) {
-                    if is_zero(z2) && short[u as usize].is_none() {
+                    if is_zero(z2) && separate(u) && !reaches_start[w as usize] {
                         let big = sub.subgame(u);
                         if positive(&big) {
                             return Some(format!("Miny({})", format_stopper(&big)));
@@ -400,6 +404,29 @@ impl<'a> Printer<'a> {
             },
         }
     }
+}
+
+/// For every vertex, whether it can reach `target` (`target` itself included).
+fn reaching(g: &Game, target: u32) -> Vec<bool> {
+    let n = g.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for v in 0..n as u32 {
+        for &w in g.left(v).iter().chain(g.right(v)) {
+            preds[w as usize].push(v);
+        }
+    }
+    let mut seen = vec![false; n];
+    seen[target as usize] = true;
+    let mut stack = vec![target];
+    while let Some(w) = stack.pop() {
+        for &v in &preds[w as usize] {
+            if !seen[v as usize] {
+                seen[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen
 }
 
 /// `s > 0`.

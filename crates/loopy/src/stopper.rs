@@ -195,65 +195,72 @@ pub(crate) fn simplify(g: &Game) -> Result<Game, LoopyError> {
     }
     let le = compare::all_pairs(&g, Mode::Stopper)?;
     let leq = |i: u32, j: u32| le[i as usize * n + j as usize];
-    // Fusion: each vertex to the first vertex equal to it.
-    let mut rep: Vec<u32> = (0..n as u32).collect();
-    for i in 0..n as u32 {
-        if rep[i as usize] != i {
-            continue;
-        }
-        for j in i + 1..n as u32 {
-            if rep[j as usize] == j && leq(i, j) && leq(j, i) {
-                rep[j as usize] = i;
+    let (mut left, mut right, mut start) = g.into_lists();
+    let budget = 64 * (n + left.iter().chain(&right).map(Vec::len).sum::<usize>()) + 1024;
+    let mut steps = 0usize;
+    for _round in 0..8 {
+        // Domination and reversibility, vertex by vertex, until stable.
+        let mut changed = true;
+        while changed && steps < budget {
+            changed = false;
+            for v in 0..n as u32 {
+                for player in [Player::Left, Player::Right] {
+                    steps += 1;
+                    if prune(v, player, &mut left, &mut right, &leq) {
+                        changed = true;
+                    }
+                    if steps < budget && bypass_one(v, player, &mut left, &mut right, &leq) {
+                        changed = true;
+                        steps += 1;
+                    }
+                }
             }
         }
-    }
-    let (left, right, start) = g.into_lists();
-    let fuse = |list: &Vec<u32>| -> Vec<u32> {
-        let mut out: Vec<u32> = list.iter().map(|&w| rep[w as usize]).collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
-    let mut left: Vec<Vec<u32>> = left.iter().map(fuse).collect();
-    let mut right: Vec<Vec<u32>> = right.iter().map(fuse).collect();
-    let start = rep[start as usize];
-    let fused = Game::from_parts(left.clone(), right.clone(), start);
-    if !fused.alternating_cycle_states().is_empty() {
-        // Fusion would create an alternating cycle: keep the graph unfused.
-        return simplify_unfused(&Game::from_parts(left, right, start), &le, n);
-    }
-    // Domination and reversibility, vertex by vertex, until stable.
-    let budget = 64 * (n + fused.edge_count()) + 1024;
-    let mut steps = 0usize;
-    let mut changed = true;
-    while changed && steps < budget {
-        changed = false;
-        for v in 0..n as u32 {
-            if rep[v as usize] != v {
+        // Fusion of equal vertices reachable from the start, class by class, each
+        // kept only if it creates no alternating cycle.
+        let reach = Game::from_parts(left.clone(), right.clone(), start).reachable_order();
+        let mut fused_any = false;
+        let mut done = vec![false; n];
+        for (k, &a) in reach.iter().enumerate() {
+            if done[a as usize] {
                 continue;
             }
-            for player in [Player::Left, Player::Right] {
-                steps += 1;
-                if prune(v, player, &mut left, &mut right, &leq) {
-                    changed = true;
-                }
-                if steps < budget && bypass_one(v, player, &mut left, &mut right, &leq) {
-                    changed = true;
-                    steps += 1;
-                }
+            let class: Vec<u32> = reach[k + 1..]
+                .iter()
+                .copied()
+                .filter(|&b| !done[b as usize] && leq(a, b) && leq(b, a))
+                .collect();
+            done[a as usize] = true;
+            if class.is_empty() {
+                continue;
+            }
+            for &b in &class {
+                done[b as usize] = true;
+            }
+            let redirect = |list: &Vec<u32>| -> Vec<u32> {
+                let mut out: Vec<u32> = list
+                    .iter()
+                    .map(|&w| if class.contains(&w) { a } else { w })
+                    .collect();
+                out.sort_unstable();
+                out.dedup();
+                out
+            };
+            let new_left: Vec<Vec<u32>> = left.iter().map(redirect).collect();
+            let new_right: Vec<Vec<u32>> = right.iter().map(redirect).collect();
+            let new_start = if class.contains(&start) { a } else { start };
+            let candidate = Game::from_parts(new_left, new_right, new_start);
+            if candidate.reachable().alternating_cycle_states().is_empty() {
+                let (l, r, s0) = candidate.into_lists();
+                left = l;
+                right = r;
+                start = s0;
+                fused_any = true;
             }
         }
-    }
-    Ok(Game::from_parts(left, right, start).reachable())
-}
-
-/// Without fusion (a rare guard): domination only.
-fn simplify_unfused(g: &Game, le: &[bool], n: usize) -> Result<Game, LoopyError> {
-    let leq = |i: u32, j: u32| le[i as usize * n + j as usize];
-    let (mut left, mut right, start) = g.clone().into_lists();
-    for v in 0..n as u32 {
-        prune(v, Player::Left, &mut left, &mut right, &leq);
-        prune(v, Player::Right, &mut left, &mut right, &leq);
+        if !fused_any {
+            break;
+        }
     }
     Ok(Game::from_parts(left, right, start).reachable())
 }
@@ -275,12 +282,14 @@ fn prune(
         .iter()
         .copied()
         .filter(|&a| {
+            // a is dropped when another option is better, or equal with a smaller
+            // index (one of each class of equal options stays).
             !list.iter().any(|&b| {
-                b != a
-                    && match player {
-                        Player::Left => leq(a, b),
-                        Player::Right => leq(b, a),
-                    }
+                let (worse, better) = match player {
+                    Player::Left => (leq(a, b), leq(b, a)),
+                    Player::Right => (leq(b, a), leq(a, b)),
+                };
+                b != a && worse && (!better || b < a)
             })
         })
         .collect();
