@@ -1179,11 +1179,11 @@ impl Evaluator {
             }
             games.push(Game::from_unsorted(b.left, b.right, top));
         }
-        self.from_two(&games[0], &games[1], !h.is_stopper(), at)
+        self.value_of_sides(&games[0], &games[1], !h.is_stopper(), at)
     }
 
     /// Value from the graph built for the onside and the one for the offside.
-    fn from_two(
+    fn value_of_sides(
         &mut self,
         on: &Game,
         off: &Game,
@@ -1266,9 +1266,9 @@ impl Evaluator {
         }
         if games.len() == 1 {
             let g = games.pop().expect("one");
-            return self.from_two(&g, &g, false, at);
+            return self.value_of_sides(&g, &g, false, at);
         }
-        self.from_two(&games[0], &games[1], true, at)
+        self.value_of_sides(&games[0], &games[1], true, at)
     }
 
     /// Adds the vertex of a game in braces (and its options) to `b`.

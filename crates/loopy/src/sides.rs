@@ -178,7 +178,7 @@ fn cyclic_moves(g: &Game, side: Side) -> Vec<Move> {
 fn state_components(g: &Game) -> Vec<u32> {
     let n = 2 * g.len();
     let succ = |s: usize| -> &[u32] {
-        if s % 2 == 0 {
+        if s & 1 == 0 {
             g.left((s / 2) as u32)
         } else {
             g.right((s / 2) as u32)
