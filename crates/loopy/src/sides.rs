@@ -29,8 +29,11 @@ pub const MAX_SIDE_VERTICES: usize = 512;
 /// Most copies an unravelling may add in one step.
 pub const MAX_UNRAVEL_COPIES: usize = 2;
 
-/// Most successful edits (deletions and unravellings) per side.
-const MAX_EDITS: usize = 4096;
+/// Most rounds (deletion passes and unravellings) per side.
+const MAX_ROUNDS: usize = 1024;
+
+/// Most side comparisons (pairs of Büchi games) per side.
+pub const MAX_CHECKS: usize = 4096;
 
 /// Which side of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,53 +99,99 @@ pub(crate) fn side_within(
             limit: max_vertices,
         });
     }
+    let mut search = Search { side, checks: 0 };
     let mut work = original.clone();
-    let mut edits = 0;
-    'outer: while edits < MAX_EDITS {
-        let moves = cyclic_moves(&work, side);
+    for _round in 0..MAX_ROUNDS {
+        let (moves, split) = cyclic_moves(&work, side);
         if moves.is_empty() {
             return Ok(SideResult::Stopper(Stopper::new(&work)?));
         }
-        for &m in &moves {
-            let candidate = without_move(&work, m);
-            if same_side(&original, &candidate, side)? {
-                work = candidate.reachable();
-                edits += 1;
-                continue 'outer;
-            }
+        let mut progress = search.delete(&mut work, &moves[..split])?;
+        progress |= search.delete(&mut work, &moves[split..])?;
+        if progress {
+            work = work.reachable();
+            continue;
         }
-        for &m in &moves {
+        // No deletion: unravel one move, then delete again.
+        let mut unravelled = false;
+        'unravel: for &m in &moves {
             for copies in 1..=MAX_UNRAVEL_COPIES {
                 if work.len() * (copies + 1) > max_vertices {
                     break;
                 }
                 let candidate = unravel(&work, m, copies);
-                if same_side(&original, &candidate, side)? {
-                    let next = candidate.reachable();
-                    // Accept only if some deletion then succeeds (otherwise the
-                    // graph would only grow).
-                    let next_moves = cyclic_moves(&next, side);
-                    if next_moves.is_empty() {
-                        return Ok(SideResult::Stopper(Stopper::new(&next)?));
-                    }
-                    for &m2 in &next_moves {
-                        let c2 = without_move(&next, m2);
-                        if same_side(&original, &c2, side)? {
-                            work = c2.reachable();
-                            edits += 2;
-                            continue 'outer;
-                        }
-                    }
+                if !search.same(&work, &candidate)? {
+                    continue;
+                }
+                let mut next = candidate.reachable();
+                let (next_moves, _) = cyclic_moves(&next, side);
+                if next_moves.is_empty() {
+                    return Ok(SideResult::Stopper(Stopper::new(&next)?));
+                }
+                // Accept only if a deletion then succeeds (otherwise the graph
+                // would only grow).
+                if search.delete(&mut next, &next_moves)? {
+                    work = next.reachable();
+                    unravelled = true;
+                    break 'unravel;
                 }
             }
         }
-        break;
+        if !unravelled {
+            break;
+        }
     }
     Ok(SideResult::Graph(work))
 }
 
-/// The moves of `g` that lie on alternating cycles, in the order they are tried.
-fn cyclic_moves(g: &Game, side: Side) -> Vec<Move> {
+/// The state of one side search: which side, and the checks made.
+struct Search {
+    side: Side,
+    checks: usize,
+}
+
+impl Search {
+    /// Whether `candidate` has the original's side value (false once the budget
+    /// of checks is spent).
+    fn same(&mut self, current: &Game, candidate: &Game) -> Result<bool, LoopyError> {
+        if self.checks >= MAX_CHECKS {
+            return Ok(false);
+        }
+        self.checks += 1;
+        // Every accepted edit keeps the side value, so comparing with the current
+        // graph (smaller than the original) is enough.
+        same_side(current, candidate, self.side)
+    }
+
+    /// Deletes moves of `moves` from `work` while the side value is unchanged:
+    /// all at once if possible, otherwise each half in turn (recursively). True
+    /// if anything was deleted.
+    fn delete(&mut self, work: &mut Game, moves: &[Move]) -> Result<bool, LoopyError> {
+        if moves.is_empty() {
+            return Ok(false);
+        }
+        let candidate = without_moves(work, moves);
+        if candidate == *work {
+            return Ok(false);
+        }
+        if self.same(work, &candidate)? {
+            *work = candidate;
+            return Ok(true);
+        }
+        if moves.len() == 1 {
+            return Ok(false);
+        }
+        let (a, b) = moves.split_at(moves.len() / 2);
+        let x = self.delete(work, a)?;
+        let y = self.delete(work, b)?;
+        Ok(x || y)
+    }
+}
+
+/// The moves of `g` that lie on alternating cycles, in the order they are tried:
+/// the moves of the player the side does not favour first (Right's for the
+/// onside), then the others; and the number of the first kind.
+fn cyclic_moves(g: &Game, side: Side) -> (Vec<Move>, usize) {
     let comp = state_components(g);
     let n = g.len();
     let mut first = Vec::new();
@@ -169,8 +218,9 @@ fn cyclic_moves(g: &Game, side: Side) -> Vec<Move> {
             }
         }
     }
+    let split = first.len();
     first.extend(second);
-    first
+    (first, split)
 }
 
 /// Strongly connected components of the state graph (states `2v + mover`),
@@ -241,13 +291,15 @@ fn state_components(g: &Game) -> Vec<u32> {
     comp
 }
 
-fn without_move(g: &Game, m: Move) -> Game {
+fn without_moves(g: &Game, moves: &[Move]) -> Game {
     let (mut left, mut right, start) = g.clone().into_lists();
-    let list = match m.player {
-        Player::Left => &mut left[m.v as usize],
-        Player::Right => &mut right[m.v as usize],
-    };
-    list.retain(|&w| w != m.w);
+    for m in moves {
+        let list = match m.player {
+            Player::Left => &mut left[m.v as usize],
+            Player::Right => &mut right[m.v as usize],
+        };
+        list.retain(|&w| w != m.w);
+    }
     Game::from_parts(left, right, start)
 }
 
