@@ -97,7 +97,7 @@ pub mod value;
 pub use compare::Mode;
 pub use game::{Game, Player, Winner};
 pub use notation::{parse, ParseError};
-pub use sides::Side;
+pub use sides::{side, Side, SideValue};
 pub use stopper::Stopper;
 pub use value::{Class, Outcome, Value};
 

@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use chopsticks_cgt::{GameId, GameStore, Kind};
 
 use crate::game::Game;
-use crate::sides::{self, Side, SideResult};
+use crate::sides::{self, Side, SideValue};
 use crate::stopper::Stopper;
 use crate::value::Value;
 use crate::LoopyError;
@@ -1198,7 +1198,7 @@ impl Evaluator {
         let t =
             sides::side_within(off, Side::Off, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e))?;
         Ok(match (s, t) {
-            (SideResult::Stopper(s), SideResult::Stopper(t)) => {
+            (SideValue::Stopper(s), SideValue::Stopper(t)) => {
                 if s == t {
                     Value::Stopper(s)
                 } else {
@@ -1210,12 +1210,12 @@ impl Evaluator {
             }
             (s, t) => Value::NotStopperSided {
                 onside: match s {
-                    SideResult::Stopper(s) => s.game().clone(),
-                    SideResult::Graph(g) => g,
+                    SideValue::Stopper(s) => s.game().clone(),
+                    SideValue::Graph(g) => g,
                 },
                 offside: match t {
-                    SideResult::Stopper(t) => t.game().clone(),
-                    SideResult::Graph(g) => g,
+                    SideValue::Stopper(t) => t.game().clone(),
+                    SideValue::Graph(g) => g,
                 },
             },
         })

@@ -2,17 +2,25 @@
 //!
 //! The side of a game is found by editing its graph while its side value is
 //! unchanged, until no alternating cycle is left; every edit is checked by two
-//! side comparisons against the original graph ([`crate::compare`] in
+//! side comparisons with the graph before the edit ([`crate::compare`] in
 //! [`Mode::Onside`] or [`Mode::Offside`]), so a stopper found this way *is* the
-//! side. The edits, in order, each bounded:
+//! side. The edits, each bounded:
 //!
-//! 1. delete one move that lies on an alternating cycle (Right's moves first for
-//!    the onside, where infinite play favours Left, Left's first for the
-//!    offside);
-//! 2. when no deletion is allowed, unravel one such move: the move is sent into a
-//!    copy of the graph in which it is missing, so it can be used once more
-//!    (at most [`MAX_UNRAVEL_COPIES`] nested copies, graphs up to
+//! 0. condensation (first, then every fourth round): one all-pairs side
+//!    comparison of the graph's vertices; the quotient by equal side values, with
+//!    side-dominated options deleted, or the plain quotient, or else the classes
+//!    of equal vertices fused one at a time (at most 256), each kept only if the
+//!    check passes (side-equal vertices cannot always be fused: a fusion can
+//!    create alternating cycles that change the side);
+//! 1. deletion of moves that lie on alternating cycles (the moves of the player
+//!    the side does not favour first: Right's for the onside), all at once if
+//!    the check passes, otherwise each half in turn, recursively;
+//! 2. when no deletion is allowed, unravelling of one such move: the move is
+//!    sent into a copy of the graph in which it is missing, so it can be used
+//!    once more (at most [`MAX_UNRAVEL_COPIES`] nested copies, graphs up to
 //!    [`MAX_SIDE_VERTICES`] vertices); then deletions are tried again.
+//!
+//! At most [`MAX_CHECKS`] checks are made per side.
 //!
 //! When no edit is left and alternating cycles remain, the side is reported as
 //! not found: the game may not be stopper-sided (Bach's carousel), or the bounded
@@ -31,6 +39,9 @@ pub const MAX_UNRAVEL_COPIES: usize = 2;
 
 /// Most rounds (deletion passes and unravellings) per side.
 const MAX_ROUNDS: usize = 1024;
+
+/// Most fusions of side-equal vertices tried per condensation.
+const MAX_FUSIONS: usize = 256;
 
 /// Most side comparisons (pairs of Büchi games) per side.
 pub const MAX_CHECKS: usize = 4096;
@@ -53,9 +64,9 @@ impl Side {
     }
 }
 
-/// The result of a side computation.
-#[derive(Clone, Debug)]
-pub(crate) enum SideResult {
+/// The result of a side computation ([`side`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SideValue {
     /// The side equals this stopper.
     Stopper(Stopper),
     /// No stopper found: the simplified graph (same side value).
@@ -76,22 +87,19 @@ fn same_side(a: &Game, b: &Game, side: Side) -> Result<bool, LoopyError> {
     Ok(compare::geq(a, b, mode)? && compare::geq(b, a, mode)?)
 }
 
-/// The side of `g` (see the module documentation).
-#[allow(dead_code)]
-pub(crate) fn side(g: &Game, side: Side) -> Result<SideResult, LoopyError> {
+/// The onside or offside of a game graph (see the module documentation): a
+/// stopper when one was found, otherwise a simplified graph with the same side
+/// value. Errors past [`MAX_SIDE_VERTICES`] vertices.
+pub fn side(g: &Game, side: Side) -> Result<SideValue, LoopyError> {
     side_within(g, side, MAX_SIDE_VERTICES)
 }
 
 /// Like [`side`], refusing graphs of more than `max_vertices` vertices.
-pub(crate) fn side_within(
-    g: &Game,
-    side: Side,
-    max_vertices: usize,
-) -> Result<SideResult, LoopyError> {
+pub fn side_within(g: &Game, side: Side, max_vertices: usize) -> Result<SideValue, LoopyError> {
     let max_vertices = max_vertices.min(MAX_SIDE_VERTICES);
     let original = g.reachable();
     if original.alternating_cycle_states().is_empty() {
-        return Ok(SideResult::Stopper(Stopper::new(&original)?));
+        return Ok(SideValue::Stopper(Stopper::new(&original)?));
     }
     if original.len() > max_vertices {
         return Err(LoopyError::TooLarge {
@@ -101,10 +109,13 @@ pub(crate) fn side_within(
     }
     let mut search = Search { side, checks: 0 };
     let mut work = original.clone();
-    for _round in 0..MAX_ROUNDS {
+    for round in 0..MAX_ROUNDS {
+        if round % 4 == 0 {
+            search.condense(&mut work)?;
+        }
         let (moves, split) = cyclic_moves(&work, side);
         if moves.is_empty() {
-            return Ok(SideResult::Stopper(Stopper::new(&work)?));
+            return Ok(SideValue::Stopper(Stopper::new(&work)?));
         }
         let mut progress = search.delete(&mut work, &moves[..split])?;
         progress |= search.delete(&mut work, &moves[split..])?;
@@ -126,7 +137,7 @@ pub(crate) fn side_within(
                 let mut next = candidate.reachable();
                 let (next_moves, _) = cyclic_moves(&next, side);
                 if next_moves.is_empty() {
-                    return Ok(SideResult::Stopper(Stopper::new(&next)?));
+                    return Ok(SideValue::Stopper(Stopper::new(&next)?));
                 }
                 // Accept only if a deletion then succeeds (otherwise the graph
                 // would only grow).
@@ -141,7 +152,7 @@ pub(crate) fn side_within(
             break;
         }
     }
-    Ok(SideResult::Graph(work))
+    Ok(SideValue::Graph(work))
 }
 
 /// The state of one side search: which side, and the checks made.
@@ -161,6 +172,97 @@ impl Search {
         // Every accepted edit keeps the side value, so comparing with the current
         // graph (smaller than the original) is enough.
         same_side(current, candidate, self.side)
+    }
+
+    /// Replaces `work` by its quotient by equality of side values (one vertex per
+    /// class, read from one all-pairs side comparison), with side-dominated
+    /// options deleted, if that keeps the side value; else by the plain
+    /// quotient if that does.
+    fn condense(&mut self, work: &mut Game) -> Result<(), LoopyError> {
+        let n = work.len();
+        if n < 2 {
+            return Ok(());
+        }
+        let table = compare::all_pairs(work, self.side.mode())?;
+        let le = |i: u32, j: u32| table[i as usize * n + j as usize];
+        let mut rep: Vec<u32> = (0..n as u32).collect();
+        for i in 0..n as u32 {
+            if rep[i as usize] != i {
+                continue;
+            }
+            for j in i + 1..n as u32 {
+                if rep[j as usize] == j && le(i, j) && le(j, i) {
+                    rep[j as usize] = i;
+                }
+            }
+        }
+        let map = |list: &[u32]| -> Vec<u32> {
+            let mut out: Vec<u32> = list.iter().map(|&w| rep[w as usize]).collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let left: Vec<Vec<u32>> = (0..n as u32).map(|v| map(work.left(v))).collect();
+        let right: Vec<Vec<u32>> = (0..n as u32).map(|v| map(work.right(v))).collect();
+        let start = rep[work.start() as usize];
+        // Side-dominated options: a Left option below another, a Right option
+        // above another.
+        let prune = |list: &Vec<u32>, left_side: bool| -> Vec<u32> {
+            list.iter()
+                .copied()
+                .filter(|&a| {
+                    !list
+                        .iter()
+                        .any(|&b| b != a && if left_side { le(a, b) } else { le(b, a) })
+                })
+                .collect()
+        };
+        let pruned = Game::from_parts(
+            left.iter().map(|l| prune(l, true)).collect(),
+            right.iter().map(|r| prune(r, false)).collect(),
+            start,
+        )
+        .reachable();
+        let quotient = Game::from_parts(left, right, start).reachable();
+        for candidate in [pruned, quotient] {
+            if candidate.len() < work.len() && self.same(work, &candidate)? {
+                *work = candidate;
+                return Ok(());
+            }
+        }
+        // Otherwise fuse class by class, keeping each fusion that keeps the value.
+        let mut classes: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for v in 0..n {
+            classes[rep[v] as usize].push(v as u32);
+        }
+        let mut current = work.clone();
+        for class in classes.iter().filter(|c| c.len() > 1).take(MAX_FUSIONS) {
+            let a = class[0];
+            let redirect = |list: &[u32]| -> Vec<u32> {
+                let mut out: Vec<u32> = list
+                    .iter()
+                    .map(|&w| if class.contains(&w) { a } else { w })
+                    .collect();
+                out.sort_unstable();
+                out.dedup();
+                out
+            };
+            let m = current.len() as u32;
+            let candidate = Game::from_parts(
+                (0..m).map(|v| redirect(current.left(v))).collect(),
+                (0..m).map(|v| redirect(current.right(v))).collect(),
+                if class.contains(&current.start()) {
+                    a
+                } else {
+                    current.start()
+                },
+            );
+            if self.same(&current, &candidate)? {
+                current = candidate;
+            }
+        }
+        *work = current.reachable();
+        Ok(())
     }
 
     /// Deletes moves of `moves` from `work` while the side value is unchanged:

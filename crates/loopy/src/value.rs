@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::compare::{self, Mode};
 use crate::game::{Game, Player, Winner};
-use crate::sides::{self, Side, SideResult};
+use crate::sides::{self, Side, SideValue};
 use crate::stopper::Stopper;
 use crate::LoopyError;
 
@@ -166,9 +166,9 @@ impl Value {
         Ok(Value::combine(on, off))
     }
 
-    fn combine(on: SideResult, off: SideResult) -> Value {
+    fn combine(on: SideValue, off: SideValue) -> Value {
         match (on, off) {
-            (SideResult::Stopper(s), SideResult::Stopper(t)) => {
+            (SideValue::Stopper(s), SideValue::Stopper(t)) => {
                 if s == t {
                     Value::Stopper(s)
                 } else {
@@ -333,10 +333,10 @@ impl Value {
     }
 }
 
-fn side_graph(r: SideResult) -> Game {
+fn side_graph(r: SideValue) -> Game {
     match r {
-        SideResult::Stopper(s) => s.game().clone(),
-        SideResult::Graph(g) => g,
+        SideValue::Stopper(s) => s.game().clone(),
+        SideValue::Graph(g) => g,
     }
 }
 

@@ -187,6 +187,18 @@ proptest! {
     }
 
     #[test]
+    fn sum_of_graphs_is_sum_of_values(g in graph(3, 2), h in graph(3, 2)) {
+        // (s & t) + (u & v) = (s ⊕ u) & (t ⊖ v): adding the values equals the
+        // value of the sum graph.
+        let direct = Value::from_game(&g.sum(&h, 1 << 12).unwrap()).unwrap();
+        let by_values = Value::from_game(&g).unwrap().add(&Value::from_game(&h).unwrap()).unwrap();
+        prop_assert!(direct.equivalent(&by_values).unwrap(), "{} vs {}", direct, by_values);
+        if direct.is_stopper_sided() && by_values.is_stopper_sided() {
+            prop_assert_eq!(direct, by_values);
+        }
+    }
+
+    #[test]
     fn parser_never_panics(s in "[-+{}|,&()*^v<>\\[\\]./0-9a-z ]{0,40}") {
         let _ = parse(&s);
     }
