@@ -1058,6 +1058,12 @@ impl Builder {
 impl Evaluator {
     fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
         let at = ast_at(ast);
+        if let Ast::Ref(name, at) = ast {
+            return Err(ParseError {
+                position: *at,
+                message: format!("unknown name `{name}`"),
+            });
+        }
         if !is_closed(ast, &mut Vec::new()) {
             return Err(ParseError {
                 position: at,

@@ -7,6 +7,8 @@ use chopsticks_cgt::GameStore;
 
 use crate::compare::{self, Mode};
 use crate::game::{Game, Player, MAX_VERTICES};
+use crate::sides::{self, Side, SideValue};
+use crate::value::MAX_SUM_VERTICES;
 use crate::LoopyError;
 
 /// The most vertices a graph may have to be simplified (the all-pairs table has
@@ -172,6 +174,25 @@ impl Stopper {
     /// Like [`Stopper::le`], with an error instead of a panic on size.
     pub fn try_le(&self, other: &Stopper) -> Result<bool, LoopyError> {
         compare::leq(&self.game, &other.game, Mode::Stopper)
+    }
+
+    /// The upsum `self ⊕ other`: the onside of the sum (which need not be a
+    /// stopper: `on + off = dud`).
+    pub fn upsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
+        let sum = self.game.sum(&other.game, MAX_SUM_VERTICES)?;
+        sides::side(&sum, Side::On)
+    }
+
+    /// The downsum `self ⊖ other`: the offside of the sum.
+    pub fn downsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
+        let sum = self.game.sum(&other.game, MAX_SUM_VERTICES)?;
+        sides::side(&sum, Side::Off)
+    }
+
+    /// The degree of loopiness `G ⊕ (-G)` (`on` for `on` and `off`, `over` for
+    /// `3/2under`).
+    pub fn degree(&self) -> Result<SideValue, LoopyError> {
+        self.upsum(&self.neg())
     }
 
     /// The vertex `v` of the canonical graph as a stopper of its own.

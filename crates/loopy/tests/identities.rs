@@ -129,6 +129,18 @@ fn row17_degree() {
 }
 
 #[test]
+fn row17_degree_by_upsum() {
+    use chopsticks_loopy::SideValue;
+    for (g, d) in [("on", "on"), ("off", "on"), ("{pass|3/2}", "over")] {
+        let s = parse(g).unwrap().as_stopper().unwrap().clone();
+        match s.degree().unwrap() {
+            SideValue::Stopper(t) => assert_eq!(t.to_string(), d, "degree of {g}"),
+            SideValue::Graph(_) => panic!("degree of {g} not a stopper"),
+        }
+    }
+}
+
+#[test]
 fn row18_tis_tisn() {
     let tis = parse("a{{|a}|}").unwrap();
     assert_eq!(tis.to_string(), "1 & 0");
