@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # chopsticks-loopy: loopy partizan combinatorial games
 //!
 //! Values of games whose positions can repeat, written from the mathematics of

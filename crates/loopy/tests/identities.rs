@@ -195,3 +195,58 @@ fn short_games_print_as_cgt() {
     check("{3|||2||1|0,*||||-1/2}", "{{3|{2|{1|0,*}}}|-1/2}");
     check("+-1", "+-1");
 }
+
+#[test]
+fn names_parse_back() {
+    for text in [
+        "on",
+        "off",
+        "over",
+        "under",
+        "dud",
+        "^[on]",
+        "^[on]*",
+        "v[on]",
+        "v[on]*",
+        "^<on>",
+        "^<on>*",
+        "v<on>",
+        "v<on>*",
+        "5over",
+        "-5over",
+        "5under",
+        "3/2under",
+        "5^[on]",
+        "5v<on>*",
+        "+-over",
+        "+-(5over)",
+        "Tiny(on)",
+        "Miny(on)",
+        "Tiny(over)",
+        "{0|Tiny(on)}",
+        "over & under",
+        "^<on> & v<on>",
+        "1 & 0",
+        "^ & v*",
+        "a{0||||0|||a|*||*}",
+    ] {
+        check(text, text);
+    }
+}
+
+#[test]
+fn parse_errors() {
+    for bad in [
+        "pass",
+        "{1|0+pass}",
+        "{3|2|1}",
+        "1|0",
+        "{0|a}",
+        "0 & on",
+        "{",
+        "on +",
+        "Tiny(on",
+    ] {
+        assert!(parse(bad).is_err(), "{bad} should not parse");
+    }
+}
