@@ -6,11 +6,11 @@
 //! [`Mode::Onside`] or [`Mode::Offside`]), so a stopper found this way *is* the
 //! side. The edits, each bounded:
 //!
-//! 0. condensation (first, then every fourth round): one all-pairs side
+//! 0. condensation (every round): one all-pairs side
 //!    comparison of the graph's vertices; the quotient by equal side values, with
 //!    side-dominated options deleted, or the plain quotient, or else the classes
-//!    of equal vertices fused one at a time (at most 256), each kept only if the
-//!    check passes (side-equal vertices cannot always be fused: a fusion can
+//!    of equal vertices fused in groups, a group halved when its fusion fails
+//!    (at most 256 classes), each fusion kept only if the check passes (side-equal vertices cannot always be fused: a fusion can
 //!    create alternating cycles that change the side);
 //! 1. deletion of moves that lie on alternating cycles (the moves of the player
 //!    the side does not favour first: Right's for the onside), all at once if
@@ -32,7 +32,7 @@ use crate::stopper::Stopper;
 use crate::LoopyError;
 
 /// Largest graph the side search works on (original or unravelled).
-pub const MAX_SIDE_VERTICES: usize = 512;
+pub const MAX_SIDE_VERTICES: usize = 4096;
 
 /// Most copies an unravelling may add in one step.
 pub const MAX_UNRAVEL_COPIES: usize = 2;
@@ -109,10 +109,10 @@ pub fn side_within(g: &Game, side: Side, max_vertices: usize) -> Result<SideValu
     }
     let mut search = Search { side, checks: 0 };
     let mut work = original.clone();
-    for round in 0..MAX_ROUNDS {
-        if round % 4 == 0 {
-            search.condense(&mut work)?;
-        }
+    for _round in 0..MAX_ROUNDS {
+        // Condense every round: after deletions, side-equal vertices can often
+        // be fused, and every later check is on a smaller graph.
+        search.condense(&mut work)?;
         let (moves, split) = cyclic_moves(&work, side);
         if moves.is_empty() {
             return Ok(SideValue::Stopper(Stopper::new(&work)?));
@@ -230,39 +230,59 @@ impl Search {
                 return Ok(());
             }
         }
-        // Otherwise fuse class by class, keeping each fusion that keeps the value.
+        // Otherwise fuse groups of classes, halving a group whose fusion changes
+        // the value.
         let mut classes: Vec<Vec<u32>> = vec![Vec::new(); n];
         for v in 0..n {
             classes[rep[v] as usize].push(v as u32);
         }
+        let classes: Vec<Vec<u32>> = classes
+            .into_iter()
+            .filter(|c| c.len() > 1)
+            .take(MAX_FUSIONS)
+            .collect();
         let mut current = work.clone();
-        for class in classes.iter().filter(|c| c.len() > 1).take(MAX_FUSIONS) {
-            let a = class[0];
-            let redirect = |list: &[u32]| -> Vec<u32> {
-                let mut out: Vec<u32> = list
-                    .iter()
-                    .map(|&w| if class.contains(&w) { a } else { w })
-                    .collect();
-                out.sort_unstable();
-                out.dedup();
-                out
-            };
-            let m = current.len() as u32;
-            let candidate = Game::from_parts(
-                (0..m).map(|v| redirect(current.left(v))).collect(),
-                (0..m).map(|v| redirect(current.right(v))).collect(),
-                if class.contains(&current.start()) {
-                    a
-                } else {
-                    current.start()
-                },
-            );
-            if self.same(&current, &candidate)? {
-                current = candidate;
-            }
-        }
+        self.fuse(&mut current, &classes)?;
         *work = current.reachable();
         Ok(())
+    }
+
+    /// Fuses the classes of `classes` (each into its first vertex) in `work`
+    /// while the side value is unchanged: all at once if possible, otherwise each
+    /// half in turn.
+    fn fuse(&mut self, work: &mut Game, classes: &[Vec<u32>]) -> Result<bool, LoopyError> {
+        if classes.is_empty() {
+            return Ok(false);
+        }
+        let mut target: Vec<u32> = (0..work.len() as u32).collect();
+        for class in classes {
+            for &b in class {
+                target[b as usize] = class[0];
+            }
+        }
+        let redirect = |list: &[u32]| -> Vec<u32> {
+            let mut out: Vec<u32> = list.iter().map(|&w| target[w as usize]).collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let m = work.len() as u32;
+        let candidate = Game::from_parts(
+            (0..m).map(|v| redirect(work.left(v))).collect(),
+            (0..m).map(|v| redirect(work.right(v))).collect(),
+            target[work.start() as usize],
+        );
+        if self.same(work, &candidate)? {
+            *work = candidate;
+            return Ok(true);
+        }
+        if classes.len() == 1 {
+            return Ok(false);
+        }
+        let (a, b) = classes.split_at(classes.len() / 2);
+        let x = self.fuse(work, a)?;
+        let y = self.fuse(work, b)?;
+        Ok(x || y)
     }
 
     /// Deletes moves of `moves` from `work` while the side value is unchanged:
@@ -284,9 +304,9 @@ impl Search {
             return Ok(false);
         }
         let (a, b) = moves.split_at(moves.len() / 2);
-        let x = self.delete(work, a)?;
-        let y = self.delete(work, b)?;
-        Ok(x || y)
+        // Stop at the first success: the caller condenses the smaller graph
+        // before looking further (checks on it are cheaper).
+        Ok(self.delete(work, a)? || self.delete(work, b)?)
     }
 }
 

@@ -81,7 +81,7 @@ fn rollover_small() {
     assert!(check(3).is_stopper_sided());
 }
 
-/// Timing: about 0.5 s for n = 4 and 15-20 s for n = 5 (release build).
+/// Timing (release build, one core): about 0.7 s for n = 4 and 7 s for n = 5.
 #[test]
 #[ignore]
 fn rollover_larger() {
