@@ -1,0 +1,1339 @@
+//! CGSuite notation for loopy games: printing and parsing.
+//!
+//! Printing ([`format_value`], [`format_stopper`], and `Display` of [`Value`] and
+//! [`Stopper`]): a loop-free stopper prints exactly as `chopsticks-cgt` prints it.
+//! Otherwise names are used when the game (or a subposition) is one of `on`,
+//! `off`, `over`, `under`, `^[on]`, `^[on]*`, `v[on]`, `v[on]*`, `^<on>`,
+//! `^<on>*`, `v<on>`, `v<on>*`, a number plus one of the last ten (`5over`,
+//! `-5over`, `3/2under`, `5^[on]*`), `+-G`, `Tiny(G)` = `{0||0|-G}` or
+//! `Miny(G)` = `{G|0||0}` for a loopy `G > 0`. Other vertices print in braces; an
+//! option that is the single option on its side and prints in braces itself is
+//! written without its braces, with one more bar in its parent (`{0||0|off}`),
+//! as long as that takes at most four bars. A vertex's own option is `pass`; a
+//! vertex referred to from below gets a label (`a`, `b`, …, no `v`), written
+//! before its braces (`a{0||||0|||a|*||*}`). `dud` is `on & off`; other sided
+//! values print as `s & t`.
+//!
+//! Parsing ([`parse`]): a text without letters (other than `v`) and without `&`
+//! is read by `chopsticks-cgt` (so short games read exactly as there). Otherwise
+//! the grammar is
+//!
+//! ```text
+//! sided   := expr ['&' expr]
+//! expr    := signed (('+' | '-' | '+-') term)*
+//! primary := literal | word | '(' sided ')' | [label] '{' options '}'
+//!          | 'Tiny(' sided ')' | 'Miny(' sided ')'
+//! word    := on | off | over | under | dud | pass | label
+//! literal := [number] [ups | '^[on]' | '^<on>' | 'v[on]' | 'v<on>' | over | under] [star]
+//! ```
+//!
+//! with the short-game literals of `chopsticks-cgt` (`1/2`, `^^*`, `v3*2`,
+//! `^<2>`, `^[3]`, `.22*`). Inside braces, bars and commas separate options, a
+//! longer run of bars binding more loosely (`{a|b||c}` = `{{a|b}|c}`); `pass`
+//! is the innermost game in braces (slash-separated games included), a label
+//! names the game in braces it is written before. An option is `pass`, a label,
+//! a game in braces, or an expression without `pass` or labels. Bounds: at most
+//! [`MAX_INPUT`] bytes, [`MAX_NESTING`] levels, graphs of at most
+//! [`MAX_PARSE_VERTICES`] vertices, sides taken of graphs of at most
+//! [`MAX_PARSE_SIDE_VERTICES`] vertices; past them, an error (never a panic).
+
+use std::collections::HashMap;
+
+use chopsticks_cgt::{GameId, GameStore, Kind};
+
+use crate::game::Game;
+use crate::sides::{self, Side, SideValue};
+use crate::stopper::Stopper;
+use crate::value::Value;
+use crate::LoopyError;
+
+/// Longest input accepted by [`parse`], in bytes.
+pub const MAX_INPUT: usize = 10_000;
+/// Deepest nesting (braces, parentheses, signs) accepted by [`parse`].
+pub const MAX_NESTING: usize = 64;
+/// Largest graph built while parsing (games in braces, sums).
+pub const MAX_PARSE_VERTICES: usize = 1024;
+/// Largest graph whose sides are taken while parsing.
+pub const MAX_PARSE_SIDE_VERTICES: usize = 64;
+
+/// Most bars a vertex prints with before its options are braced.
+const MAX_SLASHES: usize = 4;
+
+/// Error of [`parse`]: where and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at byte {position}: {message}")]
+pub struct ParseError {
+    /// Byte offset of the problem.
+    pub position: usize,
+    /// What went wrong.
+    pub message: String,
+}
+
+// ----------------------------------------------------------------------
+// Printing
+// ----------------------------------------------------------------------
+
+/// The text of a value (see the module documentation).
+pub fn format_value(v: &Value) -> String {
+    match v {
+        Value::Stopper(s) => format_stopper(s),
+        Value::Sided { onside, offside } => {
+            if *onside == Stopper::on() && *offside == Stopper::off() {
+                "dud".to_string()
+            } else {
+                format!("{} & {}", format_stopper(onside), format_stopper(offside))
+            }
+        }
+        Value::NotStopperSided { onside, offside } => {
+            format!("{} & {}", format_graph(onside), format_graph(offside))
+        }
+    }
+}
+
+/// The text of a canonical stopper.
+pub fn format_stopper(s: &Stopper) -> String {
+    let mut store = GameStore::new();
+    if let Some(id) = s.game().to_short(&mut store) {
+        return store.format(id);
+    }
+    let mut p = Printer::new(s.game(), Some(s), store);
+    p.top(s.game().start())
+}
+
+/// The text of any game graph (no names are looked up for its loopy vertices
+/// unless it is a stopper, which is then simplified first).
+pub fn format_graph(g: &Game) -> String {
+    let g = g.reachable();
+    if g.alternating_cycle_states().is_empty() {
+        if let Ok(s) = Stopper::new(&g) {
+            return format_stopper(&s);
+        }
+    }
+    let store = GameStore::new();
+    let mut p = Printer::new(&g, None, store);
+    p.top(g.start())
+}
+
+/// A printed piece: an atom (name, label, `pass`, braced text) or the inside of
+/// braces with its number of bars.
+struct Piece {
+    text: String,
+    bars: usize,
+    atom: bool,
+}
+
+struct Names {
+    plain: Vec<(Stopper, &'static str)>,
+    /// Bases that a number can be added to.
+    translatable: Vec<(Stopper, &'static str)>,
+}
+
+fn names() -> Names {
+    // upon = {pass | *}, upon* = {0, pass | 0}
+    let g = |l: Vec<Vec<u32>>, r: Vec<Vec<u32>>| Game::from_unsorted(l, r, 0);
+    let zero_star = |mut l: Vec<Vec<u32>>, mut r: Vec<Vec<u32>>| {
+        // appends vertex z = 0 and s = * at the end; returns (l, r, z, s)
+        let z = l.len() as u32;
+        l.push(vec![]);
+        r.push(vec![]);
+        l.push(vec![z]);
+        r.push(vec![z]);
+        (l, r, z, z + 1)
+    };
+    let (l, r, _z, s) = zero_star(vec![vec![]], vec![vec![]]);
+    let mut l1 = l;
+    let mut r1 = r;
+    l1[0] = vec![0];
+    r1[0] = vec![s];
+    let upon = g(l1, r1);
+    let upon_star = g(vec![vec![0, 1], vec![]], vec![vec![1], vec![]]);
+    // ^<on> = {0 | v[on]*}; v[on]* = {0 | 0, pass}
+    let uponth = g(
+        vec![vec![1], vec![], vec![1]],
+        vec![vec![2], vec![], vec![1, 2]],
+    );
+    // ^<on>* = {0, * | v[on]}; v[on] = {* | pass}
+    let uponth_star = g(
+        vec![vec![1, 3], vec![], vec![3], vec![1]],
+        vec![vec![2], vec![], vec![2], vec![1]],
+    );
+    let st = |g: &Game| Stopper::new(g).expect("small stopper");
+    let upon = st(&upon);
+    let upon_star = st(&upon_star);
+    let uponth = st(&uponth);
+    let uponth_star = st(&uponth_star);
+    let translatable = vec![
+        (Stopper::over(), "over"),
+        (Stopper::under(), "under"),
+        (upon.clone(), "^[on]"),
+        (upon_star.clone(), "^[on]*"),
+        (upon.neg(), "v[on]"),
+        (upon_star.neg(), "v[on]*"),
+        (uponth.clone(), "^<on>"),
+        (uponth_star.clone(), "^<on>*"),
+        (uponth.neg(), "v<on>"),
+        (uponth_star.neg(), "v<on>*"),
+    ];
+    let mut plain = vec![(Stopper::on(), "on"), (Stopper::off(), "off")];
+    plain.extend(translatable.iter().cloned());
+    Names {
+        plain,
+        translatable,
+    }
+}
+
+struct Printer<'a> {
+    g: &'a Game,
+    stopper: Option<&'a Stopper>,
+    store: GameStore,
+    short: Vec<Option<GameId>>,
+    names: Option<Names>,
+    name_cache: HashMap<u32, Option<String>>,
+    on_stack: Vec<bool>,
+    label: Vec<Option<String>>,
+    labels_used: usize,
+}
+
+fn label_name(k: usize) -> String {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuwxyz";
+    let c = LETTERS[k % LETTERS.len()] as char;
+    let round = k / LETTERS.len();
+    if round == 0 {
+        c.to_string()
+    } else {
+        format!("{c}{round}")
+    }
+}
+
+impl<'a> Printer<'a> {
+    fn new(g: &'a Game, stopper: Option<&'a Stopper>, mut store: GameStore) -> Printer<'a> {
+        let short = g.short_ids_partial(&mut store);
+        Printer {
+            g,
+            stopper,
+            store,
+            short,
+            names: None,
+            name_cache: HashMap::new(),
+            on_stack: vec![false; g.len()],
+            label: vec![None; g.len()],
+            labels_used: 0,
+        }
+    }
+
+    fn top(&mut self, v: u32) -> String {
+        if let Some(id) = self.short[v as usize] {
+            return self.store.format(id);
+        }
+        if let Some(name) = self.name(v) {
+            return name;
+        }
+        let p = self.node(v);
+        if p.atom {
+            p.text
+        } else {
+            format!("{{{}}}", p.text)
+        }
+    }
+
+    /// The name of loopy vertex `v` of a stopper, if it has one.
+    fn name(&mut self, v: u32) -> Option<String> {
+        let s = self.stopper?;
+        if let Some(n) = self.name_cache.get(&v) {
+            return n.clone();
+        }
+        let sub = s.subgame(v);
+        let n = self.name_of(&sub);
+        self.name_cache.insert(v, n.clone());
+        n
+    }
+
+    fn name_of(&mut self, sub: &Stopper) -> Option<String> {
+        if self.names.is_none() {
+            self.names = Some(names());
+        }
+        let names = self.names.as_ref().expect("built");
+        if let Some((_, n)) = names.plain.iter().find(|(s, _)| s == sub) {
+            return Some((*n).to_string());
+        }
+        let g = sub.game();
+        let start = g.start();
+        let mut store = GameStore::new();
+        let short = g.short_ids_partial(&mut store);
+        // x + base, x a number read from a short option.
+        let mut candidates: Vec<chopsticks_cgt::Dyadic> = Vec::new();
+        for &o in g.left(start).iter().chain(g.right(start)) {
+            if let Some(id) = short[o as usize] {
+                if let Kind::Simple { number, .. } = store.kind(id) {
+                    if number != chopsticks_cgt::Dyadic::ZERO && !candidates.contains(&number) {
+                        candidates.push(number);
+                    }
+                }
+            }
+        }
+        for x in candidates {
+            let xid = store.number(x);
+            let Ok(xg) = Game::from_short(&store, xid, 4096) else {
+                continue;
+            };
+            for (base, text) in &names.translatable {
+                let Ok(sum) = base.game().sum(&xg, 1 << 16) else {
+                    continue;
+                };
+                if let Ok(t) = Stopper::new(&sum) {
+                    if t == *sub {
+                        return Some(format!("{}{}", store.format(xid), text));
+                    }
+                }
+            }
+        }
+        // The vertices that can reach the start: a part named separately must
+        // not be one of them (it would need a label of the whole).
+        let reaches_start = reaching(g, start);
+        let separate = |u: u32| short[u as usize].is_none() && !reaches_start[u as usize];
+        // +-G
+        if let (&[a], &[b]) = (g.left(start), g.right(start)) {
+            if separate(a) && separate(b) {
+                let ga = sub.subgame(a);
+                if sub.subgame(b) == ga.neg() {
+                    let t = format_stopper(&ga);
+                    let simple = !(t.starts_with('-')
+                        || t.starts_with(|c: char| c.is_ascii_digit())
+                        || t.contains('+')
+                        || t.contains(' '));
+                    return Some(if simple {
+                        format!("+-{t}")
+                    } else {
+                        format!("+-({t})")
+                    });
+                }
+            }
+        }
+        // Tiny(G) = {0 || 0 | -G}, Miny(G) = {G | 0 || 0}, G loopy and > 0.
+        let is_zero = |o: u32| short[o as usize] == Some(GameId::ZERO);
+        if let (&[z], &[w]) = (g.left(start), g.right(start)) {
+            if is_zero(z) {
+                if let (&[z2], &[u]) = (g.left(w), g.right(w)) {
+                    if is_zero(z2) && separate(u) && !reaches_start[w as usize] {
+                        let big = sub.subgame(u).neg();
+                        if positive(&big) {
+                            return Some(format!("Tiny({})", format_stopper(&big)));
+                        }
+                    }
+                }
+            }
+        }
+        if let (&[w], &[z]) = (g.left(start), g.right(start)) {
+            if is_zero(z) {
+                if let (&[u], &[z2]) = (g.left(w), g.right(w)) {
+                    if is_zero(z2) && separate(u) && !reaches_start[w as usize] {
+                        let big = sub.subgame(u);
+                        if positive(&big) {
+                            return Some(format!("Miny({})", format_stopper(&big)));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The text of option `o` of the vertex `scope` being printed.
+    fn option(&mut self, o: u32, scope: u32) -> Piece {
+        let atom = |text: String| Piece {
+            text,
+            bars: 0,
+            atom: true,
+        };
+        if o == scope {
+            return atom("pass".into());
+        }
+        if self.on_stack[o as usize] {
+            if self.label[o as usize].is_none() {
+                self.label[o as usize] = Some(label_name(self.labels_used));
+                self.labels_used += 1;
+            }
+            return atom(self.label[o as usize].clone().expect("set"));
+        }
+        if let Some(id) = self.short[o as usize] {
+            return atom(self.store.format(id));
+        }
+        if let Some(name) = self.name(o) {
+            return atom(name);
+        }
+        self.node(o)
+    }
+
+    /// Vertex `v` in braces (returned without the outer braces unless labelled).
+    fn node(&mut self, v: u32) -> Piece {
+        self.on_stack[v as usize] = true;
+        let mut sides: [(String, usize); 2] = [(String::new(), 0), (String::new(), 0)];
+        let lists = [self.g.left(v).to_vec(), self.g.right(v).to_vec()];
+        for (k, list) in lists.iter().enumerate() {
+            let mut pieces: Vec<Piece> = list.iter().map(|&o| self.option(o, v)).collect();
+            if pieces.len() == 1 && !pieces[0].atom && pieces[0].bars < MAX_SLASHES {
+                let p = pieces.pop().expect("one");
+                sides[k] = (p.text, p.bars);
+            } else {
+                let texts: Vec<String> = pieces
+                    .into_iter()
+                    .map(|p| {
+                        if p.atom {
+                            p.text
+                        } else {
+                            format!("{{{}}}", p.text)
+                        }
+                    })
+                    .collect();
+                sides[k] = (texts.join(","), 0);
+            }
+        }
+        self.on_stack[v as usize] = false;
+        let bars = 1 + sides[0].1.max(sides[1].1);
+        let text = format!("{}{}{}", sides[0].0, "|".repeat(bars), sides[1].0);
+        match &self.label[v as usize] {
+            Some(l) => Piece {
+                text: format!("{l}{{{text}}}"),
+                bars: 0,
+                atom: true,
+            },
+            None => Piece {
+                text,
+                bars,
+                atom: false,
+            },
+        }
+    }
+}
+
+/// For every vertex, whether it can reach `target` (`target` itself included).
+fn reaching(g: &Game, target: u32) -> Vec<bool> {
+    let n = g.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for v in 0..n as u32 {
+        for &w in g.left(v).iter().chain(g.right(v)) {
+            preds[w as usize].push(v);
+        }
+    }
+    let mut seen = vec![false; n];
+    seen[target as usize] = true;
+    let mut stack = vec![target];
+    while let Some(w) = stack.pop() {
+        for &v in &preds[w as usize] {
+            if !seen[v as usize] {
+                seen[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen
+}
+
+/// `s > 0`.
+fn positive(s: &Stopper) -> bool {
+    let zero = Stopper::zero();
+    zero.le(s) && !s.le(&zero)
+}
+
+// ----------------------------------------------------------------------
+// Parsing
+// ----------------------------------------------------------------------
+
+/// Reads a value in CGSuite notation (see the module documentation).
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    if text.len() > MAX_INPUT {
+        return Err(ParseError {
+            position: MAX_INPUT,
+            message: format!("input longer than {MAX_INPUT} bytes"),
+        });
+    }
+    let loopy = text
+        .chars()
+        .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
+    if !loopy {
+        let mut store = GameStore::new();
+        let id = store.parse(text).map_err(|e| ParseError {
+            position: e.position,
+            message: e.message,
+        })?;
+        let g = Game::from_short(&store, id, MAX_PARSE_VERTICES).map_err(|e| ParseError {
+            position: 0,
+            message: e.to_string(),
+        })?;
+        return Ok(Value::Stopper(Stopper::from_canonical_graph(&g)));
+    }
+    let mut p = Parser {
+        chars: text.char_indices().collect(),
+        pos: 0,
+        len: text.len(),
+        depth: 0,
+    };
+    let ast = p.sided()?;
+    p.skip_ws();
+    if p.pos < p.chars.len() {
+        return Err(p.error("unexpected trailing input"));
+    }
+    let mut e = Evaluator;
+    e.eval(&ast)
+}
+
+#[derive(Clone, Debug)]
+enum Ast {
+    /// A short game in `chopsticks-cgt` notation.
+    Short(String, usize),
+    On,
+    Off,
+    Over,
+    Under,
+    Dud,
+    /// `^[on]` (sum) or `^<on>` (power), negated for `v`.
+    Upon {
+        power: bool,
+        negative: bool,
+    },
+    Pass(usize),
+    Ref(String, usize),
+    Braces {
+        label: Option<String>,
+        left: Vec<Ast>,
+        right: Vec<Ast>,
+        at: usize,
+    },
+    Neg(Box<Ast>),
+    PlusMinus(Box<Ast>, usize),
+    Sum(Vec<(bool, Ast)>),
+    Tiny(Box<Ast>, usize),
+    Miny(Box<Ast>, usize),
+    Sided(Box<Ast>, Box<Ast>, usize),
+}
+
+struct Parser {
+    chars: Vec<(usize, char)>,
+    pos: usize,
+    len: usize,
+    depth: usize,
+}
+
+fn is_down_word(w: &str) -> bool {
+    let rest = w.trim_start_matches('v');
+    w.starts_with('v')
+        && (rest.is_empty()
+            || (w.len() - rest.len() == 1 && rest.chars().all(|c| c.is_ascii_digit())))
+}
+
+impl Parser {
+    fn at(&self) -> usize {
+        self.chars.get(self.pos).map_or(self.len, |c| c.0)
+    }
+
+    fn error(&self, message: &str) -> ParseError {
+        ParseError {
+            position: self.at(),
+            message: message.to_string(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).map(|c| c.1)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.pos + k).map(|c| c.1)
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_str(&mut self, s: &str) -> bool {
+        let n = s.chars().count();
+        let ok = s
+            .chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c));
+        if ok {
+            self.pos += n;
+        }
+        ok
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(&format!("nesting deeper than {MAX_NESTING} levels")));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn slice(&self, from: usize, to: usize) -> String {
+        self.chars[from..to].iter().map(|c| c.1).collect()
+    }
+
+    /// sided := expr ['&' expr]
+    fn sided(&mut self) -> Result<Ast, ParseError> {
+        self.skip_ws();
+        let at = self.at();
+        let a = self.expr()?;
+        self.skip_ws();
+        if self.eat('&') {
+            let b = self.expr()?;
+            return Ok(Ast::Sided(Box::new(a), Box::new(b), at));
+        }
+        Ok(a)
+    }
+
+    fn expr(&mut self) -> Result<Ast, ParseError> {
+        self.skip_ws();
+        let first = self.signed()?;
+        let mut terms = vec![(false, first)];
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                Some('+') => {
+                    if self.peek_at(1) != Some('-') {
+                        self.pos += 1;
+                    }
+                    terms.push((false, self.signed()?));
+                }
+                Some('-') => {
+                    self.pos += 1;
+                    terms.push((true, self.unary()?));
+                }
+                _ => break,
+            }
+            if terms.len() > MAX_INPUT {
+                return Err(self.error("too many terms"));
+            }
+        }
+        Ok(if terms.len() == 1 {
+            terms.pop().expect("one").1
+        } else {
+            Ast::Sum(terms)
+        })
+    }
+
+    fn signed(&mut self) -> Result<Ast, ParseError> {
+        self.skip_ws();
+        if self.peek() == Some('+') && self.peek_at(1) == Some('-') {
+            let at = self.at();
+            self.pos += 2;
+            self.enter()?;
+            let g = self.unary()?;
+            self.depth -= 1;
+            return Ok(Ast::PlusMinus(Box::new(g), at));
+        }
+        self.unary()
+    }
+
+    fn unary(&mut self) -> Result<Ast, ParseError> {
+        self.skip_ws();
+        if self.peek() == Some('-') {
+            self.pos += 1;
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                return self.literal(true);
+            }
+            self.enter()?;
+            let g = self.unary()?;
+            self.depth -= 1;
+            return Ok(Ast::Neg(Box::new(g)));
+        }
+        if self.peek() == Some('+') && self.peek_at(1) == Some('-') {
+            return self.signed();
+        }
+        self.primary()
+    }
+
+    fn word(&mut self) -> String {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.pos += 1;
+        }
+        self.slice(start, self.pos)
+    }
+
+    fn primary(&mut self) -> Result<Ast, ParseError> {
+        self.skip_ws();
+        let at = self.at();
+        match self.peek() {
+            Some('{') => {
+                self.pos += 1;
+                self.braces(None, at)
+            }
+            Some('(') => {
+                self.pos += 1;
+                self.enter()?;
+                let g = self.sided()?;
+                self.depth -= 1;
+                self.skip_ws();
+                if !self.eat(')') {
+                    return Err(self.error("expected ')'"));
+                }
+                Ok(g)
+            }
+            Some(c) if c.is_ascii_digit() || c == '^' || c == '*' || c == '.' => {
+                self.literal(false)
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+                let save = self.pos;
+                let w = self.word();
+                if is_down_word(&w) {
+                    self.pos = save;
+                    return self.literal(false);
+                }
+                match w.as_str() {
+                    "on" => Ok(Ast::On),
+                    "off" => Ok(Ast::Off),
+                    "over" => Ok(Ast::Over),
+                    "under" => Ok(Ast::Under),
+                    "dud" => Ok(Ast::Dud),
+                    "pass" => Ok(Ast::Pass(at)),
+                    "Tiny" | "Miny" => {
+                        self.skip_ws();
+                        if !self.eat('(') {
+                            return Err(self.error("expected '('"));
+                        }
+                        self.enter()?;
+                        let g = self.sided()?;
+                        self.depth -= 1;
+                        self.skip_ws();
+                        if !self.eat(')') {
+                            return Err(self.error("expected ')'"));
+                        }
+                        Ok(if w == "Tiny" {
+                            Ast::Tiny(Box::new(g), at)
+                        } else {
+                            Ast::Miny(Box::new(g), at)
+                        })
+                    }
+                    _ => {
+                        self.skip_ws();
+                        if self.peek() == Some('{') {
+                            let at2 = self.at();
+                            self.pos += 1;
+                            self.braces(Some(w), at2)
+                        } else {
+                            Ok(Ast::Ref(w, at))
+                        }
+                    }
+                }
+            }
+            Some(_) => Err(self.error("unexpected character")),
+            None => Err(self.error("unexpected end of input")),
+        }
+    }
+
+    /// A literal: number, ups, loopy ups or `over`/`under`, star.
+    fn literal(&mut self, negative: bool) -> Result<Ast, ParseError> {
+        let at = self.at();
+        let start = self.pos;
+        if self.peek() == Some('.') {
+            self.pos += 1;
+            while let Some(c) = self.peek() {
+                if c.is_ascii_digit() || c == '\u{0305}' {
+                    self.pos += 1;
+                } else if c == '(' {
+                    self.pos += 1;
+                    self.eat('-');
+                    while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                        self.pos += 1;
+                    }
+                    if !self.eat(')') {
+                        return Err(self.error("expected ')'"));
+                    }
+                } else {
+                    break;
+                }
+            }
+            self.star();
+            let mut text = self.slice(start, self.pos);
+            if negative {
+                text = format!("-({text})");
+            }
+            return Ok(Ast::Short(text, at));
+        }
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let has_number = self.pos > start;
+        if has_number
+            && self.peek() == Some('/')
+            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.pos += 1;
+            }
+        }
+        let number_end = self.pos;
+        let mut loopy: Option<Ast> = None;
+        let mut ups_text = String::new();
+        if let Some(c @ ('^' | 'v')) = self.peek() {
+            let neg = c == 'v';
+            let save = self.pos;
+            self.pos += 1;
+            if self.eat_str("[on]") {
+                loopy = Some(Ast::Upon {
+                    power: false,
+                    negative: neg,
+                });
+            } else if self.eat_str("<on>") {
+                loopy = Some(Ast::Upon {
+                    power: true,
+                    negative: neg,
+                });
+            } else if self.peek() == Some('<') || self.peek() == Some('[') {
+                let close = if self.peek() == Some('<') { '>' } else { ']' };
+                self.pos += 1;
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+                if !self.eat(close) {
+                    return Err(self.error(&format!("expected '{close}'")));
+                }
+                ups_text = self.slice(save, self.pos);
+            } else if self.peek().is_some_and(|d| d.is_ascii_digit()) {
+                while self.peek().is_some_and(|d| d.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+                ups_text = self.slice(save, self.pos);
+            } else {
+                while self.eat(c) {}
+                if self.peek().is_some_and(|d| d.is_ascii_alphabetic()) {
+                    return Err(self.error("unexpected letter after ups"));
+                }
+                ups_text = self.slice(save, self.pos);
+            }
+        } else if has_number {
+            let save = self.pos;
+            let w = self.word();
+            match w.as_str() {
+                "over" => loopy = Some(Ast::Over),
+                "under" => loopy = Some(Ast::Under),
+                "" => {}
+                _ => {
+                    self.pos = save;
+                    return Err(self.error("unexpected word after a number"));
+                }
+            }
+        }
+        let star_start = self.pos;
+        self.star();
+        let star_text = self.slice(star_start, self.pos);
+        let mut short = format!("{}{}{}", self.slice(start, number_end), ups_text, star_text);
+        if negative && !short.is_empty() {
+            short = format!("-{short}");
+        }
+        let short_ast = (!short.is_empty()).then_some(Ast::Short(short, at));
+        match (short_ast, loopy) {
+            (Some(s), None) => Ok(s),
+            (None, Some(l)) => Ok(l),
+            (Some(s), Some(l)) => Ok(Ast::Sum(vec![(false, s), (false, l)])),
+            (None, None) => Err(self.error("expected a game")),
+        }
+    }
+
+    fn star(&mut self) {
+        if self.eat('*') {
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// After `{`: options, commas and bars up to `}`.
+    fn braces(&mut self, label: Option<String>, at: usize) -> Result<Ast, ParseError> {
+        self.enter()?;
+        let mut lists: Vec<Vec<Ast>> = vec![Vec::new()];
+        let mut bars: Vec<(usize, usize)> = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some('|') => {
+                    let bat = self.at();
+                    let mut k = 0;
+                    while self.eat('|') {
+                        k += 1;
+                    }
+                    bars.push((k, bat));
+                    lists.push(Vec::new());
+                }
+                Some(',') => {
+                    self.pos += 1;
+                    if lists.last().is_some_and(Vec::is_empty) {
+                        return Err(self.error("empty option"));
+                    }
+                }
+                None => return Err(self.error("expected '}'")),
+                _ => {
+                    let before = self.pos;
+                    let g = self.sided()?;
+                    if self.pos == before {
+                        return Err(self.error("expected an option"));
+                    }
+                    lists.last_mut().expect("one list").push(g);
+                    self.skip_ws();
+                    if !matches!(self.peek(), Some(',' | '|' | '}')) {
+                        return Err(self.error("expected ',', '|' or '}'"));
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+        if bars.is_empty() {
+            return Err(ParseError {
+                position: at,
+                message: "braces without '|'".into(),
+            });
+        }
+        split_bars(label, lists, &bars, at)
+    }
+}
+
+/// Builds nested games from option lists separated by runs of bars.
+fn split_bars(
+    label: Option<String>,
+    mut lists: Vec<Vec<Ast>>,
+    bars: &[(usize, usize)],
+    at: usize,
+) -> Result<Ast, ParseError> {
+    if bars.is_empty() {
+        return Err(ParseError {
+            position: at,
+            message: "internal: no bars".into(),
+        });
+    }
+    let max = bars.iter().map(|b| b.0).max().expect("non-empty");
+    let positions: Vec<usize> = (0..bars.len()).filter(|&i| bars[i].0 == max).collect();
+    if positions.len() > 1 {
+        return Err(ParseError {
+            position: bars[positions[1]].1,
+            message: "ambiguous bars: the longest run must be unique".into(),
+        });
+    }
+    let i = positions[0];
+    let right_lists = lists.split_off(i + 1);
+    let left_lists = lists;
+    let side = |ls: Vec<Vec<Ast>>, bs: &[(usize, usize)]| -> Result<Vec<Ast>, ParseError> {
+        if bs.is_empty() {
+            Ok(ls.into_iter().next().unwrap_or_default())
+        } else {
+            let nested_at = bs[0].1;
+            Ok(vec![split_bars(None, ls, bs, nested_at)?])
+        }
+    };
+    let left = side(left_lists, &bars[..i])?;
+    let right = side(right_lists, &bars[i + 1..])?;
+    Ok(Ast::Braces {
+        label,
+        left,
+        right,
+        at,
+    })
+}
+
+// ----------------------------------------------------------------------
+// Evaluation
+// ----------------------------------------------------------------------
+
+struct Evaluator;
+
+fn perr(at: usize, e: LoopyError) -> ParseError {
+    ParseError {
+        position: at,
+        message: e.to_string(),
+    }
+}
+
+/// Whether `ast` refers to `pass` or a label not bound inside it.
+fn is_closed(ast: &Ast, bound: &mut Vec<String>) -> bool {
+    match ast {
+        Ast::Pass(_) => false,
+        Ast::Ref(name, _) => bound.contains(name),
+        Ast::Braces {
+            label, left, right, ..
+        } => {
+            let pushed = label.is_some();
+            if let Some(l) = label {
+                bound.push(l.clone());
+            }
+            let ok = left
+                .iter()
+                .chain(right)
+                .all(|o| matches!(o, Ast::Pass(_)) || is_closed(o, bound));
+            if pushed {
+                bound.pop();
+            }
+            ok
+        }
+        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => {
+            is_closed(a, bound)
+        }
+        Ast::Sum(ts) => ts.iter().all(|(_, t)| is_closed(t, bound)),
+        Ast::Sided(a, b, _) => is_closed(a, bound) && is_closed(b, bound),
+        _ => true,
+    }
+}
+
+fn ast_at(ast: &Ast) -> usize {
+    match ast {
+        Ast::Short(_, at)
+        | Ast::Pass(at)
+        | Ast::Ref(_, at)
+        | Ast::Braces { at, .. }
+        | Ast::PlusMinus(_, at)
+        | Ast::Tiny(_, at)
+        | Ast::Miny(_, at)
+        | Ast::Sided(_, _, at) => *at,
+        Ast::Neg(a) => ast_at(a),
+        Ast::Sum(ts) => ts.first().map_or(0, |t| ast_at(&t.1)),
+        _ => 0,
+    }
+}
+
+/// Graph under construction for games in braces, built for one side.
+struct Builder {
+    left: Vec<Vec<u32>>,
+    right: Vec<Vec<u32>>,
+    side: Side,
+    /// Whether an embedded value was not a stopper.
+    sided: bool,
+}
+
+impl Builder {
+    fn vertex(&mut self, at: usize) -> Result<u32, ParseError> {
+        if self.left.len() >= MAX_PARSE_VERTICES {
+            return Err(perr(
+                at,
+                LoopyError::TooLarge {
+                    what: "game in braces",
+                    limit: MAX_PARSE_VERTICES,
+                },
+            ));
+        }
+        self.left.push(Vec::new());
+        self.right.push(Vec::new());
+        Ok(self.left.len() as u32 - 1)
+    }
+
+    fn embed(&mut self, g: &Game, at: usize) -> Result<u32, ParseError> {
+        let g = g.reachable();
+        if self.left.len() + g.len() > MAX_PARSE_VERTICES {
+            return Err(perr(
+                at,
+                LoopyError::TooLarge {
+                    what: "game in braces",
+                    limit: MAX_PARSE_VERTICES,
+                },
+            ));
+        }
+        let shift = self.left.len() as u32;
+        for v in 0..g.len() as u32 {
+            self.left
+                .push(g.left(v).iter().map(|&w| w + shift).collect());
+            self.right
+                .push(g.right(v).iter().map(|&w| w + shift).collect());
+        }
+        Ok(g.start() + shift)
+    }
+}
+
+impl Evaluator {
+    fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
+        let at = ast_at(ast);
+        if let Ast::Ref(name, at) = ast {
+            return Err(ParseError {
+                position: *at,
+                message: format!("unknown name `{name}`"),
+            });
+        }
+        if !is_closed(ast, &mut Vec::new()) {
+            return Err(ParseError {
+                position: at,
+                message: "`pass` or a label outside the game in braces it refers to".into(),
+            });
+        }
+        match ast {
+            Ast::Short(text, at) => {
+                let mut store = GameStore::new();
+                let id = store.parse(text).map_err(|e| ParseError {
+                    position: at + e.position,
+                    message: e.message,
+                })?;
+                let g =
+                    Game::from_short(&store, id, MAX_PARSE_VERTICES).map_err(|e| perr(*at, e))?;
+                Ok(Value::Stopper(Stopper::from_canonical_graph(&g)))
+            }
+            Ast::On => Ok(Value::Stopper(Stopper::on())),
+            Ast::Off => Ok(Value::Stopper(Stopper::off())),
+            Ast::Over => Ok(Value::Stopper(Stopper::over())),
+            Ast::Under => Ok(Value::Stopper(Stopper::under())),
+            Ast::Dud => Ok(Value::Sided {
+                onside: Stopper::on(),
+                offside: Stopper::off(),
+            }),
+            Ast::Upon { power, negative } => {
+                let text = match power {
+                    false => "{pass|*}",
+                    true => "{0||0|0,pass}",
+                };
+                let v = parse(text)?;
+                Ok(if *negative { v.neg() } else { v })
+            }
+            Ast::Pass(at) | Ast::Ref(_, at) => Err(ParseError {
+                position: *at,
+                message: "unexpected `pass` or label".into(),
+            }),
+            Ast::Braces { .. } => self.braces_value(ast),
+            Ast::Neg(a) => Ok(self.eval(a)?.neg()),
+            Ast::PlusMinus(a, at) => {
+                let g = self.eval(a)?;
+                let b = Ast::Braces {
+                    label: None,
+                    left: vec![Ast::Short("0".into(), *at)],
+                    right: vec![Ast::Short("0".into(), *at)],
+                    at: *at,
+                };
+                self.braces_with(&b, &[(&g, &g.neg())])
+            }
+            Ast::Tiny(a, at) => {
+                let g = self.eval(a)?;
+                // {0 || 0 | -G}
+                self.tiny(&g.neg(), *at, false)
+            }
+            Ast::Miny(a, at) => {
+                let g = self.eval(a)?;
+                self.tiny(&g, *at, true)
+            }
+            Ast::Sum(terms) => {
+                let mut acc: Option<Value> = None;
+                for (neg, t) in terms {
+                    let mut v = self.eval(t)?;
+                    if *neg {
+                        v = v.neg();
+                    }
+                    acc = Some(match acc {
+                        None => v,
+                        Some(a) => a
+                            .add_within(&v, MAX_PARSE_VERTICES, MAX_PARSE_SIDE_VERTICES)
+                            .map_err(|e| perr(ast_at(t), e))?,
+                    });
+                }
+                Ok(acc.expect("at least one term"))
+            }
+            Ast::Sided(a, b, at) => {
+                let s = self.eval(a)?;
+                let t = self.eval(b)?;
+                match (s.onside(), t.offside()) {
+                    (Some(on), Some(off)) => {
+                        Value::from_sides(on.clone(), off.clone()).map_err(|e| perr(*at, e))
+                    }
+                    _ => Ok(Value::NotStopperSided {
+                        onside: s.onside_game(),
+                        offside: t.offside_game(),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// `{0 || 0 | h}` (Tiny, `h = -G`) or `{h | 0 || 0}` (Miny, `h = G`).
+    fn tiny(&mut self, h: &Value, at: usize, miny: bool) -> Result<Value, ParseError> {
+        let mut games = Vec::new();
+        for side in [Side::On, Side::Off] {
+            let hg = match side {
+                Side::On => h.onside_game(),
+                Side::Off => h.offside_game(),
+            };
+            let mut b = Builder {
+                left: Vec::new(),
+                right: Vec::new(),
+                side,
+                sided: false,
+            };
+            let top = b.vertex(at)?;
+            let mid = b.vertex(at)?;
+            let zero = b.vertex(at)?;
+            let hv = b.embed(&hg, at)?;
+            if miny {
+                b.left[top as usize].push(mid);
+                b.right[top as usize].push(zero);
+                b.left[mid as usize].push(hv);
+                b.right[mid as usize].push(zero);
+            } else {
+                b.left[top as usize].push(zero);
+                b.right[top as usize].push(mid);
+                b.left[mid as usize].push(zero);
+                b.right[mid as usize].push(hv);
+            }
+            games.push(Game::from_unsorted(b.left, b.right, top));
+        }
+        self.value_of_sides(&games[0], &games[1], !h.is_stopper(), at)
+    }
+
+    /// Value from the graph built for the onside and the one for the offside.
+    fn value_of_sides(
+        &mut self,
+        on: &Game,
+        off: &Game,
+        sided: bool,
+        at: usize,
+    ) -> Result<Value, ParseError> {
+        if !sided {
+            return Value::from_game_within(on, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e));
+        }
+        let s =
+            sides::side_within(on, Side::On, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e))?;
+        let t =
+            sides::side_within(off, Side::Off, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e))?;
+        Ok(match (s, t) {
+            (SideValue::Stopper(s), SideValue::Stopper(t)) => {
+                if s == t {
+                    Value::Stopper(s)
+                } else {
+                    Value::Sided {
+                        onside: s,
+                        offside: t,
+                    }
+                }
+            }
+            (s, t) => Value::NotStopperSided {
+                onside: match s {
+                    SideValue::Stopper(s) => s.game().clone(),
+                    SideValue::Graph(g) => g,
+                },
+                offside: match t {
+                    SideValue::Stopper(t) => t.game().clone(),
+                    SideValue::Graph(g) => g,
+                },
+            },
+        })
+    }
+
+    fn braces_value(&mut self, ast: &Ast) -> Result<Value, ParseError> {
+        self.braces_with(ast, &[])
+    }
+
+    /// The value of a game in braces; `extra` adds (Left, Right) options given as
+    /// values to the outer game (for `+-G`, replacing its placeholder options).
+    fn braces_with(&mut self, ast: &Ast, extra: &[(&Value, &Value)]) -> Result<Value, ParseError> {
+        let at = ast_at(ast);
+        let mut games = Vec::new();
+        let mut sided = false;
+        for side in [Side::On, Side::Off] {
+            let mut b = Builder {
+                left: Vec::new(),
+                right: Vec::new(),
+                side,
+                sided: false,
+            };
+            let mut scopes: Vec<(Option<String>, u32)> = Vec::new();
+            let top = if extra.is_empty() {
+                self.build(ast, &mut b, &mut scopes)?
+            } else {
+                let top = b.vertex(at)?;
+                for (l, r) in extra {
+                    let pick = |v: &Value| match side {
+                        Side::On => v.onside_game(),
+                        Side::Off => v.offside_game(),
+                    };
+                    if !l.is_stopper() || !r.is_stopper() {
+                        b.sided = true;
+                    }
+                    let lv = b.embed(&pick(l), at)?;
+                    let rv = b.embed(&pick(r), at)?;
+                    b.left[top as usize].push(lv);
+                    b.right[top as usize].push(rv);
+                }
+                top
+            };
+            sided |= b.sided;
+            games.push(Game::from_unsorted(b.left, b.right, top));
+            if !sided {
+                break;
+            }
+        }
+        if games.len() == 1 {
+            let g = games.pop().expect("one");
+            return self.value_of_sides(&g, &g, false, at);
+        }
+        self.value_of_sides(&games[0], &games[1], true, at)
+    }
+
+    /// Adds the vertex of a game in braces (and its options) to `b`.
+    fn build(
+        &mut self,
+        ast: &Ast,
+        b: &mut Builder,
+        scopes: &mut Vec<(Option<String>, u32)>,
+    ) -> Result<u32, ParseError> {
+        let Ast::Braces {
+            label,
+            left,
+            right,
+            at,
+        } = ast
+        else {
+            return Err(ParseError {
+                position: ast_at(ast),
+                message: "internal: not braces".into(),
+            });
+        };
+        let v = b.vertex(*at)?;
+        scopes.push((label.clone(), v));
+        for (k, list) in [left, right].into_iter().enumerate() {
+            for o in list {
+                let w = match o {
+                    Ast::Pass(_) => v,
+                    Ast::Ref(name, oat) => scopes
+                        .iter()
+                        .rev()
+                        .find(|(l, _)| l.as_deref() == Some(name.as_str()))
+                        .map(|s| s.1)
+                        .ok_or_else(|| ParseError {
+                            position: *oat,
+                            message: format!("unknown name `{name}`"),
+                        })?,
+                    Ast::Braces { .. } if !is_closed(o, &mut Vec::new()) => {
+                        self.build(o, b, scopes)?
+                    }
+                    _ => {
+                        let val = self.eval(o)?;
+                        if !val.is_stopper() {
+                            b.sided = true;
+                        }
+                        let g = match b.side {
+                            Side::On => val.onside_game(),
+                            Side::Off => val.offside_game(),
+                        };
+                        b.embed(&g, ast_at(o))?
+                    }
+                };
+                if k == 0 {
+                    b.left[v as usize].push(w);
+                } else {
+                    b.right[v as usize].push(w);
+                }
+            }
+        }
+        scopes.pop();
+        Ok(v)
+    }
+}
