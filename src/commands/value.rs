@@ -1,11 +1,13 @@
 //! `chopsticks value`: the canonical game value and outcome class of positions of
 //! Simple Chopsticks (or another loop-free ruleset), of sums of them, and of games
-//! written in CGSuite notation.
+//! written in CGSuite notation; under rules whose play can cycle (rollover,
+//! transfers, divisions, …) the loopy value (a stopper, `s & t`, or the sides'
+//! graphs) with who wins when each player starts, draws included.
 
 use anyhow::{anyhow, bail, Result};
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_rules::quoted;
-use chopsticks_values::{estimate, Limits, Plan, ValueError};
+use chopsticks_values::{estimate, Limits, LoopyEvaluation, Plan, ValueError, MAX_LOOPY_VERTICES};
 use clap::Args;
 use serde_json::json;
 
@@ -44,6 +46,10 @@ pub struct ValueArgs {
     /// remembered; tens of millions of steps take a few seconds).
     #[arg(long, default_value_t = Limits::DEFAULT.max_work)]
     max_work: u64,
+    /// Under rules whose play can cycle: at most this many positions in a
+    /// component's game graph.
+    #[arg(long, default_value_t = MAX_LOOPY_VERTICES)]
+    max_vertices: usize,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -143,10 +149,26 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             }
         }
     }
+    // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
+    // games: the loopy engine reads them.
+    if let Err(short_error) = plan.short_expression() {
+        return match plan.evaluate_loopy(args.max_vertices) {
+            Ok(e) => print_loopy(args, &e),
+            Err(ValueError::Expression(_)) => Err(anyhow!(short_error.clone())),
+            Err(e) => Err(loopy_error(e)),
+        };
+    }
     let bar = progress::counter("positions evaluated", args.output.quiet);
     let report = |count: u64| bar.set_position(count);
     let evaluation = plan.evaluate(&mut store, limits, Some(&report));
     bar.finish_and_clear();
+    if let Err(ValueError::Loop { .. }) = evaluation {
+        // Play can cycle: the value is a loopy game.
+        let e = plan
+            .evaluate_loopy(args.max_vertices)
+            .map_err(loopy_error)?;
+        return print_loopy(args, &e);
+    }
     let evaluation = evaluation.map_err(|e| match e {
         ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),
         ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
@@ -191,6 +213,9 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             "value": value,
             "outcome": outcome.to_string(),
             "outcome_words": outcome_words(outcome),
+            "left_first": first_winners(outcome).0,
+            "right_first": first_winners(outcome).1,
+            "stopper": true,
             "components": components.iter().map(|(c, v, o, p)| json!({
                 "position": p,
                 "fingers": c.rules.fingers - 1,
@@ -245,5 +270,115 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             Err(e) => println!("Uptimal:  not found within the work limit ({e})"),
         }
     }
+    Ok(())
+}
+
+/// Who wins a short game when Left starts and when Right starts.
+fn first_winners(o: Outcome) -> (&'static str, &'static str) {
+    match o {
+        Outcome::L => ("left", "left"),
+        Outcome::R => ("right", "right"),
+        Outcome::N => ("left", "right"),
+        Outcome::P => ("right", "left"),
+    }
+}
+
+/// A loopy evaluation's error, with the flag that sets a bound.
+fn loopy_error(e: ValueError) -> anyhow::Error {
+    match e {
+        ValueError::TooLarge { .. } => anyhow!("{e}; --max-vertices sets the limit"),
+        e => anyhow!(e),
+    }
+}
+
+/// The outcome class of a loopy value in words.
+fn loopy_words(o: &chopsticks_loopy::Outcome) -> String {
+    let w = |x: chopsticks_loopy::Winner| match x {
+        chopsticks_loopy::Winner::Left => "Left wins",
+        chopsticks_loopy::Winner::Right => "Right wins",
+        chopsticks_loopy::Winner::Draw => "a draw",
+    };
+    format!(
+        "Left starting: {}; Right starting: {}",
+        w(o.left_starts()),
+        w(o.right_starts())
+    )
+}
+
+/// What kind of loopy value it is, in words.
+fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
+    if v.is_stopper() {
+        "a stopper"
+    } else if v.is_stopper_sided() {
+        "not a stopper; onside & offside"
+    } else {
+        "not a stopper, and a side was not found to equal a stopper (the sides' graphs)"
+    }
+}
+
+fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
+    let text = e.value.to_string();
+    if text.len() as u64 > MAX_PRINTED {
+        bail!("the value is too long to print (more than 1,048,576 characters)");
+    }
+    let outcome = e.value.outcome();
+    if args.uptimal || args.details {
+        eprintln!("note: --uptimal and --details are for short games; this value is loopy");
+    }
+    if args.output.json {
+        let out = json!({
+            "expression": args.expression,
+            "value": text,
+            "outcome": outcome.name(),
+            "outcome_words": loopy_words(&outcome),
+            "left_first": outcome.left_starts().as_str(),
+            "right_first": outcome.right_starts().as_str(),
+            "stopper": e.value.is_stopper(),
+            "stopper_sided": e.value.is_stopper_sided(),
+            "components": e.components.iter().map(|c| {
+                let o = c.value.outcome();
+                json!({
+                    "position": c.position.paper(c.rules.fingers),
+                    "fingers": c.rules.fingers - 1,
+                    "hands": c.rules.hands,
+                    "ruleset": c.rules.describe(),
+                    "value": c.value.to_string(),
+                    "outcome": o.name(),
+                    "left_first": o.left_starts().as_str(),
+                    "right_first": o.right_starts().as_str(),
+                    "stopper": c.value.is_stopper(),
+                    "positions": c.vertices,
+                    "cyclic": c.cyclic,
+                })
+            }).collect::<Vec<_>>(),
+        });
+        super::print_json(&out);
+        return Ok(());
+    }
+    if e.components.len() > 1
+        || (e.components.len() == 1 && e.components[0].text.trim() != args.expression.trim())
+    {
+        for c in &e.components {
+            let o = c.value.outcome();
+            println!(
+                "{} = {}  ({}, {}; {})",
+                c.position.paper(c.rules.fingers),
+                c.value,
+                o.name(),
+                loopy_words(&o),
+                c.rules.describe()
+            );
+        }
+    } else if let Some(c) = e.components.first() {
+        println!("Rules:    {}", c.rules.describe());
+        println!(
+            "Graph:    {} positions reachable{}",
+            c.vertices,
+            if c.cyclic { ", play can cycle" } else { "" }
+        );
+    }
+    println!("Value:    {text}");
+    println!("Kind:     {}", loopy_kind(&e.value));
+    println!("Outcome:  {} ({})", outcome.name(), loopy_words(&outcome));
     Ok(())
 }

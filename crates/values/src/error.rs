@@ -75,6 +75,12 @@ pub enum ValueError {
         /// What went wrong.
         error: ParseError,
     },
+    /// An expression of loopy games that cannot be read.
+    #[error("{0}")]
+    Expression(String),
+    /// A loopy game operation failed (a bound, or a malformed graph).
+    #[error("{0}")]
+    Loopy(#[from] chopsticks_loopy::LoopyError),
 }
 
 /// Bytes in a GiB, for messages.

@@ -171,7 +171,9 @@ pub struct Plan {
     pub positions: Vec<Planned>,
     /// The text with the positions replaced by `#k`, read by the CGSuite parser.
     rewritten: String,
-    expression: Expression,
+    /// The rewritten text read as a short-game expression, or why it could not be
+    /// (a loopy game such as `over` is read by [`Plan::evaluate_loopy`] instead).
+    expression: Result<Expression, ValueError>,
     /// The text as written (for messages).
     text: String,
 }
@@ -214,13 +216,23 @@ impl Plan {
         let expression = Expression::parse(&rewritten).map_err(|error| ValueError::Parse {
             text: quote(&rewritten),
             error,
-        })?;
+        });
         Ok(Plan {
             positions,
             rewritten,
             expression,
             text: text.to_string(),
         })
+    }
+
+    /// The expression as a short game, or why it cannot be read as one.
+    pub fn short_expression(&self) -> Result<&Expression, ValueError> {
+        self.expression.as_ref().map_err(Clone::clone)
+    }
+
+    /// The text with the positions replaced by `#0`, `#1`, ….
+    pub(crate) fn rewritten(&self) -> &str {
+        &self.rewritten
     }
 
     /// Evaluates every position, then the expression, each within `limits`.
@@ -232,6 +244,7 @@ impl Plan {
         limits: Limits,
         progress: Option<&dyn Fn(u64)>,
     ) -> Result<Evaluation, ValueError> {
+        self.short_expression()?;
         let mut components = Vec::with_capacity(self.positions.len());
         for p in &self.positions {
             let value = value_with(store, &p.rules, &p.position, limits, progress)?;
@@ -244,7 +257,7 @@ impl Plan {
         }
         let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
         let value = store
-            .evaluate_within(&self.expression, &games, limits.max_work)
+            .evaluate_within(self.short_expression()?, &games, limits.max_work)
             .map_err(|error| ValueError::Parse {
                 text: if components.is_empty() {
                     quoted(&self.text)

@@ -161,27 +161,9 @@ impl GameGraph {
     }
 }
 
-/// Who wins a game (or a sum) with both players playing perfectly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Winner {
-    /// Left wins.
-    Left,
-    /// Right wins.
-    Right,
-    /// Neither can force a win: play goes on for ever.
-    Draw,
-}
-
-impl Winner {
-    /// `"left"`, `"right"` or `"draw"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Winner::Left => "left",
-            Winner::Right => "right",
-            Winner::Draw => "draw",
-        }
-    }
-}
+/// Who wins a game (or a sum) with both players playing perfectly: `Left`,
+/// `Right`, or `Draw` (play goes on for ever); the loopy engine's type.
+pub use chopsticks_loopy::Winner;
 
 /// Who wins the sum of `components` (each from its vertex 0) when Left starts and
 /// when Right starts, by retrograde analysis of the product graph; refused with

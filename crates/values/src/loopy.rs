@@ -1,0 +1,205 @@
+//! Values of positions under rulesets whose play can cycle (rollover, transfers,
+//! divisions, suicide, self-attacks, pass-splits): loopy games.
+//!
+//! A position's [`GameGraph`] (every position reachable by either player's moves,
+//! with Left's and Right's options) becomes a `chopsticks_loopy::Game`, whose
+//! value is a canonical stopper, a stopper-sided value `s & t`, or, when a side
+//! is not found to equal a stopper, both sides' simplified graphs
+//! ([`chopsticks_loopy::Value`]). A loop-free position gets the same canonical
+//! form the short-game engine gives.
+//!
+//! Expressions ([`Plan::evaluate_loopy`]) are sums and differences of terms, each
+//! a position in the paper's notation or a game in CGSuite's loopy notation
+//! (`on`, `over`, `{pass|*}`, …): `(1,2|1,3)_4 - (1,1|2)_4`, `(1|1)_5 + over`.
+
+use chopsticks_loopy::{Game, Value};
+use chopsticks_rules::Ruleset;
+
+use crate::error::ValueError;
+use crate::expression::Plan;
+use crate::game_graph::GameGraph;
+use crate::solve::CgtPosition;
+
+/// The most positions a loopy value's game graph may have by default.
+pub const MAX_LOOPY_VERTICES: usize = 4096;
+
+/// A position's value under a ruleset with loops.
+#[derive(Clone, Debug)]
+pub struct LoopyComponent {
+    /// The position as written.
+    pub text: String,
+    /// The ruleset it was evaluated under.
+    pub rules: Ruleset,
+    /// The position.
+    pub position: CgtPosition,
+    /// Its value.
+    pub value: Value,
+    /// Positions in its game graph.
+    pub vertices: usize,
+    /// Whether play from it can cycle.
+    pub cyclic: bool,
+}
+
+/// An evaluated expression of loopy games.
+#[derive(Clone, Debug)]
+pub struct LoopyEvaluation {
+    /// The positions found in the text, in order.
+    pub components: Vec<LoopyComponent>,
+    /// The value of the whole expression.
+    pub value: Value,
+}
+
+/// The loopy game of a position's graph.
+pub fn loopy_game(graph: &GameGraph) -> Result<Game, ValueError> {
+    Ok(Game::new(graph.left.clone(), graph.right.clone(), 0)?)
+}
+
+/// The value of `position` under `rules`, whether or not its play can cycle;
+/// refused past `max_vertices` positions in its graph.
+pub fn loopy_value(
+    rules: &Ruleset,
+    position: &CgtPosition,
+    max_vertices: usize,
+) -> Result<(Value, GameGraph), ValueError> {
+    let graph = GameGraph::build(rules, position, max_vertices)?;
+    let value = Value::from_game(&loopy_game(&graph)?)?;
+    Ok((value, graph))
+}
+
+/// A term of an expression: its sign and its text (`#k` for the k-th position).
+fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
+    let err = |m: &str| ValueError::Expression(m.to_string());
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    let mut negative = false;
+    let chars: Vec<char> = rewritten.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '{' | '(' | '[' | '<' => depth += 1,
+            '}' | ')' | ']' | '>' => depth -= 1,
+            _ => {}
+        }
+        // A top-level sign ends the term before it, unless it starts `+-` (±).
+        let is_pm = c == '+' && chars.get(i + 1) == Some(&'-');
+        let starts_term = current.trim().is_empty();
+        if depth == 0 && (c == '+' || c == '-') && !(is_pm && starts_term) {
+            if !current.trim().is_empty() {
+                out.push((negative, current.trim().to_string()));
+                current.clear();
+                negative = c == '-';
+            } else if c == '-' {
+                // A unary minus (or a second sign): flip the sign of the next term.
+                negative = !negative;
+            } else if !out.is_empty() || negative {
+                return Err(err("two signs in a row"));
+            }
+            i += 1;
+            continue;
+        }
+        if is_pm && starts_term && depth == 0 {
+            current.push_str("+-");
+            i += 2;
+            continue;
+        }
+        current.push(c);
+        i += 1;
+    }
+    if depth != 0 {
+        return Err(err("unbalanced brackets"));
+    }
+    if current.trim().is_empty() {
+        return Err(err("the expression ends with a sign, or is empty"));
+    }
+    out.push((negative, current.trim().to_string()));
+    Ok(out)
+}
+
+impl Plan {
+    /// Evaluates the expression as loopy games: every position's value from its
+    /// game graph (at most `max_vertices` positions each), then the sum of the
+    /// terms (see the module documentation).
+    pub fn evaluate_loopy(&self, max_vertices: usize) -> Result<LoopyEvaluation, ValueError> {
+        // Every term is read before any position is evaluated.
+        enum Term {
+            Position(usize),
+            Game(Value),
+        }
+        let mut read = Vec::new();
+        for (negative, term) in terms(self.rewritten())? {
+            let t = match term.strip_prefix('#').and_then(|k| k.parse::<usize>().ok()) {
+                Some(k) if k < self.positions.len() => Term::Position(k),
+                _ if term.contains('#') => {
+                    return Err(ValueError::Expression(format!(
+                        "{}: with loopy rules, a position must be a whole term of a sum or \
+                         difference (not inside braces)",
+                        chopsticks_rules::quoted(&term)
+                    )))
+                }
+                _ => Term::Game(chopsticks_loopy::parse(&term).map_err(|e| {
+                    ValueError::Expression(format!(
+                        "{} is not a loopy game: {e}",
+                        chopsticks_rules::quoted(&term)
+                    ))
+                })?),
+            };
+            read.push((negative, t));
+        }
+        let mut components = Vec::with_capacity(self.positions.len());
+        for p in &self.positions {
+            let (value, graph) = loopy_value(&p.rules, &p.position, max_vertices)?;
+            components.push(LoopyComponent {
+                text: p.text.clone(),
+                rules: p.rules.clone(),
+                position: p.position.clone(),
+                value,
+                vertices: graph.len(),
+                cyclic: graph.has_cycle(),
+            });
+        }
+        let mut total: Option<Value> = None;
+        for (negative, t) in read {
+            let v = match t {
+                Term::Position(k) => components[k].value.clone(),
+                Term::Game(v) => v,
+            };
+            let v = if negative { v.neg() } else { v };
+            total = Some(match total {
+                None => v,
+                Some(t) => t.add(&v)?,
+            });
+        }
+        Ok(LoopyEvaluation {
+            components,
+            value: total.expect("at least one term"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::terms;
+
+    #[test]
+    fn terms_split_at_top_level_signs() {
+        let t = terms(" #0 - #1+{0|-1} - -over").unwrap();
+        assert_eq!(
+            t,
+            vec![
+                (false, "#0".to_string()),
+                (true, "#1".to_string()),
+                (false, "{0|-1}".to_string()),
+                (false, "over".to_string()),
+            ]
+        );
+        assert_eq!(
+            terms("+-over").unwrap(),
+            vec![(false, "+-over".to_string())]
+        );
+        assert_eq!(terms("-#0").unwrap(), vec![(true, "#0".to_string())]);
+        assert!(terms("#0 +").is_err());
+        assert!(terms("{0|").is_err());
+    }
+}
