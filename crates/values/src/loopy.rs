@@ -178,6 +178,37 @@ impl Plan {
     }
 }
 
+/// The paper's game under rollover with `hands` hands a side: attacks only,
+/// `x + y` taken modulo `n + 1` (a hand dies only at exactly 0).
+pub fn rollover_rules(n: u32, hands: usize) -> Ruleset {
+    let mut r = chopsticks_rules::Preset::Simple.ruleset();
+    r.hands = vec![hands, hands];
+    r.fingers = n + 1;
+    r.overflow = chopsticks_rules::Overflow::Rollover;
+    r
+}
+
+/// The rollover analogue of Table 1: the values of `(i|j)_n` for `1 ≤ i, j ≤ n`
+/// (rows `i`), one hand each, each within `max_vertices` positions.
+pub fn rollover_grid(n: u32, max_vertices: usize) -> Result<Vec<Vec<Value>>, ValueError> {
+    let rules = rollover_rules(n, 1);
+    (1..=n)
+        .map(|i| {
+            (1..=n)
+                .map(|j| {
+                    Ok(loopy_value(&rules, &CgtPosition::new(vec![i], vec![j]), max_vertices)?.0)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The rollover analogue of Table 2: the value of `(1|1)_n`, one hand each.
+pub fn rollover_one_one(n: u32, max_vertices: usize) -> Result<Value, ValueError> {
+    let rules = rollover_rules(n, 1);
+    Ok(loopy_value(&rules, &CgtPosition::new(vec![1], vec![1]), max_vertices)?.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::terms;

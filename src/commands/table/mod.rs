@@ -51,6 +51,10 @@ enum Format {
 const MAX_FROM_SCRATCH: u32 = 5000;
 /// The largest N `table grid` accepts (N² cells are printed).
 const MAX_GRID: u32 = 1000;
+/// The largest N `table grid --rollover` and `table one-hand --rollover` accept.
+const MAX_ROLLOVER_GRID: u32 = 60;
+/// The most positions of one game graph under rollover (one hand each: n² + 1).
+const ROLLOVER_VERTICES: usize = 4096;
 
 #[derive(Args, Debug)]
 struct OneHandArgs {
@@ -67,6 +71,10 @@ struct OneHandArgs {
     /// Compute every n from scratch (in parallel) instead of incrementally.
     #[arg(long)]
     from_scratch: bool,
+    /// Rollover (`x + y` taken modulo n + 1, a hand dies only at 0): the loopy
+    /// values of (1|1)_n [--n defaults to 30].
+    #[arg(long, conflicts_with = "from_scratch")]
+    rollover: bool,
     /// Print JSON: a list of {"from", "to", "value", "outcome"} (instead of a
     /// --format).
     #[arg(long, conflicts_with = "format")]
@@ -91,8 +99,12 @@ struct GridArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Write values in uptimal form (`.22*`) where they have one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rollover")]
     uptimal: bool,
+    /// Rollover (`x + y` taken modulo n + 1, a hand dies only at 0): loopy values
+    /// (stoppers such as `over`, or `onside & offside`).
+    #[arg(long)]
+    rollover: bool,
     /// Print JSON: {"fingers", "values": [[…]], "distinct"} (instead of a --format).
     #[arg(long, conflicts_with = "format")]
     json: bool,
@@ -148,6 +160,9 @@ fn paper_n(n: Option<u32>, old: Option<u32>, old_name: &str, default: u32) -> u3
 }
 
 fn one_hand_table(args: &OneHandArgs) -> Result<()> {
+    if args.rollover {
+        return rollover_one_hand_table(args);
+    }
     let max = paper_n(args.n, args.max, "max", 606);
     if max == 0 {
         bail!("--n must be at least 1");
@@ -251,16 +266,13 @@ fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
     Ok(chopsticks_files::write_atomically(Path::new(path), bytes)?)
 }
 
-fn grid_table(args: &GridArgs) -> Result<()> {
-    let n = paper_n(args.n, args.fingers, "fingers", 20);
-    if n == 0 {
-        bail!("--n must be at least 1");
-    }
-    if n > MAX_GRID {
-        bail!("--n goes up to {MAX_GRID} (the table has N² cells)");
-    }
+/// Distinct values as (cells indexing them, their texts, their outcome classes).
+type GridCells = (Vec<Vec<usize>>, Vec<String>, Vec<String>);
+
+/// Table 1 (`(i|j)_n`) of Simple Chopsticks: cells, distinct values, outcomes.
+fn short_grid_cells(n: u32, uptimal: bool, quiet: bool) -> Result<GridCells> {
     // The incremental sweep gives every (i|j)_n with i + j ≤ n; the others are *.
-    let bar = progress::bar(n as u64, "finger counts", args.quiet);
+    let bar = progress::bar(n as u64, "finger counts", quiet);
     let mut sweep = OneHandSweep::new(n)?;
     while let Some(k) = sweep.advance() {
         bar.set_position(k as u64);
@@ -280,7 +292,7 @@ fn grid_table(args: &GridArgs) -> Result<()> {
     // With --uptimal, games that print with braces are written in uptimal form.
     let text_of = |store: &mut GameStore, g: GameId| -> String {
         let plain = store.format(g);
-        if args.uptimal && plain.contains('{') {
+        if uptimal && plain.contains('{') {
             if let Some(u) = store.to_uptimal(g) {
                 return u;
             }
@@ -294,6 +306,144 @@ fn grid_table(args: &GridArgs) -> Result<()> {
         .iter()
         .map(|row| row.iter().map(|&g| index(g)).collect())
         .collect();
+    let outcomes = outcomes.iter().map(|o| o.to_string()).collect();
+    Ok((cells, names, outcomes))
+}
+
+/// The rollover analogue of Table 1: loopy values, one hand each.
+fn rollover_grid_cells(n: u32, quiet: bool) -> Result<GridCells> {
+    if n > MAX_ROLLOVER_GRID {
+        bail!("with --rollover, --n goes up to {MAX_ROLLOVER_GRID} (each cell's game graph has about n² positions)");
+    }
+    let bar = progress::bar(n as u64, "rows", quiet);
+    let rules = chopsticks_values::rollover_rules(n, 1);
+    let rows: Vec<Vec<chopsticks_loopy::Value>> = (1..=n)
+        .into_par_iter()
+        .map(|i| {
+            let row = (1..=n)
+                .map(|j| {
+                    let p = chopsticks_values::CgtPosition::new(vec![i], vec![j]);
+                    Ok(chopsticks_values::loopy_value(&rules, &p, ROLLOVER_VERTICES)?.0)
+                })
+                .collect::<Result<Vec<_>, chopsticks_values::ValueError>>();
+            bar.inc(1);
+            row
+        })
+        .collect::<Result<_, _>>()?;
+    bar.finish_and_clear();
+    let mut distinct: Vec<&chopsticks_loopy::Value> = Vec::new();
+    for v in rows.iter().flatten() {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    let cells = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|v| distinct.iter().position(|d| *d == v).expect("listed"))
+                .collect()
+        })
+        .collect();
+    let names = distinct.iter().map(|v| v.to_string()).collect();
+    let outcomes = distinct.iter().map(|v| v.outcome().name()).collect();
+    Ok((cells, names, outcomes))
+}
+
+/// The rollover analogue of Table 2: runs of equal loopy values of `(1|1)_n`.
+fn rollover_one_hand_table(args: &OneHandArgs) -> Result<()> {
+    let max = paper_n(args.n, args.max, "max", 30);
+    if max == 0 || max > MAX_ROLLOVER_GRID {
+        bail!("with --rollover, --n must be between 1 and {MAX_ROLLOVER_GRID}");
+    }
+    let clock = Instant::now();
+    let bar = progress::bar(max as u64, "finger counts", args.quiet);
+    let values: Vec<(String, String)> = (1..=max)
+        .into_par_iter()
+        .map(|n| {
+            let v = chopsticks_values::rollover_one_one(n, ROLLOVER_VERTICES)?;
+            bar.inc(1);
+            Ok((v.to_string(), v.outcome().name()))
+        })
+        .collect::<Result<_, chopsticks_values::ValueError>>()?;
+    bar.finish_and_clear();
+    if args.time {
+        eprintln!(
+            "computed (1|1)_n with rollover for n ≤ {max} in {:.3} s",
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    // Runs of equal values.
+    let mut runs: Vec<(u32, u32, &str, &str)> = Vec::new();
+    for (k, (v, o)) in values.iter().enumerate() {
+        let n = k as u32 + 1;
+        match runs.last_mut() {
+            Some(r) if r.2 == v => r.1 = n,
+            _ => runs.push((n, n, v, o)),
+        }
+    }
+    if args.json {
+        let list: Vec<_> = runs
+            .iter()
+            .map(|r| json!({"from": r.0, "to": r.1, "value": r.2, "outcome": r.3}))
+            .collect();
+        super::print_json(&json!(list));
+        return Ok(());
+    }
+    let span = |r: &(u32, u32, &str, &str)| {
+        if r.0 == r.1 {
+            r.0.to_string()
+        } else {
+            format!("{}–{}", r.0, r.1)
+        }
+    };
+    match args.format {
+        Format::Text => {
+            let w = runs
+                .iter()
+                .map(|r| span(r).chars().count())
+                .max()
+                .unwrap_or(1);
+            let vw = runs.iter().map(|r| r.2.chars().count()).max().unwrap_or(1);
+            for r in &runs {
+                println!("{:<w$}  {:<vw$}  {}", span(r), r.2, r.3);
+            }
+        }
+        Format::Markdown => {
+            println!("| n | (1\\|1)_n with rollover | outcome |");
+            println!("|---|---|---|");
+            for r in &runs {
+                println!("| {} | `{}` | {} |", span(r), md(r.2), r.3);
+            }
+        }
+        Format::Csv => {
+            println!("from,to,value,outcome");
+            for r in &runs {
+                println!("{},{},{},{}", r.0, r.1, csv(r.2), r.3);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn grid_table(args: &GridArgs) -> Result<()> {
+    let n = paper_n(args.n, args.fingers, "fingers", 20);
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    if n > MAX_GRID {
+        bail!("--n goes up to {MAX_GRID} (the table has N² cells)");
+    }
+    let (cells, names, outcomes) = if args.rollover {
+        rollover_grid_cells(n, args.quiet)?
+    } else {
+        short_grid_cells(n, args.uptimal, args.quiet)?
+    };
+    let game = if args.rollover {
+        "Chopsticks with rollover (attacks only, x + y mod (n + 1))"
+    } else {
+        "Simple Chopsticks"
+    };
     let text: Vec<Vec<&str>> = cells
         .iter()
         .map(|row| row.iter().map(|&k| names[k].as_str()).collect())
@@ -301,7 +451,9 @@ fn grid_table(args: &GridArgs) -> Result<()> {
 
     if args.png.is_some() || args.svg.is_some() {
         let pic = GridPicture {
-            title: format!("Values of (i|j)_{n} in Simple Chopsticks (rows i: Left's hand, columns j: Right's hand)"),
+            title: format!(
+                "Values of (i|j)_{n} in {game} (rows i: Left's hand, columns j: Right's hand)"
+            ),
             row_label: "i".into(),
             col_label: "j".into(),
             first_row: 1,
@@ -328,7 +480,8 @@ fn grid_table(args: &GridArgs) -> Result<()> {
             "n": n,
             "fingers": n,
             "values": text,
-            "distinct": names.iter().zip(&outcomes).map(|(v, o)| json!({"value": v, "outcome": o.to_string()})).collect::<Vec<_>>(),
+            "rollover": args.rollover,
+            "distinct": names.iter().zip(&outcomes).map(|(v, o)| json!({"value": v, "outcome": o})).collect::<Vec<_>>(),
         }));
         return Ok(());
     }
@@ -347,7 +500,13 @@ fn grid_table(args: &GridArgs) -> Result<()> {
         Format::Text => {
             let w = names.iter().map(|s| s.chars().count()).max().unwrap_or(1);
             let lw = n.to_string().len().max(3);
-            println!("Values of (i|j)_{n}: row i = Left's hand, column j = Right's hand (Table 1)");
+            if args.rollover {
+                println!("Values of (i|j)_{n} with rollover: row i = Left's hand, column j = Right's hand");
+            } else {
+                println!(
+                    "Values of (i|j)_{n}: row i = Left's hand, column j = Right's hand (Table 1)"
+                );
+            }
             let header: Vec<String> = (1..=n).map(|j| format!("{j:>w$}")).collect();
             println!("{:>lw$}  {}", "i\\j", header.join(" "));
             for (i, row) in text.iter().enumerate() {
