@@ -25,7 +25,7 @@
 //! and predecessors are read from the two graphs and their reversed option lists,
 //! so no state graph is stored. Every buffer belongs to one call.
 
-use crate::game::{Game, Player};
+use crate::game::Game;
 use crate::LoopyError;
 
 /// The most pair states (`2 · |A| · |B|`) one comparison may use.
@@ -42,28 +42,64 @@ pub enum Mode {
     Offside,
 }
 
-/// Reversed option lists of a graph.
-struct Reversed {
-    left: Vec<Vec<u32>>,
-    right: Vec<Vec<u32>>,
+/// Option lists in compressed form: the options of `v` are
+/// `to[off[v]..off[v + 1]]`.
+struct Csr {
+    off: Vec<u32>,
+    to: Vec<u32>,
 }
 
-impl Reversed {
-    fn of(g: &Game) -> Reversed {
-        Reversed {
-            left: g.reverse(Player::Left),
-            right: g.reverse(Player::Right),
+impl Csr {
+    fn from_lists<'l>(n: usize, lists: impl Fn(u32) -> &'l [u32]) -> Csr {
+        let mut off = Vec::with_capacity(n + 1);
+        let mut to = Vec::new();
+        off.push(0);
+        for v in 0..n as u32 {
+            to.extend_from_slice(lists(v));
+            off.push(to.len() as u32);
         }
+        Csr { off, to }
+    }
+
+    fn reversed(&self, n: usize) -> Csr {
+        let mut count = vec![0u32; n + 1];
+        for &w in &self.to {
+            count[w as usize + 1] += 1;
+        }
+        for v in 0..n {
+            count[v + 1] += count[v];
+        }
+        let off = count.clone();
+        let mut fill = count;
+        let mut to = vec![0u32; self.to.len()];
+        for v in 0..n {
+            for &w in self.get(v as u32) {
+                to[fill[w as usize] as usize] = v as u32;
+                fill[w as usize] += 1;
+            }
+        }
+        Csr { off, to }
+    }
+
+    #[inline]
+    fn get(&self, v: u32) -> &[u32] {
+        &self.to[self.off[v as usize] as usize..self.off[v as usize + 1] as usize]
     }
 }
 
-/// The pair arena for `A - B`.
-pub(crate) struct Arena<'a> {
-    a: &'a Game,
-    b: &'a Game,
-    ra: Reversed,
-    rb: Reversed,
+/// The pair arena for `A - B`: the option lists of both graphs and their
+/// reverses.
+pub(crate) struct Arena {
+    na: usize,
     nb: usize,
+    a_left: Csr,
+    a_right: Csr,
+    b_left: Csr,
+    b_right: Csr,
+    ra_left: Csr,
+    ra_right: Csr,
+    rb_left: Csr,
+    rb_right: Csr,
     mode: Mode,
 }
 
@@ -74,8 +110,8 @@ struct Edge {
     marked: bool,
 }
 
-impl<'a> Arena<'a> {
-    pub(crate) fn new(a: &'a Game, b: &'a Game, mode: Mode) -> Result<Arena<'a>, LoopyError> {
+impl Arena {
+    pub(crate) fn new(a: &Game, b: &Game, mode: Mode) -> Result<Arena, LoopyError> {
         let states = 2u128 * a.len() as u128 * b.len() as u128;
         if states > MAX_PAIR_STATES as u128 {
             return Err(LoopyError::TooLarge {
@@ -83,18 +119,28 @@ impl<'a> Arena<'a> {
                 limit: MAX_PAIR_STATES,
             });
         }
+        let (na, nb) = (a.len(), b.len());
+        let a_left = Csr::from_lists(na, |v| a.left(v));
+        let a_right = Csr::from_lists(na, |v| a.right(v));
+        let b_left = Csr::from_lists(nb, |v| b.left(v));
+        let b_right = Csr::from_lists(nb, |v| b.right(v));
         Ok(Arena {
-            a,
-            b,
-            ra: Reversed::of(a),
-            rb: Reversed::of(b),
-            nb: b.len(),
+            na,
+            nb,
+            ra_left: a_left.reversed(na),
+            ra_right: a_right.reversed(na),
+            rb_left: b_left.reversed(nb),
+            rb_right: b_right.reversed(nb),
+            a_left,
+            a_right,
+            b_left,
+            b_right,
             mode,
         })
     }
 
     fn states(&self) -> usize {
-        2 * self.a.len() * self.nb
+        2 * self.na * self.nb
     }
 
     #[inline]
@@ -119,70 +165,55 @@ impl<'a> Arena<'a> {
         self.mode != Mode::Onside
     }
 
-    /// Moves from state `s`.
-    fn for_each_move(&self, s: u32, mut f: impl FnMut(Edge)) {
-        let (a, b, mover) = self.split(s);
+    /// Moves from state `(a, b, mover)`.
+    #[inline]
+    fn for_each_move_at(&self, a: u32, b: u32, mover: u32, mut f: impl FnMut(Edge)) {
         let (ma, mb) = (self.marked_a(), self.marked_b());
-        if mover == 0 {
-            for &a2 in self.a.left(a) {
-                f(Edge {
-                    to: self.id(a2, b, 1),
-                    marked: ma,
-                });
-            }
-            for &b2 in self.b.right(b) {
-                f(Edge {
-                    to: self.id(a, b2, 1),
-                    marked: mb,
-                });
-            }
+        let base_b = b as usize * 2;
+        let nb2 = self.nb * 2;
+        let (la, lb, next) = if mover == 0 {
+            (self.a_left.get(a), self.b_right.get(b), 1)
         } else {
-            for &a2 in self.a.right(a) {
-                f(Edge {
-                    to: self.id(a2, b, 0),
-                    marked: ma,
-                });
-            }
-            for &b2 in self.b.left(b) {
-                f(Edge {
-                    to: self.id(a, b2, 0),
-                    marked: mb,
-                });
-            }
+            (self.a_right.get(a), self.b_left.get(b), 0)
+        };
+        for &a2 in la {
+            f(Edge {
+                to: (a2 as usize * nb2 + base_b) as u32 + next,
+                marked: ma,
+            });
+        }
+        let base_a = a as usize * nb2;
+        for &b2 in lb {
+            f(Edge {
+                to: (base_a + b2 as usize * 2) as u32 + next,
+                marked: mb,
+            });
         }
     }
 
     /// Moves into state `s`: (predecessor, marked).
+    #[inline]
     fn for_each_pred(&self, s: u32, mut f: impl FnMut(Edge)) {
         let (a, b, mover) = self.split(s);
         let (ma, mb) = (self.marked_a(), self.marked_b());
-        if mover == 1 {
-            // Reached by a Left move: Left in A, or Right in B.
-            for &a0 in &self.ra.left[a as usize] {
-                f(Edge {
-                    to: self.id(a0, b, 0),
-                    marked: ma,
-                });
-            }
-            for &b0 in &self.rb.right[b as usize] {
-                f(Edge {
-                    to: self.id(a, b0, 0),
-                    marked: mb,
-                });
-            }
+        // Reached by a Left move (mover 1 now): Left in A, or Right in B; by a
+        // Right move: Right in A, or Left in B.
+        let (ra, rb, prev) = if mover == 1 {
+            (self.ra_left.get(a), self.rb_right.get(b), 0)
         } else {
-            for &a0 in &self.ra.right[a as usize] {
-                f(Edge {
-                    to: self.id(a0, b, 1),
-                    marked: ma,
-                });
-            }
-            for &b0 in &self.rb.left[b as usize] {
-                f(Edge {
-                    to: self.id(a, b0, 1),
-                    marked: mb,
-                });
-            }
+            (self.ra_right.get(a), self.rb_left.get(b), 1)
+        };
+        for &a0 in ra {
+            f(Edge {
+                to: self.id(a0, b, prev),
+                marked: ma,
+            });
+        }
+        for &b0 in rb {
+            f(Edge {
+                to: self.id(a, b0, prev),
+                marked: mb,
+            });
         }
     }
 
@@ -199,34 +230,36 @@ impl<'a> Arena<'a> {
             // stuck), within the states not lost.
             in_y.iter_mut().for_each(|x| *x = false);
             stack.clear();
-            for s in 0..n as u32 {
-                if lost[s as usize] {
-                    continue;
-                }
-                if s & 1 == 0 {
-                    let mut good = false;
-                    self.for_each_move(s, |e| {
-                        if e.marked && !lost[e.to as usize] {
-                            good = true;
+            for a in 0..self.na as u32 {
+                for b in 0..self.nb as u32 {
+                    let s = self.id(a, b, 0);
+                    if !lost[s as usize] {
+                        let mut good = false;
+                        self.for_each_move_at(a, b, 0, |e| {
+                            if e.marked && !lost[e.to as usize] {
+                                good = true;
+                            }
+                        });
+                        if good {
+                            in_y[s as usize] = true;
+                            stack.push(s);
                         }
-                    });
-                    if good {
-                        in_y[s as usize] = true;
-                        stack.push(s);
                     }
-                } else {
-                    // Right's moves all stay among states not lost (otherwise the
-                    // state would be lost): count the unmarked ones.
-                    let mut c = 0;
-                    self.for_each_move(s, |e| {
-                        if !e.marked {
-                            c += 1;
+                    let s = s + 1;
+                    if !lost[s as usize] {
+                        // Right's moves all stay among states not lost (otherwise
+                        // the state would be lost): count the unmarked ones.
+                        let mut c = 0;
+                        self.for_each_move_at(a, b, 1, |e| {
+                            if !e.marked {
+                                c += 1;
+                            }
+                        });
+                        count[s as usize] = c;
+                        if c == 0 {
+                            in_y[s as usize] = true;
+                            stack.push(s);
                         }
-                    });
-                    count[s as usize] = c;
-                    if c == 0 {
-                        in_y[s as usize] = true;
-                        stack.push(s);
                     }
                 }
             }
@@ -250,17 +283,20 @@ impl<'a> Arena<'a> {
             }
             // X = the rest: Right wins there. Add Right's attractor of X. First
             // count Left's moves to states not lost before this round.
-            for s in (0..n as u32).step_by(2) {
-                if lost[s as usize] {
-                    continue;
-                }
-                let mut c = 0;
-                self.for_each_move(s, |e| {
-                    if !lost[e.to as usize] {
-                        c += 1;
+            for a in 0..self.na as u32 {
+                for b in 0..self.nb as u32 {
+                    let s = self.id(a, b, 0) as usize;
+                    if lost[s] {
+                        continue;
                     }
-                });
-                count[s as usize] = c;
+                    let mut c = 0;
+                    self.for_each_move_at(a, b, 0, |e| {
+                        if !lost[e.to as usize] {
+                            c += 1;
+                        }
+                    });
+                    count[s] = c;
+                }
             }
             stack.clear();
             for s in 0..n {
@@ -274,8 +310,7 @@ impl<'a> Arena<'a> {
             }
             // Right states with a move into the newly lost set, Left states left
             // with no move outside it.
-            let mut frontier = std::mem::take(&mut stack);
-            while let Some(t) = frontier.pop() {
+            while let Some(t) = stack.pop() {
                 self.for_each_pred(t, |e| {
                     let p = e.to as usize;
                     if lost[p] {
@@ -283,17 +318,16 @@ impl<'a> Arena<'a> {
                     }
                     if p & 1 == 1 {
                         lost[p] = true;
-                        frontier.push(p as u32);
+                        stack.push(p as u32);
                     } else {
                         count[p] -= 1;
                         if count[p] == 0 {
                             lost[p] = true;
-                            frontier.push(p as u32);
+                            stack.push(p as u32);
                         }
                     }
                 });
             }
-            stack = frontier;
         }
         lost.into_iter().map(|l| !l).collect()
     }

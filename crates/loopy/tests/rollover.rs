@@ -88,3 +88,10 @@ fn rollover_larger() {
     check(4);
     check(5);
 }
+
+/// n = 6 (725 vertices), about 4 s (release build, one core).
+#[test]
+#[ignore]
+fn rollover_six() {
+    check(6);
+}
