@@ -219,7 +219,20 @@ impl Arena {
 
     /// For every state, whether Left wins (survives) from it.
     pub(crate) fn solve(&self) -> Vec<bool> {
+        self.solve_watching(None).0
+    }
+
+    /// Whether Left wins from state `s`, stopping as soon as `s` is found lost.
+    pub(crate) fn wins_from(&self, s: u32) -> bool {
+        self.solve_watching(Some(s)).1
+    }
+
+    /// Solves; with a watched state, stops early when it is found lost (the
+    /// table is then incomplete). Returns the table and whether the watched state
+    /// (if any) is won.
+    fn solve_watching(&self, watch: Option<u32>) -> (Vec<bool>, bool) {
         let n = self.states();
+        let watched = watch.map_or(usize::MAX, |s| s as usize);
         // Right's winning region, grown round by round.
         let mut lost = vec![false; n];
         let mut in_y = vec![false; n];
@@ -298,6 +311,9 @@ impl Arena {
                     count[s] = c;
                 }
             }
+            if watched < n && !lost[watched] && !in_y[watched] {
+                return (Vec::new(), false);
+            }
             stack.clear();
             for s in 0..n {
                 if !lost[s] && !in_y[s] {
@@ -328,8 +344,12 @@ impl Arena {
                     }
                 });
             }
+            if watched < n && lost[watched] {
+                return (Vec::new(), false);
+            }
         }
-        lost.into_iter().map(|l| !l).collect()
+        let won = watched < n && !lost[watched];
+        (lost.into_iter().map(|l| !l).collect(), won)
     }
 
     /// Whether Left wins from `(a, b)` with Right to move: `A ≥ B` at those
@@ -345,8 +365,7 @@ pub fn geq(a: &Game, b: &Game, mode: Mode) -> Result<bool, LoopyError> {
     let a = a.reachable();
     let b = b.reachable();
     let arena = Arena::new(&a, &b, mode)?;
-    let win = arena.solve();
-    Ok(arena.right_to_move(&win, a.start(), b.start()))
+    Ok(arena.wins_from(arena.id(a.start(), b.start(), 1)))
 }
 
 /// `A ≤ B` at their start vertices.

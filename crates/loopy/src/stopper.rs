@@ -161,6 +161,10 @@ impl Stopper {
     }
 
     /// `self ≤ other`: Left, moving second in `other - self`, survives.
+    ///
+    /// Panics when `2 · |self| · |other|` exceeds [`compare::MAX_PAIR_STATES`]
+    /// (vertex counts of the canonical graphs); [`Stopper::try_le`] returns an
+    /// error instead.
     pub fn le(&self, other: &Stopper) -> bool {
         compare::leq(&self.game, &other.game, Mode::Stopper)
             .expect("canonical stoppers are within the comparison bound")

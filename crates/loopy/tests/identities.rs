@@ -250,3 +250,15 @@ fn parse_errors() {
         assert!(parse(bad).is_err(), "{bad} should not parse");
     }
 }
+
+#[test]
+fn cgsuite_explicit_sided_options() {
+    // CGSuite EvalTest, "explicit specifier of sided values".
+    check("{2&-2|1&-2}", "{2|1} & -2*");
+}
+
+#[test]
+fn twice_upon() {
+    // The innermost part of CGSuite's `10*upon` (EvalTest, "integer * stopper").
+    check("{pass|*}+{pass|*}", "{0|^[on]*}");
+}

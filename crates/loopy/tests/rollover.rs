@@ -81,7 +81,7 @@ fn rollover_small() {
     assert!(check(3).is_stopper_sided());
 }
 
-/// Timing (release build, one core): about 0.7 s for n = 4 and 7 s for n = 5.
+/// Timing (release build, one core): about 0.45 s for n = 4 and 5 s for n = 5.
 #[test]
 #[ignore]
 fn rollover_larger() {
@@ -89,7 +89,7 @@ fn rollover_larger() {
     check(5);
 }
 
-/// n = 6 (725 vertices), about 4 s (release build, one core).
+/// n = 6 (725 vertices), about 3 s (release build, one core).
 #[test]
 #[ignore]
 fn rollover_six() {
