@@ -1,7 +1,7 @@
 //! The game graph of a position under any two-player ruleset, loops included, and
 //! who wins a sum of such games by direct search.
 //!
-//! A position seen as a combinatorial game (see [`crate::solve`]) has Left's and
+//! A position seen as a combinatorial game (see [`crate::value`]) has Left's and
 //! Right's options; under rulesets with loops (rollover, divisions, transfers,
 //! pass-splits, …) play can return to a position, so the game is a finite graph
 //! rather than a tree. [`GameGraph::build`] walks every position reachable from a
