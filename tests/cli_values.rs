@@ -82,8 +82,12 @@ fn value_refuses_bad_input_without_panicking() {
     // Numbers that would overflow once combined.
     let many = vec!["65536"; 40].join("+");
     fails_with(&["value", &many], "too large");
-    // Loopy and misère rules have no canonical value.
-    fails_with(&["value", "(1,1|1,1)_4", "--preset", "standard"], "loopy");
+    // Rules whose play can cycle give a loopy value: the standard game's start is
+    // `*`, a first-player win (as the solver finds), although play can cycle.
+    let v = json(&["value", "(1,1|1,1)_4", "--preset", "standard", "--json"]);
+    assert_eq!(v["value"], "*");
+    assert_eq!(v["components"][0]["cyclic"], true);
+    // Misère rules have no canonical value.
     fails_with(&["value", "(1|1)_4", "--misere"], "misère");
     fails_with(&["value", "(1|1)_4", "--players", "3"], "2 players");
     // Too large to compute.

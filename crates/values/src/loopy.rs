@@ -73,6 +73,8 @@ fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
     let mut depth = 0i32;
     let mut current = String::new();
     let mut negative = false;
+    // A sign has been read since the last term.
+    let mut signed = false;
     let chars: Vec<char> = rewritten.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -90,19 +92,27 @@ fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
                 out.push((negative, current.trim().to_string()));
                 current.clear();
                 negative = c == '-';
-            } else if c == '-' {
-                // A unary minus (or a second sign): flip the sign of the next term.
-                negative = !negative;
-            } else if !out.is_empty() || negative {
+                signed = true;
+            } else if signed || negative {
+                // Each term has one sign; `--x` is not accepted (as CGSuite's parser).
                 return Err(err("two signs in a row"));
+            } else if c == '-' {
+                // A leading unary minus.
+                negative = true;
+            } else {
+                signed = true;
             }
             i += 1;
             continue;
         }
         if is_pm && starts_term && depth == 0 {
+            signed = false;
             current.push_str("+-");
             i += 2;
             continue;
+        }
+        if !c.is_whitespace() {
+            signed = false;
         }
         current.push(c);
         i += 1;
@@ -215,14 +225,14 @@ mod tests {
 
     #[test]
     fn terms_split_at_top_level_signs() {
-        let t = terms(" #0 - #1+{0|-1} - -over").unwrap();
+        let t = terms(" #0 - #1+{0|-1} - over").unwrap();
         assert_eq!(
             t,
             vec![
                 (false, "#0".to_string()),
                 (true, "#1".to_string()),
                 (false, "{0|-1}".to_string()),
-                (false, "over".to_string()),
+                (true, "over".to_string()),
             ]
         );
         assert_eq!(
@@ -231,6 +241,9 @@ mod tests {
         );
         assert_eq!(terms("-#0").unwrap(), vec![(true, "#0".to_string())]);
         assert!(terms("#0 +").is_err());
+        assert!(terms("- -over").is_err());
+        assert!(terms("#0 + - #1").is_err());
+        assert!(terms(&format!("{}1", "-".repeat(1000))).is_err());
         assert!(terms("{0|").is_err());
     }
 }
