@@ -108,7 +108,7 @@ fn rollover_has_cycles_and_draws() {
     let counts: Vec<usize> = table.iter().map(|t| t.0).collect();
     assert_eq!(counts, [4, 25, 81, 196, 400, 729]);
     // Positions where some starter cannot force a win: none up to n = 3, then
-    // 110, 112, 573 — the figures of ../shared/LOOPY.md §7, measured there by a
+    // 110, 112, 573 — the figures of the loopy-games reference notes (§7), measured by a
     // separate script.
     let drawn: Vec<usize> = table.iter().map(|t| t.2).collect();
     assert_eq!(drawn, [0, 0, 0, 110, 112, 573], "{table:?}");
