@@ -217,6 +217,12 @@ impl Plan {
             text: quote(&rewritten),
             error,
         });
+        // Not a short game: it must read as a sum of loopy games, or it is an error.
+        if let Err(e) = &expression {
+            if crate::loopy::read_terms(&rewritten, positions.len()).is_err() {
+                return Err(e.clone());
+            }
+        }
         Ok(Plan {
             positions,
             rewritten,

@@ -127,36 +127,49 @@ fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
     Ok(out)
 }
 
+/// A term of a loopy expression.
+pub(crate) enum Term {
+    /// The k-th position.
+    Position(usize),
+    /// A game written in CGSuite's loopy notation.
+    Game(Value),
+}
+
+/// The signed terms of a rewritten expression with `positions` positions.
+pub(crate) fn read_terms(
+    rewritten: &str,
+    positions: usize,
+) -> Result<Vec<(bool, Term)>, ValueError> {
+    let mut read = Vec::new();
+    for (negative, term) in terms(rewritten)? {
+        let t = match term.strip_prefix('#').and_then(|k| k.parse::<usize>().ok()) {
+            Some(k) if k < positions => Term::Position(k),
+            _ if term.contains('#') => {
+                return Err(ValueError::Expression(format!(
+                    "{}: with loopy rules, a position must be a whole term of a sum or \
+                     difference (not inside braces)",
+                    chopsticks_rules::quoted(&term)
+                )))
+            }
+            _ => Term::Game(chopsticks_loopy::parse(&term).map_err(|e| {
+                ValueError::Expression(format!(
+                    "{} is not a loopy game: {e}",
+                    chopsticks_rules::quoted(&term)
+                ))
+            })?),
+        };
+        read.push((negative, t));
+    }
+    Ok(read)
+}
+
 impl Plan {
     /// Evaluates the expression as loopy games: every position's value from its
     /// game graph (at most `max_vertices` positions each), then the sum of the
     /// terms (see the module documentation).
     pub fn evaluate_loopy(&self, max_vertices: usize) -> Result<LoopyEvaluation, ValueError> {
         // Every term is read before any position is evaluated.
-        enum Term {
-            Position(usize),
-            Game(Value),
-        }
-        let mut read = Vec::new();
-        for (negative, term) in terms(self.rewritten())? {
-            let t = match term.strip_prefix('#').and_then(|k| k.parse::<usize>().ok()) {
-                Some(k) if k < self.positions.len() => Term::Position(k),
-                _ if term.contains('#') => {
-                    return Err(ValueError::Expression(format!(
-                        "{}: with loopy rules, a position must be a whole term of a sum or \
-                         difference (not inside braces)",
-                        chopsticks_rules::quoted(&term)
-                    )))
-                }
-                _ => Term::Game(chopsticks_loopy::parse(&term).map_err(|e| {
-                    ValueError::Expression(format!(
-                        "{} is not a loopy game: {e}",
-                        chopsticks_rules::quoted(&term)
-                    ))
-                })?),
-            };
-            read.push((negative, t));
-        }
+        let read = read_terms(self.rewritten(), self.positions.len())?;
         let mut components = Vec::with_capacity(self.positions.len());
         for p in &self.positions {
             let (value, graph) = loopy_value(&p.rules, &p.position, max_vertices)?;
