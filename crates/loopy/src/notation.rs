@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use chopsticks_cgt::{GameId, GameStore, Kind};
 
 use crate::game::Game;
-use crate::sides::{self, Side, SideValue};
+use crate::sides::{self, Side};
 use crate::stopper::Stopper;
 use crate::value::Value;
 use crate::LoopyError;
@@ -1203,28 +1203,7 @@ impl Evaluator {
             sides::side_within(on, Side::On, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e))?;
         let t =
             sides::side_within(off, Side::Off, MAX_PARSE_SIDE_VERTICES).map_err(|e| perr(at, e))?;
-        Ok(match (s, t) {
-            (SideValue::Stopper(s), SideValue::Stopper(t)) => {
-                if s == t {
-                    Value::Stopper(s)
-                } else {
-                    Value::Sided {
-                        onside: s,
-                        offside: t,
-                    }
-                }
-            }
-            (s, t) => Value::NotStopperSided {
-                onside: match s {
-                    SideValue::Stopper(s) => s.game().clone(),
-                    SideValue::Graph(g) => g,
-                },
-                offside: match t {
-                    SideValue::Stopper(t) => t.game().clone(),
-                    SideValue::Graph(g) => g,
-                },
-            },
-        })
+        Ok(Value::combine(s, t))
     }
 
     fn braces_value(&mut self, ast: &Ast) -> Result<Value, ParseError> {

@@ -166,7 +166,9 @@ impl Value {
         Ok(Value::combine(on, off))
     }
 
-    fn combine(on: SideValue, off: SideValue) -> Value {
+    /// The value with these two sides: a stopper when both are the same stopper,
+    /// `s & t` when both are stoppers, the sides' graphs otherwise.
+    pub(crate) fn combine(on: SideValue, off: SideValue) -> Value {
         match (on, off) {
             (SideValue::Stopper(s), SideValue::Stopper(t)) => {
                 if s == t {
