@@ -406,6 +406,13 @@ impl Game {
     /// The vertices with every option before the vertex itself, or `None` when
     /// there is a cycle.
     pub(crate) fn topological_order(&self) -> Option<Vec<u32>> {
+        let order = self.peel_order();
+        (order.len() == self.len()).then_some(order)
+    }
+
+    /// The vertices from which no cycle is reachable (the loop-free part), each
+    /// after all of its options: peeled from the vertices without options.
+    fn peel_order(&self) -> Vec<u32> {
         let n = self.len();
         let mut remaining: Vec<u32> = (0..n)
             .map(|v| (self.left[v].len() + self.right[v].len()) as u32)
@@ -430,7 +437,7 @@ impl Game {
                 }
             }
         }
-        (order.len() == n).then_some(order)
+        order
     }
 
     /// Who wins from the start with `first` to move, infinite play being a draw:
@@ -569,22 +576,9 @@ impl Game {
     /// The canonical short game of every vertex from which no cycle is reachable
     /// (`None` for the others).
     pub(crate) fn short_ids_partial(&self, store: &mut GameStore) -> Vec<Option<GameId>> {
-        let n = self.len();
-        // Peel vertices all of whose options are done (the loop-free part).
-        let mut remaining: Vec<u32> = (0..n)
-            .map(|v| (self.left[v].len() + self.right[v].len()) as u32)
-            .collect();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for v in 0..n {
-            for &w in self.left[v].iter().chain(&self.right[v]) {
-                preds[w as usize].push(v as u32);
-            }
-        }
-        let mut ids: Vec<Option<GameId>> = vec![None; n];
-        let mut stack: Vec<u32> = (0..n as u32)
-            .filter(|&v| remaining[v as usize] == 0)
-            .collect();
-        while let Some(v) = stack.pop() {
+        // Options come first in the peel order of the loop-free part.
+        let mut ids: Vec<Option<GameId>> = vec![None; self.len()];
+        for v in self.peel_order() {
             let vi = v as usize;
             let l: Vec<GameId> = self.left[vi]
                 .iter()
@@ -595,12 +589,6 @@ impl Game {
                 .map(|&w| ids[w as usize].expect("done"))
                 .collect();
             ids[vi] = Some(store.game(&l, &r));
-            for &p in &preds[vi] {
-                remaining[p as usize] -= 1;
-                if remaining[p as usize] == 0 {
-                    stack.push(p);
-                }
-            }
         }
         ids
     }
