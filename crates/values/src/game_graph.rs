@@ -19,10 +19,10 @@
 
 use std::collections::HashMap;
 
-use chopsticks_rules::{Position, Ruleset};
+use chopsticks_rules::Ruleset;
 
 use crate::error::ValueError;
-use crate::solve::{check_rules, CgtPosition};
+use crate::solve::{check_rules, general_options, CgtPosition};
 
 /// The positions reachable from a start, with each one's Left and Right options.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,18 +66,9 @@ impl GameGraph {
             let mut options = [Vec::new(), Vec::new()];
             let over = l.iter().all(|&v| v == 0) || r.iter().all(|&v| v == 0);
             if !over {
-                // Left to move: players [Left, Right]; a move leaves [Right', Left'].
-                let p = Position::new(rules, vec![l.clone(), r.clone()])?;
-                for (_, q) in p.moves(rules) {
-                    let pl = q.players();
-                    options[0].push(key(&pl[1], &pl[0]));
-                }
-                // Right to move: players [Right, Left]; a move leaves [Left', Right'].
-                let p = Position::new(rules, vec![r.clone(), l.clone()])?;
-                for (_, q) in p.moves(rules) {
-                    let pl = q.players();
-                    options[1].push(key(&pl[0], &pl[1]));
-                }
+                general_options(rules, &l, &r, |side, left, right| {
+                    options[side].push(key(left, right))
+                })?;
             }
             let mut ids = [Vec::new(), Vec::new()];
             for (side, list) in options.into_iter().enumerate() {

@@ -198,6 +198,30 @@ pub(crate) fn padded(
     ))
 }
 
+/// Every option of the position with Left's hands `l` and Right's `r` under any
+/// ruleset, as `f(side, Left's hands, Right's hands)` (side 0: a Left option,
+/// all reported first; 1: a Right option), hands as the rules crate leaves them.
+pub(crate) fn general_options(
+    rules: &Ruleset,
+    l: &[u32],
+    r: &[u32],
+    mut f: impl FnMut(usize, &[u32], &[u32]),
+) -> Result<(), ValueError> {
+    // Left to move: players [Left, Right]; a move leaves [Right', Left'].
+    let p = Position::new(rules, vec![l.to_vec(), r.to_vec()])?;
+    for (_, q) in p.moves(rules) {
+        let players = q.players();
+        f(0, &players[1], &players[0]);
+    }
+    // Right to move: players [Right, Left]; a move leaves [Left', Right'].
+    let p = Position::new(rules, vec![r.to_vec(), l.to_vec()])?;
+    for (_, q) in p.moves(rules) {
+        let players = q.players();
+        f(1, &players[0], &players[1]);
+    }
+    Ok(())
+}
+
 /// Pads (with dead hands) and checks one side of a position.
 fn side(rules: &Ruleset, seat: usize, hands: &[u32]) -> Result<Vec<u32>, ValueError> {
     let name = ["Left", "Right"][seat];
@@ -522,24 +546,13 @@ impl Graph for GeneralGraph<'_> {
 
     fn options(&self, key: &[u32], out: &mut Vec<Vec<u32>>) -> Result<usize, ValueError> {
         let (l, r) = self.halves(key);
-        let start = out.len();
-        // Left to move: players [Left, Right]; a move leaves [Right', Left'].
-        let p = Position::new(self.rules, vec![l.to_vec(), r.to_vec()])?;
-        for (_, q) in p.moves(self.rules) {
-            let players = q.players();
-            let mut k = players[1].clone();
-            k.extend_from_slice(&players[0]);
+        let mut lefts = 0;
+        general_options(self.rules, l, r, |side, left, right| {
+            lefts += usize::from(side == 0);
+            let mut k = left.to_vec();
+            k.extend_from_slice(right);
             out.push(k);
-        }
-        let lefts = out.len() - start;
-        // Right to move: players [Right, Left]; a move leaves [Left', Right'].
-        let p = Position::new(self.rules, vec![r.to_vec(), l.to_vec()])?;
-        for (_, q) in p.moves(self.rules) {
-            let players = q.players();
-            let mut k = players[0].clone();
-            k.extend_from_slice(&players[1]);
-            out.push(k);
-        }
+        })?;
         Ok(lefts)
     }
 
