@@ -212,16 +212,28 @@ pub fn rollover_rules(n: u32, hands: usize) -> Ruleset {
 }
 
 /// The rollover analogue of Table 1: the values of `(i|j)_n` for `1 ≤ i, j ≤ n`
-/// (rows `i`), one hand each, each within `max_vertices` positions.
-pub fn rollover_grid(n: u32, max_vertices: usize) -> Result<Vec<Vec<Value>>, ValueError> {
+/// (rows `i`), one hand each, each within `max_vertices` positions. Rows are
+/// computed in parallel; `row_done` is called as each one is finished.
+pub fn rollover_grid(
+    n: u32,
+    max_vertices: usize,
+    row_done: Option<&(dyn Fn() + Sync)>,
+) -> Result<Vec<Vec<Value>>, ValueError> {
+    use rayon::prelude::*;
     let rules = rollover_rules(n, 1);
     (1..=n)
+        .into_par_iter()
         .map(|i| {
-            (1..=n)
+            let row = (1..=n)
                 .map(|j| {
-                    Ok(loopy_value(&rules, &CgtPosition::new(vec![i], vec![j]), max_vertices)?.0)
+                    let p = CgtPosition::new(vec![i], vec![j]);
+                    Ok(loopy_value(&rules, &p, max_vertices)?.0)
                 })
-                .collect()
+                .collect();
+            if let Some(f) = row_done {
+                f();
+            }
+            row
         })
         .collect()
 }

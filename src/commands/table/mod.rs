@@ -316,20 +316,8 @@ fn rollover_grid_cells(n: u32, quiet: bool) -> Result<GridCells> {
         bail!("with --rollover, --n goes up to {MAX_ROLLOVER_GRID} (each cell's game graph has about n² positions)");
     }
     let bar = progress::bar(n as u64, "rows", quiet);
-    let rules = chopsticks_values::rollover_rules(n, 1);
-    let rows: Vec<Vec<chopsticks_loopy::Value>> = (1..=n)
-        .into_par_iter()
-        .map(|i| {
-            let row = (1..=n)
-                .map(|j| {
-                    let p = chopsticks_values::CgtPosition::new(vec![i], vec![j]);
-                    Ok(chopsticks_values::loopy_value(&rules, &p, ROLLOVER_VERTICES)?.0)
-                })
-                .collect::<Result<Vec<_>, chopsticks_values::ValueError>>();
-            bar.inc(1);
-            row
-        })
-        .collect::<Result<_, _>>()?;
+    let row_done = || bar.inc(1);
+    let rows = chopsticks_values::rollover_grid(n, ROLLOVER_VERTICES, Some(&row_done))?;
     bar.finish_and_clear();
     let mut distinct: Vec<&chopsticks_loopy::Value> = Vec::new();
     for v in rows.iter().flatten() {
