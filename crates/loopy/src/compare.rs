@@ -373,6 +373,22 @@ pub fn leq(a: &Game, b: &Game, mode: Mode) -> Result<bool, LoopyError> {
     geq(b, a, mode)
 }
 
+/// `A ≥ B` with `A` started at `x` and `B` at `y`, for every pair `(x, y)` of
+/// `pairs` (one solve of the whole pair game).
+pub(crate) fn pairs_geq(
+    a: &Game,
+    b: &Game,
+    mode: Mode,
+    pairs: &[(u32, u32)],
+) -> Result<Vec<bool>, LoopyError> {
+    let arena = Arena::new(a, b, mode)?;
+    let win = arena.solve();
+    Ok(pairs
+        .iter()
+        .map(|&(x, y)| arena.right_to_move(&win, x, y))
+        .collect())
+}
+
 /// Every comparison between vertices of one graph: `table[i * n + j]` is
 /// `G_i ≤ G_j` in the given mode.
 pub fn all_pairs(g: &Game, mode: Mode) -> Result<Vec<bool>, LoopyError> {

@@ -216,22 +216,7 @@ impl Game {
     /// The vertices reachable from the start, in breadth-first order (start first,
     /// then Left options before Right options, each list in its order).
     pub fn reachable_order(&self) -> Vec<u32> {
-        let n = self.len();
-        let mut seen = vec![false; n];
-        let mut order = vec![self.start];
-        seen[self.start as usize] = true;
-        let mut i = 0;
-        while i < order.len() {
-            let v = order[i] as usize;
-            i += 1;
-            for &w in self.left[v].iter().chain(&self.right[v]) {
-                if !seen[w as usize] {
-                    seen[w as usize] = true;
-                    order.push(w);
-                }
-            }
-        }
-        order
+        self.reachable_from(&[self.start])
     }
 
     /// The subgraph reachable from the start, renumbered in breadth-first order
@@ -264,6 +249,89 @@ impl Game {
             right,
             start: index[self.start as usize],
         }
+    }
+
+    /// The quotient by bisimilarity: vertices whose unfoldings are the same tree
+    /// (the same Left and Right option classes, recursively) become one vertex.
+    /// The game is unchanged (not just its value), so no check is needed. The
+    /// result is reachable from its start.
+    pub fn bisimulation_quotient(&self) -> Game {
+        let (class, count) = self.bisimulation_classes();
+        self.quotient(&class, count).reachable()
+    }
+
+    /// The classes of bisimilar vertices (numbered `0..count`) and their count,
+    /// by partition refinement from the single class.
+    pub(crate) fn bisimulation_classes(&self) -> (Vec<u32>, usize) {
+        let n = self.len();
+        let mut class = vec![0u32; n];
+        let mut classes = 1usize;
+        let mut signature: std::collections::HashMap<(u32, Vec<u32>, Vec<u32>), u32> =
+            std::collections::HashMap::with_capacity(n);
+        loop {
+            signature.clear();
+            let mut next = vec![0u32; n];
+            for v in 0..n {
+                let map = |list: &Vec<u32>| -> Vec<u32> {
+                    let mut out: Vec<u32> = list.iter().map(|&w| class[w as usize]).collect();
+                    out.sort_unstable();
+                    out.dedup();
+                    out
+                };
+                let key = (class[v], map(&self.left[v]), map(&self.right[v]));
+                let fresh = signature.len() as u32;
+                next[v] = *signature.entry(key).or_insert(fresh);
+            }
+            class = next;
+            // Refinement only splits classes: an unchanged count is the fixpoint.
+            if signature.len() == classes {
+                return (class, classes);
+            }
+            classes = signature.len();
+        }
+    }
+
+    /// The graph with vertex `v` sent to `class[v]` (classes `0..count`), each
+    /// class taking the options of one of its vertices, mapped. Exact only when
+    /// vertices of a class have the same mapped options (a bisimulation).
+    pub(crate) fn quotient(&self, class: &[u32], count: usize) -> Game {
+        let mut left = vec![Vec::new(); count];
+        let mut right = vec![Vec::new(); count];
+        let mut done = vec![false; count];
+        for v in 0..self.len() {
+            let c = class[v] as usize;
+            if done[c] {
+                continue;
+            }
+            done[c] = true;
+            left[c] = self.left[v].iter().map(|&w| class[w as usize]).collect();
+            right[c] = self.right[v].iter().map(|&w| class[w as usize]).collect();
+        }
+        Game::from_unsorted(left, right, class[self.start as usize])
+    }
+
+    /// The vertices reachable from any of `roots`, in breadth-first order.
+    pub(crate) fn reachable_from(&self, roots: &[u32]) -> Vec<u32> {
+        let mut seen = vec![false; self.len()];
+        let mut order = Vec::new();
+        for &r in roots {
+            if !seen[r as usize] {
+                seen[r as usize] = true;
+                order.push(r);
+            }
+        }
+        let mut i = 0;
+        while i < order.len() {
+            let v = order[i] as usize;
+            i += 1;
+            for &w in self.left[v].iter().chain(&self.right[v]) {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    order.push(w);
+                }
+            }
+        }
+        order
     }
 
     /// Lists of predecessors: `rev[w]` holds every `v` with `w` among the options

@@ -14,6 +14,13 @@
 //! before its braces (`a{0||||0|||a|*||*}`). `dud` is `on & off`; other sided
 //! values print as `s & t`.
 //!
+//! Printing as a tree repeats a vertex reached along several paths, which can
+//! take exponential room. Past [`MAX_PRINTED_NODES`] braces the graph is
+//! printed instead as equations, one per loopy vertex, the start first:
+//! `[a = {0,b|c}; b = {a|*}; c = {pass|b}]` (not CGSuite syntax, and not read
+//! back by [`parse`]; it only happens to graphs that are not simplified,
+//! or to very large stoppers).
+//!
 //! Parsing ([`parse`]): a text without letters (other than `v`) and without `&`
 //! is read by `chopsticks-cgt` (so short games read exactly as there). Otherwise
 //! the grammar is
@@ -182,7 +189,13 @@ fn names() -> Names {
     }
 }
 
+/// Most vertices in braces a printed tree may have (see the module
+/// documentation) before the equations are printed instead.
+pub const MAX_PRINTED_NODES: usize = 4096;
+
 struct Printer<'a> {
+    /// Vertices printed in braces so far.
+    printed: usize,
     g: &'a Game,
     stopper: Option<&'a Stopper>,
     store: GameStore,
@@ -209,6 +222,7 @@ impl<'a> Printer<'a> {
     fn new(g: &'a Game, stopper: Option<&'a Stopper>, mut store: GameStore) -> Printer<'a> {
         let short = g.short_ids_partial(&mut store);
         Printer {
+            printed: 0,
             g,
             stopper,
             store,
@@ -229,11 +243,60 @@ impl<'a> Printer<'a> {
             return name;
         }
         let p = self.node(v);
+        if self.printed > MAX_PRINTED_NODES {
+            return self.equations(v);
+        }
         if p.atom {
             p.text
         } else {
             format!("{{{}}}", p.text)
         }
+    }
+
+    /// The graph from `v` as equations, one per loopy vertex (names `a`, `b`,
+    /// … in breadth-first order from `v`); short vertices print as themselves.
+    fn equations(&mut self, v: u32) -> String {
+        let order = self.g.with_start(v).reachable_order();
+        let mut name: HashMap<u32, String> = HashMap::new();
+        for &u in &order {
+            if self.short[u as usize].is_none() {
+                let k = name.len();
+                name.insert(u, label_name(k));
+            }
+        }
+        let mut text: HashMap<u32, String> = HashMap::new();
+        for &u in &order {
+            let t = match self.short[u as usize] {
+                Some(id) => self.store.format(id),
+                None => name[&u].clone(),
+            };
+            text.insert(u, t);
+        }
+        let mut lines = Vec::new();
+        for &u in &order {
+            if self.short[u as usize].is_some() {
+                continue;
+            }
+            let side = |list: &[u32]| -> String {
+                list.iter()
+                    .map(|&w| {
+                        if w == u {
+                            "pass".to_string()
+                        } else {
+                            text[&w].clone()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            lines.push(format!(
+                "{} = {{{}|{}}}",
+                name[&u],
+                side(self.g.left(u)),
+                side(self.g.right(u))
+            ));
+        }
+        format!("[{}]", lines.join("; "))
     }
 
     /// The name of loopy vertex `v` of a stopper, if it has one.
@@ -366,6 +429,14 @@ impl<'a> Printer<'a> {
 
     /// Vertex `v` in braces (returned without the outer braces unless labelled).
     fn node(&mut self, v: u32) -> Piece {
+        self.printed += 1;
+        if self.printed > MAX_PRINTED_NODES {
+            return Piece {
+                text: String::new(),
+                bars: 0,
+                atom: true,
+            };
+        }
         self.on_stack[v as usize] = true;
         let mut sides: [(String, usize); 2] = [(String::new(), 0), (String::new(), 0)];
         let lists = [self.g.left(v).to_vec(), self.g.right(v).to_vec()];

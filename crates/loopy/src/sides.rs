@@ -1,10 +1,14 @@
 //! Onsides and offsides of games that are not stoppers.
 //!
 //! The side of a game is found by editing its graph while its side value is
-//! unchanged, until no alternating cycle is left; every edit is checked by two
+//! unchanged, until no alternating cycle is left; every edit is checked by
 //! side comparisons with the graph before the edit ([`crate::compare`] in
 //! [`Mode::Onside`] or [`Mode::Offside`]), so a stopper found this way *is* the
-//! side. The edits, each bounded:
+//! side. Before any edit, bisimilar vertices (the same game) are merged, which
+//! needs no check, and the vertices are numbered sinks first (by the strongly
+//! connected components of the graph of both players' moves), so that the
+//! edits, tried in vertex order, settle what cannot reach back before what
+//! leads to it. The edits, each bounded:
 //!
 //! 0. condensation (every round, with a doubling wait after one that changes
 //!    nothing): one all-pairs side
@@ -20,6 +24,14 @@
 //!    sent into a copy of the graph in which it is missing, so it can be used
 //!    once more (at most [`MAX_UNRAVEL_COPIES`] nested copies, graphs up to
 //!    [`MAX_SIDE_VERTICES`] vertices); then deletions are tried again.
+//!
+//! [`sides_within`] seeks the sides of several vertices of one graph at once:
+//! an edit is kept only if it keeps the side of every target, which one solve
+//! of the pair game checks for all of them. The positions of one variant share
+//! most of their graph, so one search serves them all (the 729 rollover
+//! positions with at most two hands a side at `n = 6` take about as long as
+//! one of them alone); a target the joint search leaves on an alternating
+//! cycle gets a search of its own, from the reduced graph.
 //!
 //! At most [`MAX_CHECKS`] checks are made per side.
 //!
@@ -82,12 +94,6 @@ struct Move {
     w: u32,
 }
 
-/// Whether `a` and `b` have the same side value.
-fn same_side(a: &Game, b: &Game, side: Side) -> Result<bool, LoopyError> {
-    let mode = side.mode();
-    Ok(compare::geq(a, b, mode)? && compare::geq(b, a, mode)?)
-}
-
 /// The onside or offside of a game graph (see the module documentation): a
 /// stopper when one was found, otherwise a simplified graph with the same side
 /// value. Errors past [`MAX_SIDE_VERTICES`] vertices.
@@ -97,21 +103,51 @@ pub fn side(g: &Game, side: Side) -> Result<SideValue, LoopyError> {
 
 /// Like [`side`], refusing graphs of more than `max_vertices` vertices.
 pub fn side_within(g: &Game, side: Side, max_vertices: usize) -> Result<SideValue, LoopyError> {
+    let g = g.reachable();
+    let mut found = sides_within(&g, side, &[g.start()], max_vertices)?;
+    Ok(found.pop().expect("one side per target"))
+}
+
+/// The sides of several vertices of one graph, each taken as the start: one
+/// search for all of them, in which every edit must keep the side of every
+/// target (one solve of the pair game checks them all). A target the joint
+/// search leaves on an alternating cycle gets a search of its own. Refuses
+/// graphs of more than `max_vertices` vertices (after the exact reduction by
+/// bisimilarity).
+pub fn sides_within(
+    g: &Game,
+    side: Side,
+    targets: &[u32],
+    max_vertices: usize,
+) -> Result<Vec<SideValue>, LoopyError> {
     let max_vertices = max_vertices.min(MAX_SIDE_VERTICES);
-    let original = g.reachable();
-    if original.alternating_cycle_states().is_empty() {
-        return Ok(SideValue::Stopper(Stopper::new(&original)?));
+    if targets.iter().any(|&t| t as usize >= g.len()) {
+        return Err(LoopyError::InvalidGraph(
+            "target vertex out of range".into(),
+        ));
     }
-    if original.len() > max_vertices {
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Bisimilar vertices are the same game: merging them needs no check.
+    let (class, count) = g.bisimulation_classes();
+    let mut search = Search {
+        side,
+        checks: 0,
+        targets: targets.iter().map(|&t| class[t as usize]).collect(),
+    };
+    let mut work = search.trim(&g.quotient(&class, count));
+    if !work.alternating_cycle_states().is_empty() && work.len() > max_vertices {
         return Err(LoopyError::TooLarge {
             what: "game to take a side of",
             limit: max_vertices,
         });
     }
-    let mut search = Search { side, checks: 0 };
-    let mut work = original.clone();
     let (mut wait, mut backoff) = (0usize, 1usize);
     for _round in 0..MAX_ROUNDS {
+        if cyclic_moves(&work, side).0.is_empty() {
+            break;
+        }
         // Condense: after deletions, side-equal vertices can often be fused, and
         // every later check is on a smaller graph. After a condensation that
         // changed nothing, wait 1, 2, 4, … rounds before the next.
@@ -129,89 +165,130 @@ pub fn side_within(g: &Game, side: Side, max_vertices: usize) -> Result<SideValu
         }
         let (moves, split) = cyclic_moves(&work, side);
         if moves.is_empty() {
-            return Ok(SideValue::Stopper(Stopper::new(&work)?));
+            break;
         }
         let mut progress = search.delete(&mut work, &moves[..split])?;
         progress |= search.delete(&mut work, &moves[split..])?;
         if progress {
-            work = work.reachable();
+            work = search.trim(&work);
             continue;
         }
         // No deletion: unravel one move, then delete again.
-        let mut unravelled = false;
-        'unravel: for &m in &moves {
-            for copies in 1..=MAX_UNRAVEL_COPIES {
-                if work.len() * (copies + 1) > max_vertices {
-                    break;
-                }
-                let candidate = unravel(&work, m, copies);
-                if !search.same(&work, &candidate)? {
-                    continue;
-                }
-                let mut next = candidate.reachable();
-                let (next_moves, _) = cyclic_moves(&next, side);
-                if next_moves.is_empty() {
-                    return Ok(SideValue::Stopper(Stopper::new(&next)?));
-                }
-                // Accept only if a deletion then succeeds (otherwise the graph
-                // would only grow).
-                if search.delete(&mut next, &next_moves)? {
-                    work = next.reachable();
-                    unravelled = true;
-                    break 'unravel;
-                }
-            }
-        }
-        if !unravelled {
+        if !search.unravel(&mut work, &moves, max_vertices)? {
             break;
         }
     }
-    Ok(SideValue::Graph(work))
+    search.finish(&work, max_vertices)
 }
 
-/// The state of one side search: which side, and the checks made.
+/// The state of one side search: which side, the checks made, and the vertices
+/// of the current graph whose sides are sought.
 struct Search {
     side: Side,
     checks: usize,
+    /// Current vertices of the targets, in the caller's order (two targets can
+    /// share a vertex).
+    targets: Vec<u32>,
+}
+
+/// Which halves of a side comparison a check needs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Both: the candidate has the same side value.
+    Both,
+    /// The current graph ≥ the candidate (the other half holds already).
+    CurrentGeq,
+    /// The candidate ≥ the current graph.
+    CandidateGeq,
+}
+
+impl Need {
+    /// The half that can fail when moves of `player` only are deleted (Left
+    /// mirrors between the two graphs, and a mirrored infinite play moves in
+    /// both, so fewer Right moves can only help Left).
+    fn deleting(player: Player) -> Need {
+        match player {
+            Player::Right => Need::CurrentGeq,
+            Player::Left => Need::CandidateGeq,
+        }
+    }
 }
 
 impl Search {
-    /// Whether `candidate` has the original's side value (false once the budget
-    /// of checks is spent).
-    fn same(&mut self, current: &Game, candidate: &Game) -> Result<bool, LoopyError> {
+    /// Takes one check from the budget; false once it is spent.
+    fn spend(&mut self) -> bool {
         if self.checks >= MAX_CHECKS {
-            return Ok(false);
+            return false;
         }
         self.checks += 1;
-        // Every accepted edit keeps the side value, so comparing with the current
-        // graph (smaller than the original) is enough.
-        same_side(current, candidate, self.side)
+        true
     }
 
-    /// Whether `candidate` (`current` without some moves of `player`) has the
-    /// same side value: the half of the comparison that can fail.
-    fn one_way(
+    /// The part of `g` reachable from the targets, renumbered; the targets
+    /// follow (the start is the first target).
+    fn trim(&mut self, g: &Game) -> Game {
+        let start = self.targets[0];
+        let mut order = g.reachable_from(&self.targets);
+        // Sinks first: deletions are tried in vertex order, and a part of the
+        // graph that cannot reach back is best settled before what leads to it.
+        let comp = vertex_components(g);
+        order.sort_by_key(|&v| comp[v as usize]);
+        let mut index = vec![u32::MAX; g.len()];
+        for (i, &v) in order.iter().enumerate() {
+            index[v as usize] = i as u32;
+        }
+        for t in &mut self.targets {
+            *t = index[*t as usize];
+        }
+        g.with_start(start).renumber(&order)
+    }
+
+    /// Whether every target `t` keeps its side when `current` at `t` is replaced
+    /// by `candidate` at `f[t]` (false once the budget is spent). With one
+    /// target the comparison stops as soon as it fails.
+    fn keeps(
         &mut self,
         current: &Game,
         candidate: &Game,
-        player: Player,
+        f: &dyn Fn(u32) -> u32,
+        need: Need,
     ) -> Result<bool, LoopyError> {
-        if self.checks >= MAX_CHECKS {
+        if !self.spend() {
             return Ok(false);
         }
-        self.checks += 1;
         let mode = self.side.mode();
-        match player {
-            // Fewer Right moves: candidate ≥ current holds; check current ≥ candidate.
-            Player::Right => compare::geq(current, candidate, mode),
-            Player::Left => compare::geq(candidate, current, mode),
+        if let [t] = self.targets[..] {
+            let (a, b) = (current.with_start(t), candidate.with_start(f(t)));
+            return Ok(match need {
+                Need::Both => compare::geq(&a, &b, mode)? && compare::geq(&b, &a, mode)?,
+                Need::CurrentGeq => compare::geq(&a, &b, mode)?,
+                Need::CandidateGeq => compare::geq(&b, &a, mode)?,
+            });
         }
+        let forward: Vec<(u32, u32)> = self.targets.iter().map(|&t| (t, f(t))).collect();
+        if need != Need::CandidateGeq
+            && !compare::pairs_geq(current, candidate, mode, &forward)?
+                .iter()
+                .all(|&x| x)
+        {
+            return Ok(false);
+        }
+        if need != Need::CurrentGeq {
+            let back: Vec<(u32, u32)> = forward.iter().map(|&(x, y)| (y, x)).collect();
+            if !compare::pairs_geq(candidate, current, mode, &back)?
+                .iter()
+                .all(|&x| x)
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Replaces `work` by its quotient by equality of side values (one vertex per
     /// class, read from one all-pairs side comparison), with side-dominated
-    /// options deleted, if that keeps the side value; else by the plain
-    /// quotient if that does.
+    /// options deleted, if that keeps the targets' sides; else by the plain
+    /// quotient if that does; else fuses groups of classes.
     fn condense(&mut self, work: &mut Game) -> Result<(), LoopyError> {
         let n = work.len();
         if n < 2 {
@@ -255,12 +332,14 @@ impl Search {
             left.iter().map(|l| prune(l, true)).collect(),
             right.iter().map(|r| prune(r, false)).collect(),
             start,
-        )
-        .reachable();
-        let quotient = Game::from_parts(left, right, start).reachable();
+        );
+        let quotient = Game::from_parts(left, right, start);
+        let rep_of = |v: u32| rep[v as usize];
         for candidate in [pruned, quotient] {
-            if candidate.len() < work.len() && self.same(work, &candidate)? {
-                *work = candidate;
+            let size = candidate.reachable_from(&self.map_targets(&rep)).len();
+            if size < work.len() && self.keeps(work, &candidate, &rep_of, Need::Both)? {
+                self.targets = self.map_targets(&rep);
+                *work = self.trim(&candidate);
                 return Ok(());
             }
         }
@@ -275,15 +354,20 @@ impl Search {
             .filter(|c| c.len() > 1)
             .take(MAX_FUSIONS)
             .collect();
-        let mut current = work.clone();
-        self.fuse(&mut current, &classes)?;
-        *work = current.reachable();
+        if self.fuse(work, &classes)? {
+            *work = self.trim(work);
+        }
         Ok(())
     }
 
+    /// The targets sent through a vertex map.
+    fn map_targets(&self, f: &[u32]) -> Vec<u32> {
+        self.targets.iter().map(|&t| f[t as usize]).collect()
+    }
+
     /// Fuses the classes of `classes` (each into its first vertex) in `work`
-    /// while the side value is unchanged: all at once if possible, otherwise each
-    /// half in turn.
+    /// while the targets' sides are unchanged: all at once if possible,
+    /// otherwise each half in turn.
     fn fuse(&mut self, work: &mut Game, classes: &[Vec<u32>]) -> Result<bool, LoopyError> {
         if classes.is_empty() {
             return Ok(false);
@@ -306,8 +390,9 @@ impl Search {
             (0..m).map(|v| redirect(work.right(v))).collect(),
             target[work.start() as usize],
         );
-        if self.same(work, &candidate)? {
+        if self.keeps(work, &candidate, &|v| target[v as usize], Need::Both)? {
             *work = candidate;
+            self.targets = self.map_targets(&target);
             return Ok(true);
         }
         if classes.len() == 1 {
@@ -319,9 +404,9 @@ impl Search {
         Ok(x || y)
     }
 
-    /// Deletes moves of `moves` from `work` while the side value is unchanged:
-    /// all at once if possible, otherwise each half in turn (recursively). True
-    /// if anything was deleted.
+    /// Deletes moves of `moves` from `work` while the targets' sides are
+    /// unchanged: all at once if possible, otherwise each half in turn
+    /// (recursively). True if anything was deleted.
     fn delete(&mut self, work: &mut Game, moves: &[Move]) -> Result<bool, LoopyError> {
         if moves.is_empty() {
             return Ok(false);
@@ -330,15 +415,38 @@ impl Search {
         if candidate == *work {
             return Ok(false);
         }
-        // Deleting one player's moves can only help the other (Left mirrors
-        // between the two graphs, and a mirrored infinite play moves in both), so
-        // one direction of the comparison holds already.
-        let same = if moves.iter().all(|m| m.player == moves[0].player) {
-            self.one_way(work, &candidate, moves[0].player)?
+        let one_player = moves.iter().all(|m| m.player == moves[0].player);
+        let need = if one_player {
+            Need::deleting(moves[0].player)
         } else {
-            self.same(work, &candidate)?
+            Need::Both
         };
-        if same {
+        if self.targets.len() > 1 && one_player && moves.len() > 1 {
+            // One solve tells which vertices keep their sides: try first the
+            // moves from those.
+            if !self.spend() {
+                return Ok(false);
+            }
+            let all: Vec<(u32, u32)> = (0..work.len() as u32).map(|x| (x, x)).collect();
+            let mode = self.side.mode();
+            let kept = if need == Need::CurrentGeq {
+                compare::pairs_geq(work, &candidate, mode, &all)?
+            } else {
+                compare::pairs_geq(&candidate, work, mode, &all)?
+            };
+            if self.targets.iter().all(|&t| kept[t as usize]) {
+                *work = candidate;
+                return Ok(true);
+            }
+            let calm: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| kept[m.v as usize])
+                .collect();
+            if !calm.is_empty() && calm.len() < moves.len() && self.delete(work, &calm)? {
+                return Ok(true);
+            }
+        } else if self.keeps(work, &candidate, &|v| v, need)? {
             *work = candidate;
             return Ok(true);
         }
@@ -349,6 +457,62 @@ impl Search {
         // Stop at the first success: the caller condenses the smaller graph
         // before looking further (checks on it are cheaper).
         Ok(self.delete(work, a)? || self.delete(work, b)?)
+    }
+
+    /// Unravels one of `moves` (the first that keeps the targets' sides and lets
+    /// a deletion follow); false if none does.
+    fn unravel(
+        &mut self,
+        work: &mut Game,
+        moves: &[Move],
+        max_vertices: usize,
+    ) -> Result<bool, LoopyError> {
+        for &m in moves {
+            for copies in 1..=MAX_UNRAVEL_COPIES {
+                if work.len() * (copies + 1) > max_vertices {
+                    break;
+                }
+                // Copy 0 keeps the vertex numbers: the targets stay.
+                let candidate = unravel(work, m, copies);
+                if !self.keeps(work, &candidate, &|v| v, Need::Both)? {
+                    continue;
+                }
+                let saved = self.targets.clone();
+                let mut next = self.trim(&candidate);
+                let (next_moves, _) = cyclic_moves(&next, self.side);
+                // Accept only if the graph is now a stopper or a deletion
+                // succeeds (otherwise it would only grow).
+                if next_moves.is_empty() || self.delete(&mut next, &next_moves)? {
+                    *work = self.trim(&next);
+                    return Ok(true);
+                }
+                self.targets = saved;
+            }
+        }
+        Ok(false)
+    }
+
+    /// The side of each target in the final graph: a stopper where no
+    /// alternating cycle is left; otherwise, when several targets were sought
+    /// together, a search of its own, else the simplified graph.
+    fn finish(&self, work: &Game, max_vertices: usize) -> Result<Vec<SideValue>, LoopyError> {
+        let mut done: Vec<Option<SideValue>> = vec![None; work.len()];
+        let mut out = Vec::with_capacity(self.targets.len());
+        for &t in &self.targets {
+            if done[t as usize].is_none() {
+                let sub = work.with_start(t).reachable();
+                let found = if sub.alternating_cycle_states().is_empty() {
+                    SideValue::Stopper(Stopper::new(&sub)?)
+                } else if self.targets.len() > 1 {
+                    side_within(&sub, self.side, max_vertices)?
+                } else {
+                    SideValue::Graph(sub)
+                };
+                done[t as usize] = Some(found);
+            }
+            out.push(done[t as usize].clone().expect("just found"));
+        }
+        Ok(out)
     }
 }
 
@@ -387,18 +551,33 @@ fn cyclic_moves(g: &Game, side: Side) -> (Vec<Move>, usize) {
     (first, split)
 }
 
-/// Strongly connected components of the state graph (states `2v + mover`),
-/// by an iterative Tarjan's algorithm.
+/// Strongly connected components of the state graph (states `2v + mover`).
 fn state_components(g: &Game) -> Vec<u32> {
-    let n = 2 * g.len();
-    let succ = |s: usize| -> &[u32] {
-        if s & 1 == 0 {
+    strong_components(2 * g.len(), |s, i| {
+        let list = if s % 2 == 0 {
             g.left((s / 2) as u32)
         } else {
             g.right((s / 2) as u32)
-        }
-    };
-    let next_mover = |s: usize| -> usize { 1 - s % 2 };
+        };
+        list.get(i).map(|&w| 2 * w as usize + 1 - s % 2)
+    })
+}
+
+/// Strongly connected components of the graph of both players' moves.
+fn vertex_components(g: &Game) -> Vec<u32> {
+    strong_components(g.len(), |v, i| {
+        let (left, right) = (g.left(v as u32), g.right(v as u32));
+        left.get(i)
+            .or_else(|| right.get(i.wrapping_sub(left.len())))
+            .map(|&w| w as usize)
+    })
+}
+
+/// Strongly connected components of a graph on `0..n` whose `i`-th successor
+/// of `s` is `succ(s, i)` (`None` past the last), by an iterative Tarjan's
+/// algorithm. Components are numbered in the order they are completed: a
+/// component's successors have smaller numbers (sinks first).
+fn strong_components(n: usize, succ: impl Fn(usize, usize) -> Option<usize>) -> Vec<u32> {
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -417,9 +596,7 @@ fn state_components(g: &Game) -> Vec<u32> {
         stack.push(root);
         on_stack[root] = true;
         while let Some(&(s, i)) = call.last() {
-            let list = succ(s);
-            if i < list.len() {
-                let t = 2 * list[i] as usize + next_mover(s);
+            if let Some(t) = succ(s, i) {
                 if let Some(top) = call.last_mut() {
                     top.1 += 1;
                 }

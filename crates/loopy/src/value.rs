@@ -161,9 +161,32 @@ impl Value {
         if g.alternating_cycle_states().is_empty() {
             return Ok(Value::Stopper(Stopper::new(&g)?));
         }
-        let on = sides::side_within(&g, Side::On, max_side_vertices)?;
-        let off = sides::side_within(&g, Side::Off, max_side_vertices)?;
-        Ok(Value::combine(on, off))
+        let start = g.start();
+        Ok(Value::values_within(&g, &[start], max_side_vertices)?
+            .pop()
+            .expect("one value per target"))
+    }
+
+    /// The values of several vertices of one graph, each taken as the start:
+    /// canonical stoppers where no alternating cycle is reachable, and otherwise
+    /// sides sought for all targets together ([`sides::sides_within`]); the
+    /// onsides and offsides are sought at the same time on two threads.
+    pub fn values_within(
+        game: &Game,
+        targets: &[u32],
+        max_side_vertices: usize,
+    ) -> Result<Vec<Value>, LoopyError> {
+        let (on, off) = std::thread::scope(|scope| {
+            let on =
+                scope.spawn(|| sides::sides_within(game, Side::On, targets, max_side_vertices));
+            let off = sides::sides_within(game, Side::Off, targets, max_side_vertices);
+            (on.join().expect("onside search panicked"), off)
+        });
+        Ok(on?
+            .into_iter()
+            .zip(off?)
+            .map(|(on, off)| Value::combine(on, off))
+            .collect())
     }
 
     /// The value with these two sides: a stopper when both are the same stopper,

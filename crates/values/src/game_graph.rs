@@ -45,6 +45,17 @@ impl GameGraph {
         start: &CgtPosition,
         max_vertices: usize,
     ) -> Result<GameGraph, ValueError> {
+        Ok(GameGraph::build_many(rules, std::slice::from_ref(start), max_vertices)?.0)
+    }
+
+    /// Every position reachable from any of `starts`, and the vertex of each
+    /// start (the starts come first, in order, a repeated one sharing its
+    /// vertex); refused past `max_vertices`.
+    pub fn build_many(
+        rules: &Ruleset,
+        starts: &[CgtPosition],
+        max_vertices: usize,
+    ) -> Result<(GameGraph, Vec<u32>), ValueError> {
         check_rules(rules)?;
         let key = |l: &[u32], r: &[u32]| -> (Vec<u32>, Vec<u32>) {
             let mut l = l.to_vec();
@@ -53,10 +64,27 @@ impl GameGraph {
             r.sort_unstable();
             (l, r)
         };
-        let first = crate::solve::padded(rules, start)?;
         let mut index: HashMap<(Vec<u32>, Vec<u32>), u32> = HashMap::new();
-        let mut order: Vec<(Vec<u32>, Vec<u32>)> = vec![first.clone()];
-        index.insert(first, 0);
+        let mut order: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut roots = Vec::with_capacity(starts.len());
+        for start in starts {
+            let p = crate::solve::padded(rules, start)?;
+            let p = key(&p.0, &p.1);
+            let id = match index.get(&p) {
+                Some(&id) => id,
+                None => {
+                    if order.len() >= max_vertices {
+                        return Err(ValueError::TooLarge {
+                            limit: max_vertices as u64,
+                        });
+                    }
+                    index.insert(p.clone(), order.len() as u32);
+                    order.push(p);
+                    order.len() as u32 - 1
+                }
+            };
+            roots.push(id);
+        }
         let mut left = Vec::new();
         let mut right = Vec::new();
         let mut next = 0;
@@ -100,11 +128,14 @@ impl GameGraph {
             .into_iter()
             .map(|(l, r)| CgtPosition::new(l, r))
             .collect();
-        Ok(GameGraph {
-            positions,
-            left,
-            right,
-        })
+        Ok((
+            GameGraph {
+                positions,
+                left,
+                right,
+            },
+            roots,
+        ))
     }
 
     /// The number of vertices.
