@@ -34,6 +34,9 @@ pub enum Workload {
     /// The outcome atlas of Simple Chopsticks: every position with up to 30 hands
     /// a side at n = 3 (29,767,936 positions), 40 at n = 3 and 20 at n = 4.
     Outcomes,
+    /// Loopy values of rollover Chopsticks: every position with one or two live
+    /// hands a side, n = 3 to 6, all together and each alone (slowest and mean).
+    Loopy,
 }
 
 #[derive(Args, Debug)]
@@ -78,7 +81,89 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Players => players(args),
         Workload::Export => export(args),
         Workload::Outcomes => outcomes(args),
+        Workload::Loopy => loopy(args),
     }
+}
+
+/// Every side of one or two live hands (multisets of 1..=n).
+fn small_sides(n: u32) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = (1..=n).map(|a| vec![a]).collect();
+    for a in 1..=n {
+        for b in a..=n {
+            out.push(vec![a, b]);
+        }
+    }
+    out
+}
+
+fn loopy(args: &BenchArgs) -> Result<()> {
+    use chopsticks_values::{loopy_value, loopy_values, rollover_rules, CgtPosition};
+    let limit = chopsticks_values::MAX_LOOPY_VERTICES;
+    let mut rows = Vec::new();
+    for n in 3u32..=6 {
+        let rules = rollover_rules(n, 2);
+        let sides = small_sides(n);
+        let positions: Vec<CgtPosition> = sides
+            .iter()
+            .flat_map(|l| sides.iter().map(|r| CgtPosition::new(l.clone(), r.clone())))
+            .collect();
+        let mut together = Vec::new();
+        let mut values = Vec::new();
+        for _ in 0..args.runs {
+            let clock = Instant::now();
+            values = loopy_values(&rules, &positions, limit)?;
+            together.push(clock.elapsed().as_secs_f64());
+        }
+        together.sort_by(f64::total_cmp);
+        let (mut sum, mut worst, mut worst_at) = (0.0f64, 0.0f64, String::new());
+        for p in &positions {
+            let clock = Instant::now();
+            loopy_value(&rules, p, limit)?;
+            let t = clock.elapsed().as_secs_f64();
+            sum += t;
+            if t > worst {
+                worst = t;
+                worst_at = p.paper(n + 1);
+            }
+        }
+        let stoppers = values.iter().filter(|v| v.is_stopper()).count();
+        let sided = values.iter().filter(|v| v.is_stopper_sided()).count();
+        rows.push(json!({
+            "n": n,
+            "positions": positions.len(),
+            "together_seconds": together,
+            "together_best_seconds": together[0],
+            "alone_mean_seconds": sum / positions.len() as f64,
+            "alone_slowest_seconds": worst,
+            "alone_slowest_position": worst_at,
+            "stoppers": stoppers,
+            "stopper_sided": sided - stoppers,
+            "not_found_stopper_sided": values.len() - sided,
+        }));
+    }
+    if args.json {
+        super::print_json(&json!({"workload": "loopy", "runs": rows}));
+        return Ok(());
+    }
+    println!("workload:  loopy values of rollover Chopsticks, one or two live hands a side");
+    for r in &rows {
+        let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
+        println!(
+            "  n = {}: {} positions; together best {:.2} s of {} run{}; alone mean {:.3} s, slowest {:.3} s ({}); {} stoppers, {} sided, {} not found stopper-sided",
+            r["n"],
+            r["positions"],
+            f("together_best_seconds"),
+            args.runs,
+            super::plural(args.runs as u64),
+            f("alone_mean_seconds"),
+            f("alone_slowest_seconds"),
+            r["alone_slowest_position"].as_str().unwrap_or(""),
+            r["stoppers"],
+            r["stopper_sided"],
+            r["not_found_stopper_sided"],
+        );
+    }
+    Ok(())
 }
 
 fn outcomes(args: &BenchArgs) -> Result<()> {
