@@ -126,3 +126,77 @@ fn rollover_table_2() {
         "between 1 and 60",
     );
 }
+
+/// `table two-hands`: every position with two hands a side under splits,
+/// revivals and rollover, with the counts in JSON, a picture, and bad input
+/// refused.
+#[test]
+fn two_hands_tables_of_splits_and_revivals() {
+    let v = json(&["table", "two-hands", "--n", "3", "--divide", "--json"]);
+    assert_eq!(v["counts"]["positions"], 81);
+    assert_eq!(v["sides"].as_array().unwrap().len(), 9);
+    // Revivals (free) at n = 3: 12 stoppers, 69 sided values; 18 positions where
+    // some starter cannot force a win.
+    assert_eq!(v["counts"]["stoppers"], 12);
+    assert_eq!(v["counts"]["stopper_sided"], 69);
+    let o = &v["counts"]["outcomes"];
+    let draws: u64 = ["D", "N^", "P^", "Nv", "Pv"]
+        .iter()
+        .map(|c| o[c].as_u64().unwrap())
+        .sum();
+    assert_eq!(draws, 18);
+    let first = &v["positions"][0];
+    assert_eq!(first["position"], "(1|1)_3");
+    assert_eq!(first["outcome"], "P");
+    assert_eq!(first["left_first"], "right");
+    // Splits alone make no draws at n = 4, and every value is a stopper.
+    let v = json(&["table", "two-hands", "--n", "4", "--transfer", "--json"]);
+    assert_eq!(v["counts"]["stoppers"], 196);
+    assert_eq!(v["counts"]["outcomes"]["D"], 0);
+    // Text: the summary and the grid; csv: a line per position.
+    let text = stdout(&["table", "two-hands", "--n", "2", "--rollover"]);
+    assert!(text.contains("25 positions"), "{text}");
+    assert!(text.contains("L\\R"), "{text}");
+    let csv = stdout(&[
+        "table",
+        "two-hands",
+        "--n",
+        "2",
+        "--even-divide",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.lines().count(), 26);
+    // A picture.
+    let dir = std::env::temp_dir().join(format!("two-hands-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("t.png");
+    let svg = dir.join("t.svg");
+    stdout(&[
+        "table",
+        "two-hands",
+        "--n",
+        "3",
+        "--rollover",
+        "--png",
+        png.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("(12|12)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Bad input.
+    fails_with(
+        &["table", "two-hands", "--n", "0"],
+        "--n must be between 1 and 8",
+    );
+    fails_with(
+        &["table", "two-hands", "--n", "9"],
+        "--n must be between 1 and 8",
+    );
+    fails_with(
+        &["table", "two-hands", "--png", "-"],
+        "not to standard output",
+    );
+}

@@ -56,8 +56,8 @@ pub use error::ValueError;
 pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};
 pub use game_graph::{winners, GameGraph, Winner};
 pub use loopy::{
-    loopy_value, loopy_values, rollover_grid, rollover_one_one, rollover_rules, LoopyComponent,
-    LoopyEvaluation, MAX_LOOPY_VERTICES,
+    loopy_value, loopy_values, rollover_grid, rollover_one_one, rollover_rules, two_hand_sides,
+    two_hand_table, LoopyComponent, LoopyEvaluation, MAX_LOOPY_VERTICES,
 };
 pub use one_hand::{
     a110035, fibonacci, grid, runs, table2, table2_from_scratch, theorem3_is_next, OneHandSweep,

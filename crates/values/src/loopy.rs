@@ -253,6 +253,39 @@ pub fn rollover_grid(
         .collect()
 }
 
+/// Every side of two hands with at most `n` fingers a hand, a dead hand
+/// written 0: `[a, b]` with `0 ≤ a ≤ b ≤ n`, not both dead; by `b`, then `a`
+/// (so the sides with one live hand, `[0, b]`, come first in each group).
+pub fn two_hand_sides(n: u32) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for b in 1..=n {
+        for a in 0..=b {
+            out.push(vec![a, b]);
+        }
+    }
+    out
+}
+
+/// The values of every position with two hands a side under `rules` (which
+/// must have two hands a side; `n = F - 1`): row `k` is Left's side
+/// `two_hand_sides(n)[k]`, column `l` Right's side `two_hand_sides(n)[l]`. One
+/// graph and one joint side search serve all of them ([`loopy_values`]).
+pub fn two_hand_table(rules: &Ruleset, max_vertices: usize) -> Result<Vec<Vec<Value>>, ValueError> {
+    if rules.hands != [2, 2] {
+        return Err(ValueError::Position(format!(
+            "a two-hands table needs two players with two hands each, not {:?}",
+            rules.hands
+        )));
+    }
+    let sides = two_hand_sides(rules.fingers.saturating_sub(1));
+    let positions: Vec<CgtPosition> = sides
+        .iter()
+        .flat_map(|l| sides.iter().map(|r| CgtPosition::new(l.clone(), r.clone())))
+        .collect();
+    let values = loopy_values(rules, &positions, max_vertices)?;
+    Ok(values.chunks(sides.len()).map(<[Value]>::to_vec).collect())
+}
+
 /// The rollover analogue of Table 2: the value of `(1|1)_n`, one hand each.
 pub fn rollover_one_one(n: u32, max_vertices: usize) -> Result<Value, ValueError> {
     let rules = rollover_rules(n, 1);

@@ -18,6 +18,11 @@ pub struct GridPicture {
     pub first_row: usize,
     /// The label of the first column.
     pub first_col: usize,
+    /// Row labels, when the rows are not numbered from `first_row` (empty:
+    /// numbers).
+    pub row_names: Vec<String>,
+    /// Column labels (empty: numbers from `first_col`).
+    pub col_names: Vec<String>,
     /// `cells[r][c]`: the legend entry of row `r + 1`, column `c + 1`.
     pub cells: Vec<Vec<usize>>,
     /// The legend: one text per distinct value.
@@ -111,6 +116,24 @@ fn text_width(text: &str, scale: usize) -> usize {
     text.chars().count() * (font::WIDTH + 1) * scale
 }
 
+impl GridPicture {
+    /// The label of row `r` (from 0).
+    fn row_name(&self, r: usize) -> String {
+        self.row_names
+            .get(r)
+            .cloned()
+            .unwrap_or_else(|| (r + self.first_row).to_string())
+    }
+
+    /// The label of column `c` (from 0).
+    fn col_name(&self, c: usize) -> String {
+        self.col_names
+            .get(c)
+            .cloned()
+            .unwrap_or_else(|| (c + self.first_col).to_string())
+    }
+}
+
 impl Layout {
     fn new(p: &GridPicture) -> Layout {
         let rows = p.cells.len();
@@ -121,10 +144,13 @@ impl Layout {
         let cell = (key_w + 8).max(if rows > 40 { 12 } else { 34 });
         let margin = 16;
         let title_h = char_h + 12;
-        let label_w = text_width(
-            &(rows + p.first_row).max(cols + p.first_col).to_string(),
-            scale,
-        ) + 10;
+        let widest = (0..rows)
+            .map(|r| p.row_name(r))
+            .chain((0..cols).map(|c| p.col_name(c)))
+            .map(|t| t.chars().count())
+            .max()
+            .unwrap_or(1);
+        let label_w = text_width(&"0".repeat(widest), scale) + 10;
         let label_h = char_h + 6;
         let grid_x = margin + label_w;
         let grid_y = margin + title_h + label_h;
@@ -241,7 +267,7 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
     let cols = p.cells.first().map_or(0, Vec::len);
     let step = if l.cell < char_w * 2 + 2 { 5 } else { 1 };
     for c in 0..cols {
-        let label = (c + p.first_col).to_string();
+        let label = p.col_name(c);
         if (c + 1) % step != 0 && c != 0 {
             continue;
         }
@@ -250,7 +276,7 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
         cv.text(x, l.margin + l.title_h, &label, s, DARK);
     }
     for (r, row) in p.cells.iter().enumerate() {
-        let label = (r + p.first_row).to_string();
+        let label = p.row_name(r);
         let y = l.grid_y + r * l.cell + l.cell / 2 - (font::HEIGHT * s) / 2;
         if (r + 1) % step == 0 || r == 0 {
             let w = text_width(&label, s);
@@ -359,7 +385,7 @@ pub fn svg(p: &GridPicture) -> String {
             r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
             l.grid_x + c * l.cell + l.cell / 2,
             label_y,
-            c + p.first_col
+            xml(&p.col_name(c))
         );
     }
     let key_size = (l.cell / 2).clamp(6, 12);
@@ -370,7 +396,7 @@ pub fn svg(p: &GridPicture) -> String {
             r#"<text x="{}" y="{}" text-anchor="end" dominant-baseline="central">{}</text>"#,
             l.grid_x - 8,
             y + l.cell / 2,
-            r + p.first_row
+            xml(&p.row_name(r))
         );
         for (c, &k) in row.iter().enumerate() {
             let x = l.grid_x + c * l.cell;
@@ -379,8 +405,8 @@ pub fn svg(p: &GridPicture) -> String {
                 o,
                 r#"<rect x="{x}" y="{y}" width="{cw}" height="{cw}" fill="{}" stroke="white"><title>({}|{}): {}</title></rect>"#,
                 hex(bg),
-                r + p.first_row,
-                c + p.first_col,
+                xml(&p.row_name(r)),
+                xml(&p.col_name(c)),
                 xml(&p.legend[k]),
                 cw = l.cell
             );
@@ -440,6 +466,8 @@ mod tests {
             col_label: "j".into(),
             first_row: 1,
             first_col: 1,
+            row_names: Vec::new(),
+            col_names: Vec::new(),
             legend_title: "value (outcome)".into(),
             cells: vec![vec![0, 1], vec![2, 1]],
             legend: vec!["0  (P)".into(), "*  (N)".into(), "{0|^[2]} & <x>".into()],

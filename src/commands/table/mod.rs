@@ -23,6 +23,7 @@ use crate::memory::ensure_fits;
 use crate::progress;
 
 mod outcomes;
+mod two_hands;
 
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -38,6 +39,9 @@ enum Table {
     Grid(GridArgs),
     /// The outcome class (L, R, N, P) of every position (x|y)_n with up to H hands a side.
     Outcomes(outcomes::OutcomesArgs),
+    /// Loopy values of every position with two hands a side under rollover,
+    /// splits (--transfer) or revivals (--divide, --even-divide).
+    TwoHands(two_hands::TwoHandsArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -124,6 +128,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
         Table::OneHand(a) => one_hand_table(a),
         Table::Grid(a) => grid_table(a),
         Table::Outcomes(a) => outcomes::run(a),
+        Table::TwoHands(a) => two_hands::run(a),
     }
 }
 
@@ -446,6 +451,8 @@ fn grid_table(args: &GridArgs) -> Result<()> {
             col_label: "j".into(),
             first_row: 1,
             first_col: 1,
+            row_names: Vec::new(),
+            col_names: Vec::new(),
             legend_title: "value (outcome)".into(),
             cells: cells.clone(),
             legend: names

@@ -436,6 +436,8 @@ fn hands_picture(atlas: &Atlas) -> GridPicture {
         col_label: "r".into(),
         first_row: 1,
         first_col: 1,
+        row_names: Vec::new(),
+        col_names: Vec::new(),
         legend_title: "outcomes among the positions".into(),
         cells,
         legend: legend
@@ -488,6 +490,8 @@ fn ones_twos_picture(atlas: &Atlas, l: usize, r: usize) -> Result<GridPicture> {
         col_label: "c".into(),
         first_row: 0,
         first_col: 0,
+        row_names: Vec::new(),
+        col_names: Vec::new(),
         legend_title: "outcome".into(),
         cells,
         legend,

@@ -1,0 +1,281 @@
+//! `chopsticks table two-hands`: the values of every position with two hands a
+//! side under the paper's future-work variants (rollover, splits, revivals),
+//! whose play can cycle: loopy values, found together by one joint side search
+//! ([`chopsticks_values::two_hand_table`]).
+
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chopsticks_loopy::Value;
+use chopsticks_rules::{Overflow, Preset, Ruleset};
+use chopsticks_values::picture::{self, GridPicture};
+use chopsticks_values::two_hand_sides;
+use clap::Args;
+use serde_json::json;
+
+use super::{csv, md, write_atomically, Format};
+use crate::progress;
+
+/// The largest n the table accepts: `(n(n+3)/2)²` positions (1,936 at n = 8).
+const MAX_TWO_HANDS_N: u32 = 8;
+/// The most positions of the joint game graph.
+const MAX_VERTICES: usize = 4096;
+
+/// The outcome classes with draws, in the order of the legend.
+const CLASSES: [&str; 9] = ["L", "R", "N", "P", "D", "N^", "P^", "Nv", "Pv"];
+
+#[derive(Args, Debug)]
+pub(super) struct TwoHandsArgs {
+    /// The finger count n (a hand holds 1..=n fingers, F = n + 1).
+    #[arg(long = "n", value_name = "N", default_value_t = 4)]
+    n: u32,
+    /// Rollover: `x + y` taken modulo n + 1; a hand dies only at exactly 0.
+    #[arg(long)]
+    rollover: bool,
+    /// Splits: a player may move fingers between their two live hands instead of
+    /// attacking (both stay alive).
+    #[arg(long)]
+    transfer: bool,
+    /// Revivals: a player may move fingers from a live hand onto a dead one.
+    #[arg(long)]
+    divide: bool,
+    /// Revivals only by halving an even hand (implies --divide).
+    #[arg(long)]
+    even_divide: bool,
+    /// A split may empty one of your hands (with --transfer).
+    #[arg(long)]
+    suicide: bool,
+    /// Output format: text (a summary and the grid of outcome classes), or one
+    /// line per position with its value (markdown, csv).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print JSON: {"n", "ruleset", "sides", "counts", "positions": [{"position",
+    /// "left", "right", "value", "outcome", "left_first", "right_first", "stopper",
+    /// "stopper_sided"}]} (instead of a --format).
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Draw the grid of outcome classes as a PNG picture (rows: Left's hands,
+    /// columns: Right's hands).
+    #[arg(long, value_name = "FILE")]
+    png: Option<String>,
+    /// Draw it as an SVG picture.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+    /// Print the computing time on stderr.
+    #[arg(long)]
+    time: bool,
+    /// No progress indicator.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl TwoHandsArgs {
+    /// The paper's game (attacks only, cutoff) with two hands a side and the
+    /// variant's rules.
+    fn rules(&self) -> Ruleset {
+        let mut r = Preset::Simple.ruleset();
+        r.hands = vec![2, 2];
+        r.fingers = self.n + 1;
+        if self.rollover {
+            r.overflow = Overflow::Rollover;
+        }
+        r.transfer = self.transfer;
+        r.divide = self.divide || self.even_divide;
+        r.even_divide = self.even_divide;
+        r.suicide = self.suicide;
+        r
+    }
+}
+
+/// A side's short label: its two hands as digits (`03`, `12`).
+fn side_label(side: &[u32]) -> String {
+    side.iter().map(|h| h.to_string()).collect()
+}
+
+pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
+    if args.n == 0 || args.n > MAX_TWO_HANDS_N {
+        bail!("--n must be between 1 and {MAX_TWO_HANDS_N} (the table has (n(n+3)/2)² positions)");
+    }
+    if let (Some(a), Some(b)) = (&args.png, &args.svg) {
+        if a == b {
+            bail!("--png and --svg name the same file");
+        }
+    }
+    if args.png.as_deref() == Some("-") || args.svg.as_deref() == Some("-") {
+        bail!("pictures are written to files, not to standard output (-)");
+    }
+    let rules = args.rules();
+    let n = args.n;
+    let sides = two_hand_sides(n);
+    let spinner = progress::counter("joint side search", args.quiet);
+    let clock = Instant::now();
+    let table = chopsticks_values::two_hand_table(&rules, MAX_VERTICES)?;
+    spinner.finish_and_clear();
+    if args.time {
+        eprintln!(
+            "computed {} values in {:.3} s",
+            sides.len() * sides.len(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    // The paper's notation lists live hands only (what `value` reads back).
+    let live = |side: &[u32]| {
+        side.iter()
+            .filter(|&&h| h > 0)
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let position = |l: &[u32], r: &[u32]| format!("({}|{})_{n}", live(l), live(r));
+    let class_of = |v: &Value| {
+        let name = v.outcome().name();
+        CLASSES
+            .iter()
+            .position(|c| *c == name)
+            .expect("an outcome class")
+    };
+    let cells: Vec<Vec<usize>> = table
+        .iter()
+        .map(|row| row.iter().map(class_of).collect())
+        .collect();
+    let mut counts = [0usize; 9];
+    for &k in cells.iter().flatten() {
+        counts[k] += 1;
+    }
+    let all: Vec<&Value> = table.iter().flatten().collect();
+    let stoppers = all.iter().filter(|v| v.is_stopper()).count();
+    let sided = all.iter().filter(|v| v.is_stopper_sided()).count() - stoppers;
+    let unsided = all.len() - stoppers - sided;
+    let mut distinct: Vec<&Value> = Vec::new();
+    for v in &all {
+        if !distinct.contains(v) {
+            distinct.push(v);
+        }
+    }
+
+    if args.png.is_some() || args.svg.is_some() {
+        let pic = GridPicture {
+            title: format!(
+                "Outcome classes of two-hand positions, n = {n}: {}",
+                rules.describe()
+            ),
+            row_label: "L".into(),
+            col_label: "R".into(),
+            first_row: 0,
+            first_col: 0,
+            row_names: sides.iter().map(|s| side_label(s)).collect(),
+            col_names: sides.iter().map(|s| side_label(s)).collect(),
+            legend_title: "outcome (onside, offside)".into(),
+            cells: cells.clone(),
+            legend: CLASSES
+                .iter()
+                .zip(counts)
+                .map(|(c, k)| format!("{c}  ({k} position{})", super::super::plural(k as u64)))
+                .collect(),
+        };
+        if let Some(path) = &args.png {
+            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
+            write_atomically(path, &bytes)?;
+        }
+        if let Some(path) = &args.svg {
+            write_atomically(path, picture::svg(&pic).as_bytes())?;
+        }
+    }
+
+    if args.json {
+        let mut list = Vec::new();
+        for (l, row) in sides.iter().zip(&table) {
+            for (r, v) in sides.iter().zip(row) {
+                let o = v.outcome();
+                list.push(json!({
+                    "position": position(l, r),
+                    "left": l,
+                    "right": r,
+                    "value": v.to_string(),
+                    "outcome": o.name(),
+                    "left_first": o.left_starts().as_str(),
+                    "right_first": o.right_starts().as_str(),
+                    "stopper": v.is_stopper(),
+                    "stopper_sided": v.is_stopper_sided(),
+                }));
+            }
+        }
+        super::super::print_json(&json!({
+            "n": n,
+            "ruleset": rules.describe(),
+            "sides": sides,
+            "counts": {
+                "positions": all.len(),
+                "distinct_values": distinct.len(),
+                "stoppers": stoppers,
+                "stopper_sided": sided,
+                "not_found_stopper_sided": unsided,
+                "outcomes": CLASSES.iter().zip(counts).map(|(c, k)| (c.to_string(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
+            },
+            "positions": list,
+        }));
+        return Ok(());
+    }
+    match args.format {
+        Format::Text => {
+            for path in args.png.iter().chain(&args.svg) {
+                println!("wrote {path}");
+            }
+            println!("Two hands a side, n = {n}: {}", rules.describe());
+            println!(
+                "{} positions, {} distinct values: {stoppers} stoppers, {sided} stopper-sided (s & t), {unsided} not found to be stopper-sided",
+                all.len(),
+                distinct.len()
+            );
+            let summary: Vec<String> = CLASSES
+                .iter()
+                .zip(counts)
+                .filter(|(_, k)| *k > 0)
+                .map(|(c, k)| format!("{c} {k}"))
+                .collect();
+            println!("outcomes: {}", summary.join(", "));
+            println!("Outcome classes: row = Left's hands, column = Right's hands (ab = hands a and b; 0 = dead; with `value`, add --hands 2)");
+            let header: Vec<String> = sides
+                .iter()
+                .map(|s| format!("{:>3}", side_label(s)))
+                .collect();
+            println!("L\\R {}", header.join(""));
+            for (l, row) in sides.iter().zip(&cells) {
+                let line: Vec<String> = row.iter().map(|&k| format!("{:>3}", CLASSES[k])).collect();
+                println!("{:>3} {}", side_label(l), line.join(""));
+            }
+        }
+        Format::Markdown => {
+            println!("| position | value | outcome |");
+            println!("|---|---|---|");
+            for (l, row) in sides.iter().zip(&table) {
+                for (r, v) in sides.iter().zip(row) {
+                    println!(
+                        "| {} | `{}` | {} |",
+                        md(&position(l, r)),
+                        md(&v.to_string()),
+                        md(&v.outcome().name())
+                    );
+                }
+            }
+        }
+        Format::Csv => {
+            println!("position,value,outcome,left_first,right_first,stopper");
+            for (l, row) in sides.iter().zip(&table) {
+                for (r, v) in sides.iter().zip(row) {
+                    let o = v.outcome();
+                    println!(
+                        "{},{},{},{},{},{}",
+                        csv(&position(l, r)),
+                        csv(&v.to_string()),
+                        o.name(),
+                        o.left_starts().as_str(),
+                        o.right_starts().as_str(),
+                        v.is_stopper()
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
