@@ -163,6 +163,7 @@ impl Layout {
             .map(|(k, t)| text_width(&format!("{:>3}  {t}", k + 1), scale))
             .max()
             .unwrap_or(0)
+            .max(text_width(&format!("key  {}", p.legend_title), scale))
             + 40;
         let title_w = margin + text_width(&p.title, scale) + margin;
         let width = (legend_x + legend_w + margin).max(title_w);

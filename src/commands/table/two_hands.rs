@@ -157,7 +157,8 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         let pic = GridPicture {
             title: format!(
                 "Outcome classes of two-hand positions, n = {n}: {}",
-                rules.describe()
+                // The picture font is ASCII.
+                rules.describe().replace('×', "x")
             ),
             row_label: "L".into(),
             col_label: "R".into(),
