@@ -22,10 +22,11 @@ pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name: each name is a function below, a file in
 /// `fuzz/fuzz_targets/` and a folder in `fuzz/regressions/` and `fuzz/seeds/`.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("position", position),
     ("rules", rules),
     ("cgt_expression", cgt_expression),
+    ("loopy_expression", loopy_expression),
     ("solution_file", solution_file),
     ("solution_file_checksummed", solution_file_checksummed),
 ];
@@ -249,6 +250,51 @@ pub fn cgt_expression(data: &[u8]) {
         if let Ok(n) = store.evaluate_within(&negative, &[], FIRST_READING_WORK) {
             assert_eq!(n, store.neg(g), "-({text})");
         }
+    }
+}
+
+/// Whether two loopy values are the same: by representation when both are
+/// canonical (stoppers and stopper-sided values), else by comparison of sides.
+fn same_loopy(a: &chopsticks_loopy::Value, b: &chopsticks_loopy::Value) -> bool {
+    if a.is_stopper_sided() && b.is_stopper_sided() {
+        a == b
+    } else {
+        // A comparison that runs past its bounds proves nothing either way.
+        a.equivalent(b).unwrap_or(true)
+    }
+}
+
+/// CGSuite's loopy notation (`chopsticks_loopy::parse`): never a panic; a text
+/// that reads prints as a text that reads back as the same value (unless it was
+/// printed as equations, which are not CGSuite syntax), and `-(text)` reads as its
+/// negative.
+pub fn loopy_expression(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(value) = chopsticks_loopy::parse(text) else {
+        return;
+    };
+    let printed = value.to_string();
+    // Equations (`[a = {…}; …]`) are printed for graphs too large for a tree.
+    if printed.len() as u64 <= MAX_PRINTED && !printed.contains(" = {") {
+        match chopsticks_loopy::parse(&printed) {
+            Ok(again) => assert!(
+                same_loopy(&again, &value),
+                "`{text}` prints as `{printed}`, which is another value: `{again}`"
+            ),
+            // Only a bound (the printed text can be longer or deeper than the
+            // input) excuses a failure to read it back.
+            Err(e) if e.message.contains("too large") || e.message.contains("deep") => {}
+            Err(e) => panic!("`{text}` prints as `{printed}`, which does not parse: {e}"),
+        }
+    }
+    if let Ok(negative) = chopsticks_loopy::parse(&format!("-({text})")) {
+        assert!(
+            same_loopy(&negative, &value.neg()),
+            "-({text}) = {negative}, but the negative of {value} is {}",
+            value.neg()
+        );
     }
 }
 

@@ -41,7 +41,8 @@
 //! names the game in braces it is written before. An option is `pass`, a label,
 //! a game in braces, or an expression without `pass` or labels. Bounds: at most
 //! [`MAX_INPUT`] bytes, [`MAX_NESTING`] levels, graphs of at most
-//! [`MAX_PARSE_VERTICES`] vertices, sides taken of graphs of at most
+//! [`MAX_PARSE_VERTICES`] vertices, short games of at most
+//! [`MAX_PARSE_SHORT_MOVES`] moves, sides taken of graphs of at most
 //! [`MAX_PARSE_SIDE_VERTICES`] vertices; past them, an error (never a panic).
 
 use std::collections::HashMap;
@@ -60,6 +61,27 @@ pub const MAX_INPUT: usize = 10_000;
 pub const MAX_NESTING: usize = 64;
 /// Largest graph built while parsing (games in braces, sums).
 pub const MAX_PARSE_VERTICES: usize = 1024;
+
+/// Most moves (edges) of a short game read inside a loopy text: its graph is
+/// put back into canonical short form when printed, which costs about the
+/// fourth power of the options per position (`*63` has 4,032 moves).
+pub const MAX_PARSE_SHORT_MOVES: usize = 4096;
+
+/// The graph of a short game read at byte `at`, refused past
+/// [`MAX_PARSE_VERTICES`] vertices or [`MAX_PARSE_SHORT_MOVES`] moves.
+fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseError> {
+    let g = Game::from_short(store, id, MAX_PARSE_VERTICES).map_err(|e| perr(at, e))?;
+    if g.edge_count() > MAX_PARSE_SHORT_MOVES {
+        return Err(perr(
+            at,
+            LoopyError::TooLarge {
+                what: "short game in a loopy text (moves)",
+                limit: MAX_PARSE_SHORT_MOVES,
+            },
+        ));
+    }
+    Ok(g)
+}
 /// Largest graph whose sides are taken while parsing.
 pub const MAX_PARSE_SIDE_VERTICES: usize = 64;
 
@@ -527,10 +549,7 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
             position: e.position,
             message: e.message,
         })?;
-        let g = Game::from_short(&store, id, MAX_PARSE_VERTICES).map_err(|e| ParseError {
-            position: 0,
-            message: e.to_string(),
-        })?;
+        let g = short_graph(&store, id, 0)?;
         return Ok(Value::Stopper(Stopper::from_canonical_graph(&g)));
     }
     let mut p = Parser {
@@ -1148,8 +1167,7 @@ impl Evaluator {
                     position: at + e.position,
                     message: e.message,
                 })?;
-                let g =
-                    Game::from_short(&store, id, MAX_PARSE_VERTICES).map_err(|e| perr(*at, e))?;
+                let g = short_graph(&store, id, *at)?;
                 Ok(Value::Stopper(Stopper::from_canonical_graph(&g)))
             }
             Ast::On => Ok(Value::Stopper(Stopper::on())),

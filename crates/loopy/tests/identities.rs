@@ -251,6 +251,18 @@ fn parse_errors() {
     }
 }
 
+/// A short game with many moves is refused inside loopy text (printing it
+/// would put it back into canonical short form, at a cost in the fourth power
+/// of its options; the fuzzer found `*888` taking minutes).
+#[test]
+fn large_short_games_are_refused() {
+    for big in ["*888", "{*89|pass}", "*64 + over"] {
+        let e = parse(big).unwrap_err();
+        assert!(e.message.contains("too large"), "{big}: {e}");
+    }
+    assert!(parse("*63 + over").is_ok());
+}
+
 #[test]
 fn cgsuite_explicit_sided_options() {
     // CGSuite EvalTest, "explicit specifier of sided values".

@@ -271,6 +271,18 @@ fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
     Ok(chopsticks_files::write_atomically(Path::new(path), bytes)?)
 }
 
+/// Writes a grid picture as PNG and/or SVG (each atomically).
+fn write_pictures(pic: &GridPicture, png: Option<&str>, svg: Option<&str>) -> Result<()> {
+    if let Some(path) = png {
+        let bytes = picture::png(pic).context("cannot encode the PNG picture")?;
+        write_atomically(path, &bytes)?;
+    }
+    if let Some(path) = svg {
+        write_atomically(path, picture::svg(pic).as_bytes())?;
+    }
+    Ok(())
+}
+
 /// Distinct values as (cells indexing them, their texts, their outcome classes).
 type GridCells = (Vec<Vec<usize>>, Vec<String>, Vec<String>);
 
@@ -461,13 +473,7 @@ fn grid_table(args: &GridArgs) -> Result<()> {
                 .map(|(v, o)| format!("{v}  ({o})"))
                 .collect(),
         };
-        if let Some(path) = &args.png {
-            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
-            write_atomically(path, &bytes)?;
-        }
-        if let Some(path) = &args.svg {
-            write_atomically(path, picture::svg(&pic).as_bytes())?;
-        }
+        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
     }
 
     if args.json {

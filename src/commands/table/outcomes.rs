@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use chopsticks_atlas::{Atlas, Counts, Summary, OUTCOMES};
 use chopsticks_cgt::Outcome;
-use chopsticks_values::picture::{self, GridPicture};
+use chopsticks_values::picture::GridPicture;
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 use serde_json::json;
@@ -180,13 +180,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
                 ones_twos_picture(&atlas, l, r)?
             }
         };
-        if let Some(path) = &args.png {
-            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
-            chopsticks_files::write_atomically(Path::new(path), &bytes)?;
-        }
-        if let Some(path) = &args.svg {
-            chopsticks_files::write_atomically(Path::new(path), picture::svg(&pic).as_bytes())?;
-        }
+        super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
         for path in args.png.iter().chain(&args.svg) {
             progress::announce(&format!("wrote {path}"), args.quiet);
         }

@@ -5,15 +5,15 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use chopsticks_loopy::Value;
 use chopsticks_rules::{Overflow, Preset, Ruleset};
-use chopsticks_values::picture::{self, GridPicture};
+use chopsticks_values::picture::GridPicture;
 use chopsticks_values::two_hand_sides;
 use clap::Args;
 use serde_json::json;
 
-use super::{csv, md, write_atomically, Format};
+use super::{csv, md, write_pictures, Format};
 use crate::progress;
 
 /// The largest n the table accepts: `(n(n+3)/2)²` positions (1,936 at n = 8).
@@ -174,13 +174,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                 .map(|(c, k)| format!("{c}  ({k} position{})", super::super::plural(k as u64)))
                 .collect(),
         };
-        if let Some(path) = &args.png {
-            let bytes = picture::png(&pic).context("cannot encode the PNG picture")?;
-            write_atomically(path, &bytes)?;
-        }
-        if let Some(path) = &args.svg {
-            write_atomically(path, picture::svg(&pic).as_bytes())?;
-        }
+        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
     }
 
     if args.json {
