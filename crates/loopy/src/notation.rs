@@ -67,6 +67,17 @@ pub const MAX_PARSE_VERTICES: usize = 1024;
 /// fourth power of the options per position (`*63` has 4,032 moves).
 pub const MAX_PARSE_SHORT_MOVES: usize = 4096;
 
+/// Work allowed for a short game read inside a loopy text (steps of
+/// `chopsticks-cgt`; a fraction of a second), 32 times less than a short game
+/// alone may take: every such game also becomes a graph.
+pub const MAX_PARSE_SHORT_WORK: u64 = 1 << 20;
+
+/// A short game's text read by `chopsticks-cgt` within [`MAX_PARSE_SHORT_WORK`].
+fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_cgt::ParseError> {
+    let expression = chopsticks_cgt::Expression::parse(text)?;
+    store.evaluate_within(&expression, &[], MAX_PARSE_SHORT_WORK)
+}
+
 /// The graph of a short game read at byte `at`, refused past
 /// [`MAX_PARSE_VERTICES`] vertices or [`MAX_PARSE_SHORT_MOVES`] moves.
 fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseError> {
@@ -545,7 +556,7 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
         .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
     if !loopy {
         let mut store = GameStore::new();
-        let id = store.parse(text).map_err(|e| ParseError {
+        let id = parse_short(&mut store, text).map_err(|e| ParseError {
             position: e.position,
             message: e.message,
         })?;
@@ -1163,7 +1174,7 @@ impl Evaluator {
         match ast {
             Ast::Short(text, at) => {
                 let mut store = GameStore::new();
-                let id = store.parse(text).map_err(|e| ParseError {
+                let id = parse_short(&mut store, text).map_err(|e| ParseError {
                     position: at + e.position,
                     message: e.message,
                 })?;
