@@ -199,7 +199,8 @@ fn canonical_sums(n: u32, step_a: usize, step_b: usize) {
 #[test]
 fn outcomes_under_splits_and_revivals_agree_with_direct_search() {
     use chopsticks_values::{two_hand_sides, two_hand_table};
-    let variants: [(&str, u32, fn(&mut chopsticks_rules::Ruleset)); 4] = [
+    type Variant = (&'static str, u32, fn(&mut chopsticks_rules::Ruleset));
+    let variants: [Variant; 4] = [
         ("transfer", 4, |r| r.transfer = true),
         ("divide", 4, |r| r.divide = true),
         ("even divide", 4, |r| {
