@@ -151,10 +151,9 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     }
     // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
     // games: the loopy engine reads them.
-    if let Err(short_error) = plan.short_expression() {
+    if plan.short_expression().is_err() {
         return match plan.evaluate_loopy(args.max_vertices) {
             Ok(e) => print_loopy(args, &e),
-            Err(ValueError::Expression(_)) => Err(anyhow!(short_error.clone())),
             Err(e) => Err(loopy_error(e)),
         };
     }

@@ -1064,10 +1064,17 @@ fn perr(at: usize, e: LoopyError) -> ParseError {
 }
 
 /// Whether `ast` refers to `pass` or a label not bound inside it.
-fn is_closed(ast: &Ast, bound: &mut Vec<String>) -> bool {
+/// The first `pass` or label reference of `ast` that is not inside braces it
+/// can refer to: its position and what it is.
+fn unbound(ast: &Ast, bound: &mut Vec<String>) -> Option<(usize, String)> {
     match ast {
-        Ast::Pass(_) => false,
-        Ast::Ref(name, _) => bound.contains(name),
+        Ast::Pass(at) => Some((*at, "`pass` outside braces".into())),
+        Ast::Ref(name, at) => (!bound.contains(name)).then(|| {
+            (
+                *at,
+                format!("unknown name `{name}` (not a word of the notation, nor the label of enclosing braces `{name}{{…}}`)"),
+            )
+        }),
         Ast::Braces {
             label, left, right, ..
         } => {
@@ -1075,21 +1082,20 @@ fn is_closed(ast: &Ast, bound: &mut Vec<String>) -> bool {
             if let Some(l) = label {
                 bound.push(l.clone());
             }
-            let ok = left
+            let found = left
                 .iter()
                 .chain(right)
-                .all(|o| matches!(o, Ast::Pass(_)) || is_closed(o, bound));
+                .filter(|o| !matches!(o, Ast::Pass(_)))
+                .find_map(|o| unbound(o, bound));
             if pushed {
                 bound.pop();
             }
-            ok
+            found
         }
-        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => {
-            is_closed(a, bound)
-        }
-        Ast::Sum(ts) => ts.iter().all(|(_, t)| is_closed(t, bound)),
-        Ast::Sided(a, b, _) => is_closed(a, bound) && is_closed(b, bound),
-        _ => true,
+        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => unbound(a, bound),
+        Ast::Sum(ts) => ts.iter().find_map(|(_, t)| unbound(t, bound)),
+        Ast::Sided(a, b, _) => unbound(a, bound).or_else(|| unbound(b, bound)),
+        _ => None,
     }
 }
 
@@ -1158,17 +1164,10 @@ impl Builder {
 
 impl Evaluator {
     fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
-        let at = ast_at(ast);
-        if let Ast::Ref(name, at) = ast {
+        if let Some((position, message)) = unbound(ast, &mut Vec::new()) {
             return Err(ParseError {
-                position: *at,
-                message: format!("unknown name `{name}`"),
-            });
-        }
-        if !is_closed(ast, &mut Vec::new()) {
-            return Err(ParseError {
-                position: at,
-                message: "`pass` or a label outside the game in braces it refers to".into(),
+                position,
+                message,
             });
         }
         match ast {
@@ -1390,7 +1389,7 @@ impl Evaluator {
                             position: *oat,
                             message: format!("unknown name `{name}`"),
                         })?,
-                    Ast::Braces { .. } if !is_closed(o, &mut Vec::new()) => {
+                    Ast::Braces { .. } if unbound(o, &mut Vec::new()).is_some() => {
                         self.build(o, b, scopes)?
                     }
                     _ => {

@@ -218,9 +218,14 @@ impl Plan {
             error,
         });
         // Not a short game: it must read as a sum of loopy games, or it is an error.
+        // Text with words of loopy notation (`over`, `pass`, labels) or `&` gets
+        // the loopy parser's error, any other the short-game parser's.
         if let Err(e) = &expression {
-            if crate::loopy::read_terms(&rewritten, positions.len()).is_err() {
-                return Err(e.clone());
+            if let Err(loopy_error) = crate::loopy::read_terms(&rewritten, positions.len()) {
+                let loopy_words = rewritten
+                    .chars()
+                    .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
+                return Err(if loopy_words { loopy_error } else { e.clone() });
             }
         }
         Ok(Plan {

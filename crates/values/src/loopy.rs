@@ -81,7 +81,10 @@ pub fn loopy_values(
     Ok(Value::values_within(&game, &roots, max_vertices)?)
 }
 
-/// A term of an expression: its sign and its text (`#k` for the k-th position).
+/// A term of an expression: whether it is subtracted, and its text (`#k` for
+/// the k-th position). A unary minus (at the start, or after `+`) stays in the
+/// term's text, so that `-1under` is read as the literal `(-1) + under`, as the
+/// printer writes it, while `x - 1under` subtracts `1under`.
 fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
     let err = |m: &str| ValueError::Expression(m.to_string());
     let mut out = Vec::new();
@@ -97,23 +100,30 @@ fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
         match c {
             '{' | '(' | '[' | '<' => depth += 1,
             '}' | ')' | ']' | '>' => depth -= 1,
+            '&' if depth == 0 => {
+                return Err(err(
+                    "a sided value `s & t` cannot be a term of a sum with positions; \
+                     evaluate it alone",
+                ))
+            }
             _ => {}
         }
         // A top-level sign ends the term before it, unless it starts `+-` (±).
         let is_pm = c == '+' && chars.get(i + 1) == Some(&'-');
-        let starts_term = current.trim().is_empty();
+        let body = current.trim().trim_start_matches('-').trim();
+        let starts_term = body.is_empty();
         if depth == 0 && (c == '+' || c == '-') && !(is_pm && starts_term) {
-            if !current.trim().is_empty() {
+            if !starts_term {
                 out.push((negative, current.trim().to_string()));
                 current.clear();
                 negative = c == '-';
                 signed = true;
-            } else if signed || negative {
-                // Each term has one sign; `--x` is not accepted (as CGSuite's parser).
+            } else if c == '-' && !current.contains('-') {
+                // A unary minus: part of the term.
+                current.push('-');
+            } else if signed || c == '-' || !current.trim().is_empty() {
+                // `--x`, `+ +x`, `- +x` are not accepted (as CGSuite's parser).
                 return Err(err("two signs in a row"));
-            } else if c == '-' {
-                // A leading unary minus.
-                negative = true;
             } else {
                 signed = true;
             }
@@ -135,7 +145,7 @@ fn terms(rewritten: &str) -> Result<Vec<(bool, String)>, ValueError> {
     if depth != 0 {
         return Err(err("unbalanced brackets"));
     }
-    if current.trim().is_empty() {
+    if current.trim().trim_start_matches('-').trim().is_empty() {
         return Err(err("the expression ends with a sign, or is empty"));
     }
     out.push((negative, current.trim().to_string()));
@@ -150,15 +160,35 @@ pub(crate) enum Term {
     Game(Value),
 }
 
-/// The signed terms of a rewritten expression with `positions` positions.
+/// The signed terms of a rewritten expression with `positions` positions. An
+/// expression without positions is read whole by the loopy parser (so `s & t`
+/// and its precedence are the parser's).
 pub(crate) fn read_terms(
     rewritten: &str,
     positions: usize,
 ) -> Result<Vec<(bool, Term)>, ValueError> {
+    let read_game = |text: &str| {
+        chopsticks_loopy::parse(text).map_err(|e| {
+            ValueError::Expression(format!(
+                "cannot read {}: {e}",
+                chopsticks_rules::quoted(text)
+            ))
+        })
+    };
+    if positions == 0 {
+        return Ok(vec![(false, Term::Game(read_game(rewritten.trim())?))]);
+    }
     let mut read = Vec::new();
-    for (negative, term) in terms(rewritten)? {
-        let t = match term.strip_prefix('#').and_then(|k| k.parse::<usize>().ok()) {
-            Some(k) if k < positions => Term::Position(k),
+    for (mut negative, term) in terms(rewritten)? {
+        let unsigned = term.trim_start_matches('-').trim();
+        let t = match unsigned
+            .strip_prefix('#')
+            .and_then(|k| k.parse::<usize>().ok())
+        {
+            Some(k) if k < positions => {
+                negative ^= term.starts_with('-');
+                Term::Position(k)
+            }
             _ if term.contains('#') => {
                 return Err(ValueError::Expression(format!(
                     "{}: with loopy rules, a position must be a whole term of a sum or \
@@ -166,12 +196,7 @@ pub(crate) fn read_terms(
                     chopsticks_rules::quoted(&term)
                 )))
             }
-            _ => Term::Game(chopsticks_loopy::parse(&term).map_err(|e| {
-                ValueError::Expression(format!(
-                    "{} is not a loopy game: {e}",
-                    chopsticks_rules::quoted(&term)
-                ))
-            })?),
+            _ => Term::Game(read_game(&term)?),
         };
         read.push((negative, t));
     }
@@ -294,7 +319,7 @@ pub fn rollover_one_one(n: u32, max_vertices: usize) -> Result<Value, ValueError
 
 #[cfg(test)]
 mod tests {
-    use super::terms;
+    use super::{read_terms, terms, Term};
 
     #[test]
     fn terms_split_at_top_level_signs() {
@@ -312,11 +337,47 @@ mod tests {
             terms("+-over").unwrap(),
             vec![(false, "+-over".to_string())]
         );
-        assert_eq!(terms("-#0").unwrap(), vec![(true, "#0".to_string())]);
+        // A unary minus stays in the term: `-1under` is the literal (-1) + under.
+        assert_eq!(terms("-#0").unwrap(), vec![(false, "-#0".to_string())]);
+        assert_eq!(
+            terms("#0 - 1under + -1under").unwrap(),
+            vec![
+                (false, "#0".to_string()),
+                (true, "1under".to_string()),
+                (false, "-1under".to_string()),
+            ]
+        );
         assert!(terms("#0 +").is_err());
         assert!(terms("- -over").is_err());
-        assert!(terms("#0 + - #1").is_err());
+        assert!(terms("- +over").is_err());
+        assert!(terms("#0 + + #1").is_err());
+        assert!(terms("#0 & 1").is_err());
         assert!(terms(&format!("{}1", "-".repeat(1000))).is_err());
         assert!(terms("{0|").is_err());
+    }
+
+    /// The printed forms with a negative offside or a negative pseudonumber read
+    /// back (they were split at their minus signs once).
+    #[test]
+    fn printed_values_with_minus_signs_read_back() {
+        for text in ["v & -3/4", "-1 & -2", "over & -1", "under & -1", "-1under"] {
+            let read = read_terms(text, 0).unwrap();
+            let [(false, Term::Game(v))] = &read[..] else {
+                panic!("{text}: one positive game expected")
+            };
+            assert_eq!(v.to_string(), text);
+        }
+        // `-1under` is (-1) + under, so `0 + -1under + 1` is under.
+        let read = read_terms("0 + -1under + 1", 0).unwrap();
+        let [(false, Term::Game(v))] = &read[..] else {
+            panic!("one game expected")
+        };
+        assert_eq!(v.to_string(), "under");
+        // With a position, a subtracted `1under` is -(1under) = -1over.
+        let read = read_terms("#0 - 1under", 1).unwrap();
+        let (true, Term::Game(v)) = &read[1] else {
+            panic!("a subtracted game expected")
+        };
+        assert_eq!(v.to_string(), "1under");
     }
 }

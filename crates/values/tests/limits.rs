@@ -121,7 +121,8 @@ fn expressions_are_read_in_full_before_any_work() {
     for (text, needle) in [
         ("(1|1)_16000 + {", "unclosed '{'"),
         ("(1|1)_16000 + (1|x)_4", "invalid position"),
-        ("{0{,,0*868+88|0}z", "malformed option list"),
+        ("{0{,,0*868+88|0}z", "expected ',', '|' or '}'"),
+        ("{0{,,0*868+88|0}", "malformed option list"),
         ("(1^16|1^16)_1000 + 1/3", "power of two"),
     ] {
         let e = Plan::new(&simple, None, text).unwrap_err();
