@@ -54,6 +54,35 @@ fn value_of_loopy_positions_and_games() {
     );
 }
 
+/// Printed values read back, loopy text gets the loopy parser's message, and
+/// `--max-work` bounds loopy sums.
+#[test]
+fn loopy_text_reads_back_and_is_bounded() {
+    for text in ["v & -3/4", "-1 & -2", "over & -1", "under & -1", "-1under"] {
+        let v = json(&["value", text, "--json"]);
+        assert_eq!(v["value"], text);
+    }
+    let v = json(&["value", "0 + -1under + 1", "--json"]);
+    assert_eq!(v["value"], "under");
+    let v = json(&["value", "(1|1)_5 - 1under", "--rollover", "--json"]);
+    assert_eq!(v["value"], "-1over");
+    for (text, message) in [
+        ("under & over", "the offside is not at most the onside"),
+        ("foo", "unknown name `foo`"),
+        ("a{0|b}", "unknown name `b`"),
+        ("{0|pass} + pass", "`pass` outside braces"),
+        ("{pass|*9999}", "nimber too large"),
+        (
+            "(1|1)_5 + on & off",
+            "cannot be a term of a sum with positions",
+        ),
+    ] {
+        fails_with(&["value", text, "--rollover"], message);
+    }
+    let sum = vec!["{pass|*}"; 600].join(" + ");
+    fails_with(&["value", &sum, "--max-work", "1000000"], "--max-work");
+}
+
 #[test]
 fn rollover_table_1_is_invariant_under_units_mod_f() {
     let v = json(&["table", "grid", "--n", "10", "--rollover", "--json", "-q"]);

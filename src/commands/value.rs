@@ -43,7 +43,9 @@ pub struct ValueArgs {
     max_positions: u64,
     /// Take at most this many steps of work per component and for the CGSuite
     /// arithmetic (comparisons, sums and canonical forms of games, and positions
-    /// remembered; tens of millions of steps take a few seconds).
+    /// remembered; tens of millions of steps take a few seconds). Under rules
+    /// whose play can cycle, the whole loopy evaluation (sides, sums, games
+    /// written in loopy notation) shares one such budget.
     #[arg(long, default_value_t = Limits::DEFAULT.max_work)]
     max_work: u64,
     /// Under rules whose play can cycle: at most this many positions in a
@@ -152,7 +154,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
     // games: the loopy engine reads them.
     if plan.short_expression().is_err() {
-        return match plan.evaluate_loopy(args.max_vertices) {
+        let evaluation = chopsticks_loopy::with_work_limit(limits.max_work, || {
+            plan.evaluate_loopy(args.max_vertices)
+        });
+        return match evaluation {
             Ok(e) => print_loopy(args, &e),
             Err(e) => Err(loopy_error(e)),
         };
@@ -163,9 +168,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     bar.finish_and_clear();
     if let Err(ValueError::Loop { .. }) = evaluation {
         // Play can cycle: the value is a loopy game.
-        let e = plan
-            .evaluate_loopy(args.max_vertices)
-            .map_err(loopy_error)?;
+        let e = chopsticks_loopy::with_work_limit(limits.max_work, || {
+            plan.evaluate_loopy(args.max_vertices)
+        })
+        .map_err(loopy_error)?;
         return print_loopy(args, &e);
     }
     let evaluation = evaluation.map_err(|e| match e {
@@ -286,6 +292,9 @@ fn first_winners(o: Outcome) -> (&'static str, &'static str) {
 fn loopy_error(e: ValueError) -> anyhow::Error {
     match e {
         ValueError::TooLarge { .. } => anyhow!("{e}; --max-vertices sets the limit"),
+        ValueError::Loopy(chopsticks_loopy::LoopyError::Work { .. }) => {
+            anyhow!("{e}: this value is too large to compute within the limit; --max-work sets it")
+        }
         e => anyhow!(e),
     }
 }

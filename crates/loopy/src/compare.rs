@@ -81,6 +81,11 @@ impl Csr {
         Csr { off, to }
     }
 
+    /// The number of options of all vertices.
+    fn len(&self) -> usize {
+        self.to.len()
+    }
+
     #[inline]
     fn get(&self, v: u32) -> &[u32] {
         &self.to[self.off[v as usize] as usize..self.off[v as usize + 1] as usize]
@@ -218,19 +223,23 @@ impl Arena {
     }
 
     /// For every state, whether Left wins (survives) from it.
-    pub(crate) fn solve(&self) -> Vec<bool> {
-        self.solve_watching(None).0
+    pub(crate) fn solve(&self) -> Result<Vec<bool>, LoopyError> {
+        Ok(self.solve_watching(None)?.0)
     }
 
     /// Whether Left wins from state `s`, stopping as soon as `s` is found lost.
-    pub(crate) fn wins_from(&self, s: u32) -> bool {
-        self.solve_watching(Some(s)).1
+    pub(crate) fn wins_from(&self, s: u32) -> Result<bool, LoopyError> {
+        Ok(self.solve_watching(Some(s))?.1)
     }
 
     /// Solves; with a watched state, stops early when it is found lost (the
     /// table is then incomplete). Returns the table and whether the watched state
-    /// (if any) is won.
-    fn solve_watching(&self, watch: Option<u32>) -> (Vec<bool>, bool) {
+    /// (if any) is won. Each round is charged to the work budget
+    /// ([`crate::work`]): the pair states and pair moves it visits.
+    fn solve_watching(&self, watch: Option<u32>) -> Result<(Vec<bool>, bool), LoopyError> {
+        let round_steps = self.states() as u64
+            + 2 * (self.a_left.len() + self.a_right.len()) as u64 * self.nb as u64
+            + 2 * (self.b_left.len() + self.b_right.len()) as u64 * self.na as u64;
         let n = self.states();
         let watched = watch.map_or(usize::MAX, |s| s as usize);
         // Right's winning region, grown round by round.
@@ -239,6 +248,7 @@ impl Arena {
         let mut count = vec![0u32; n];
         let mut stack: Vec<u32> = Vec::new();
         loop {
+            crate::work::charge(round_steps)?;
             // Y: states from which Left can force one more marked move (or Right is
             // stuck), within the states not lost.
             in_y.iter_mut().for_each(|x| *x = false);
@@ -312,7 +322,7 @@ impl Arena {
                 }
             }
             if watched < n && !lost[watched] && !in_y[watched] {
-                return (Vec::new(), false);
+                return Ok((Vec::new(), false));
             }
             stack.clear();
             for s in 0..n {
@@ -345,11 +355,11 @@ impl Arena {
                 });
             }
             if watched < n && lost[watched] {
-                return (Vec::new(), false);
+                return Ok((Vec::new(), false));
             }
         }
         let won = watched < n && !lost[watched];
-        (lost.into_iter().map(|l| !l).collect(), won)
+        Ok((lost.into_iter().map(|l| !l).collect(), won))
     }
 
     /// Whether Left wins from `(a, b)` with Right to move: `A ≥ B` at those
@@ -365,7 +375,7 @@ pub fn geq(a: &Game, b: &Game, mode: Mode) -> Result<bool, LoopyError> {
     let a = a.reachable();
     let b = b.reachable();
     let arena = Arena::new(&a, &b, mode)?;
-    Ok(arena.wins_from(arena.id(a.start(), b.start(), 1)))
+    arena.wins_from(arena.id(a.start(), b.start(), 1))
 }
 
 /// `A ≤ B` at their start vertices.
@@ -382,7 +392,7 @@ pub(crate) fn pairs_geq(
     pairs: &[(u32, u32)],
 ) -> Result<Vec<bool>, LoopyError> {
     let arena = Arena::new(a, b, mode)?;
-    let win = arena.solve();
+    let win = arena.solve()?;
     Ok(pairs
         .iter()
         .map(|&(x, y)| arena.right_to_move(&win, x, y))
@@ -393,7 +403,7 @@ pub(crate) fn pairs_geq(
 /// `G_i ≤ G_j` in the given mode.
 pub fn all_pairs(g: &Game, mode: Mode) -> Result<Vec<bool>, LoopyError> {
     let arena = Arena::new(g, g, mode)?;
-    let win = arena.solve();
+    let win = arena.solve()?;
     let n = g.len();
     let mut table = vec![false; n * n];
     for i in 0..n {

@@ -77,7 +77,8 @@
 //! comparisons ([`compare::MAX_PAIR_STATES`] pair states), simplification
 //! ([`stopper::MAX_SIMPLIFY_VERTICES`]), side search
 //! ([`sides::MAX_SIDE_VERTICES`], [`sides::MAX_UNRAVEL_COPIES`]), and the parser
-//! (input length, nesting, graph sizes: [`notation`]). Memory for a comparison is
+//! (input length, nesting, graph sizes: [`notation`]). The total work of a call
+//! is bounded by [`with_work_limit`] (module [`work`]). Memory for a comparison is
 //! a few bytes per pair state, allocated per call; nothing is global.
 //!
 //! ```
@@ -94,13 +95,15 @@ pub mod notation;
 pub mod sides;
 pub mod stopper;
 pub mod value;
+pub mod work;
 
 pub use compare::Mode;
 pub use game::{Game, Player, Winner};
-pub use notation::{parse, ParseError};
+pub use notation::{check_syntax, parse, ParseError};
 pub use sides::{side, Side, SideValue};
 pub use stopper::Stopper;
 pub use value::{Class, Outcome, Value};
+pub use work::with_work_limit;
 
 /// Errors of the loopy game operations.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -115,6 +118,12 @@ pub enum LoopyError {
         what: &'static str,
         /// The bound.
         limit: usize,
+    },
+    /// The work budget of [`with_work_limit`] was spent.
+    #[error("more than {limit} steps of work")]
+    Work {
+        /// The budget.
+        limit: u64,
     },
     /// A stopper was required.
     #[error("the game is not a stopper")]

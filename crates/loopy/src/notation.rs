@@ -578,6 +578,51 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
     e.eval(&ast)
 }
 
+/// Checks that `text` is well formed in the notation without computing its
+/// value (cheap: no game arithmetic). [`parse`] may still refuse it: an
+/// onside below its offside, a bound of the arithmetic, a short game past its
+/// limits.
+pub fn check_syntax(text: &str) -> Result<(), ParseError> {
+    if text.len() > MAX_INPUT {
+        return Err(ParseError {
+            position: MAX_INPUT,
+            message: format!("input longer than {MAX_INPUT} bytes"),
+        });
+    }
+    let mut p = Parser {
+        chars: text.char_indices().collect(),
+        pos: 0,
+        len: text.len(),
+        depth: 0,
+    };
+    let ast = p.sided()?;
+    p.skip_ws();
+    if p.pos < p.chars.len() {
+        return Err(p.error("unexpected trailing input"));
+    }
+    if let Some((position, message)) = unbound(&ast, &mut Vec::new()) {
+        return Err(ParseError { position, message });
+    }
+    check_shorts(&ast)
+}
+
+/// Reads (without evaluating) every short game's text in `ast`.
+fn check_shorts(ast: &Ast) -> Result<(), ParseError> {
+    match ast {
+        Ast::Short(text, at) => chopsticks_cgt::Expression::parse(text)
+            .map(|_| ())
+            .map_err(|e| ParseError {
+                position: at + e.position,
+                message: e.message,
+            }),
+        Ast::Braces { left, right, .. } => left.iter().chain(right).try_for_each(check_shorts),
+        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => check_shorts(a),
+        Ast::Sum(ts) => ts.iter().try_for_each(|(_, t)| check_shorts(t)),
+        Ast::Sided(a, b, _) => check_shorts(a).and_then(|()| check_shorts(b)),
+        _ => Ok(()),
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Ast {
     /// A short game in `chopsticks-cgt` notation.
@@ -1165,10 +1210,7 @@ impl Builder {
 impl Evaluator {
     fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
         if let Some((position, message)) = unbound(ast, &mut Vec::new()) {
-            return Err(ParseError {
-                position,
-                message,
-            });
+            return Err(ParseError { position, message });
         }
         match ast {
             Ast::Short(text, at) => {

@@ -177,8 +177,12 @@ impl Value {
         max_side_vertices: usize,
     ) -> Result<Vec<Value>, LoopyError> {
         let (on, off) = std::thread::scope(|scope| {
-            let on =
-                scope.spawn(|| sides::sides_within(game, Side::On, targets, max_side_vertices));
+            let budget = crate::work::current();
+            let on = scope.spawn(|| {
+                crate::work::within(budget, || {
+                    sides::sides_within(game, Side::On, targets, max_side_vertices)
+                })
+            });
             let off = sides::sides_within(game, Side::Off, targets, max_side_vertices);
             (on.join().expect("onside search panicked"), off)
         });

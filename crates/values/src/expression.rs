@@ -221,7 +221,7 @@ impl Plan {
         // Text with words of loopy notation (`over`, `pass`, labels) or `&` gets
         // the loopy parser's error, any other the short-game parser's.
         if let Err(e) = &expression {
-            if let Err(loopy_error) = crate::loopy::read_terms(&rewritten, positions.len()) {
+            if let Err(loopy_error) = crate::loopy::check_terms(&rewritten, positions.len()) {
                 let loopy_words = rewritten
                     .chars()
                     .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');

@@ -162,32 +162,66 @@ pub(crate) enum Term {
 
 /// The signed terms of a rewritten expression with `positions` positions. An
 /// expression without positions is read whole by the loopy parser (so `s & t`
-/// and its precedence are the parser's).
+/// and its precedence are the parser's). The games are computed: call it within
+/// the caller's work budget.
 pub(crate) fn read_terms(
     rewritten: &str,
     positions: usize,
 ) -> Result<Vec<(bool, Term)>, ValueError> {
-    let read_game = |text: &str| {
-        chopsticks_loopy::parse(text).map_err(|e| {
-            ValueError::Expression(format!(
-                "cannot read {}: {e}",
-                chopsticks_rules::quoted(text)
-            ))
-        })
-    };
-    if positions == 0 {
-        return Ok(vec![(false, Term::Game(read_game(rewritten.trim())?))]);
-    }
     let mut read = Vec::new();
+    split_terms(rewritten, positions, |negative, term| {
+        read.push((
+            negative,
+            match term {
+                Ok(k) => Term::Position(k),
+                Err(text) => {
+                    Term::Game(chopsticks_loopy::parse(text).map_err(|e| unreadable(text, e))?)
+                }
+            },
+        ));
+        Ok(())
+    })?;
+    Ok(read)
+}
+
+/// Checks that the expression reads as a sum of positions and loopy games,
+/// without computing any game (see [`chopsticks_loopy::check_syntax`]).
+pub(crate) fn check_terms(rewritten: &str, positions: usize) -> Result<(), ValueError> {
+    split_terms(rewritten, positions, |_, term| match term {
+        Ok(_) => Ok(()),
+        Err(text) => chopsticks_loopy::check_syntax(text).map_err(|e| unreadable(text, e)),
+    })
+}
+
+fn unreadable(text: &str, e: chopsticks_loopy::ParseError) -> ValueError {
+    if let Some(limit) = chopsticks_loopy::work::spent_limit() {
+        return ValueError::Loopy(chopsticks_loopy::LoopyError::Work { limit });
+    }
+    ValueError::Expression(format!(
+        "cannot read {}: {e}",
+        chopsticks_rules::quoted(text)
+    ))
+}
+
+/// Calls `each` with every term's sign and either its position's number
+/// (`Ok`) or its text in loopy notation (`Err`).
+fn split_terms(
+    rewritten: &str,
+    positions: usize,
+    mut each: impl FnMut(bool, Result<usize, &str>) -> Result<(), ValueError>,
+) -> Result<(), ValueError> {
+    if positions == 0 {
+        return each(false, Err(rewritten.trim()));
+    }
     for (mut negative, term) in terms(rewritten)? {
         let unsigned = term.trim_start_matches('-').trim();
-        let t = match unsigned
+        match unsigned
             .strip_prefix('#')
             .and_then(|k| k.parse::<usize>().ok())
         {
             Some(k) if k < positions => {
                 negative ^= term.starts_with('-');
-                Term::Position(k)
+                each(negative, Ok(k))?;
             }
             _ if term.contains('#') => {
                 return Err(ValueError::Expression(format!(
@@ -196,11 +230,10 @@ pub(crate) fn read_terms(
                     chopsticks_rules::quoted(&term)
                 )))
             }
-            _ => Term::Game(read_game(&term)?),
-        };
-        read.push((negative, t));
+            _ => each(negative, Err(&term))?,
+        }
     }
-    Ok(read)
+    Ok(())
 }
 
 impl Plan {
