@@ -60,6 +60,20 @@ fn make(total: Option<u64>, what: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Sets `bar`'s position from `read` five times a second until the bar is
+/// finished or dropped (for work counted elsewhere, such as steps of a search).
+pub fn follow(bar: &ProgressBar, read: impl Fn() -> u64 + Send + 'static) {
+    let weak = bar.downgrade();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(200));
+        let Some(bar) = weak.upgrade() else { return };
+        if bar.is_finished() {
+            return;
+        }
+        bar.set_position(read());
+    });
+}
+
 /// Prints a line about `bar` every [`LINE_EVERY`] until it is finished or dropped.
 /// The reporting thread holds only a weak reference between lines.
 fn report_lines(bar: &ProgressBar) {

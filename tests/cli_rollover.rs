@@ -167,7 +167,16 @@ fn two_hands_tables_of_splits_and_revivals() {
     // Revivals (free) at n = 3: 12 stoppers, 69 sided values; 18 positions where
     // some starter cannot force a win.
     assert_eq!(v["counts"]["stoppers"], 12);
-    assert_eq!(v["counts"]["stopper_sided"], 69);
+    assert_eq!(v["counts"]["sided"], 69);
+    // Stopper-sided counts the stoppers too, as the per-position flag does.
+    assert_eq!(v["counts"]["stopper_sided"], 81);
+    let flagged = v["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["stopper_sided"] == true)
+        .count();
+    assert_eq!(flagged, 81);
     let o = &v["counts"]["outcomes"];
     let draws: u64 = ["D", "N^", "P^", "Nv", "Pv"]
         .iter()
@@ -186,6 +195,7 @@ fn two_hands_tables_of_splits_and_revivals() {
     let text = stdout(&["table", "two-hands", "--n", "2", "--rollover"]);
     assert!(text.contains("25 positions"), "{text}");
     assert!(text.contains("L\\R"), "{text}");
+    assert!(text.contains("N^: Left wins if she starts"), "{text}");
     let csv = stdout(&[
         "table",
         "two-hands",
@@ -213,7 +223,9 @@ fn two_hands_tables_of_splits_and_revivals() {
         svg.to_str().unwrap(),
     ]);
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
-    assert!(std::fs::read_to_string(&svg).unwrap().contains("(12|12)"));
+    // Tooltips name the position in the paper's notation, with its value.
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.contains("<title>(1,2|1,2)_3 = "), "{drawn}");
     std::fs::remove_dir_all(&dir).unwrap();
     // Bad input.
     fails_with(
@@ -226,6 +238,11 @@ fn two_hands_tables_of_splits_and_revivals() {
     );
     fails_with(
         &["table", "two-hands", "--png", "-"],
-        "not to standard output",
+        "not accepted for pictures",
     );
+    fails_with(&["table", "two-hands", "--png", ""], "needs a file name");
+    fails_with(&["table", "two-hands", "--png", "t.svg"], "ending in .png");
+    fails_with(&["table", "grid", "--svg", "t.png"], "ending in .svg");
+    let help = stdout(&["table", "two-hands", "--help"]);
+    assert!(help.contains("Pv: Right wins if Left starts"), "{help}");
 }

@@ -35,7 +35,8 @@ fn value_of_a_sum_of_positions() {
     assert_eq!(comps.len(), 2);
     assert_eq!(comps[0]["value"], "+-{0|^[2]}");
     assert_eq!(comps[1]["value"], "{{0|^[2]}|0}");
-    assert_eq!(comps[1]["fingers"], 40);
+    assert_eq!(comps[1]["n"], 40);
+    assert_eq!(comps[1]["fingers"], 41);
     // The sum equals the sum written in CGSuite notation.
     let w = json(&["value", "+-{0|^[2]} + {{0|^[2]}|0}", "--json"]);
     assert_eq!(v["value"], w["value"]);
@@ -146,7 +147,8 @@ fn table_one_hand_is_the_papers_table_2() {
 #[test]
 fn table_grid_is_table_1() {
     let v = json(&["table", "grid", "--n", "20", "--json"]);
-    assert_eq!(v["fingers"], 20);
+    assert_eq!(v["n"], 20);
+    assert_eq!(v["fingers"], 21);
     let values = v["values"].as_array().unwrap();
     assert_eq!(values.len(), 20);
     assert_eq!(values[0][0], "0"); // (1|1)_20 = 0
@@ -270,8 +272,13 @@ fn short_inputs_get_an_answer_or_a_refusal_with_bounded_work() {
     fails_with(&["value", ".(4096)(4096)"], "--max-work");
     // A syntax error after an expensive part is found first.
     fails_with(
-        &["value", "{0{,,0*868+88|0}z"],
+        &["value", "{0{,,0*868+88|0}"],
         "at byte 16: malformed option list",
+    );
+    // With a word the short notation lacks, the loopy parser's message.
+    fails_with(
+        &["value", "{0{,,0*868+88|0}z"],
+        "at byte 2: expected ',', '|' or '}'",
     );
     // Refused from the estimate before anything is allocated.
     fails_with(

@@ -221,9 +221,11 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             "left_first": first_winners(outcome).0,
             "right_first": first_winners(outcome).1,
             "stopper": true,
+            "stopper_sided": true,
             "components": components.iter().map(|(c, v, o, p)| json!({
                 "position": p,
-                "fingers": c.rules.fingers - 1,
+                "n": c.rules.fingers - 1,
+                "fingers": c.rules.fingers,
                 "hands": c.rules.hands,
                 "ruleset": c.rules.describe(),
                 "value": v,
@@ -299,28 +301,16 @@ fn loopy_error(e: ValueError) -> anyhow::Error {
     }
 }
 
-/// The outcome class of a loopy value in words.
-fn loopy_words(o: &chopsticks_loopy::Outcome) -> String {
-    let w = |x: chopsticks_loopy::Winner| match x {
-        chopsticks_loopy::Winner::Left => "Left wins",
-        chopsticks_loopy::Winner::Right => "Right wins",
-        chopsticks_loopy::Winner::Draw => "a draw",
-    };
-    format!(
-        "Left starting: {}; Right starting: {}",
-        w(o.left_starts()),
-        w(o.right_starts())
-    )
-}
-
 /// What kind of loopy value it is, in words.
 fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
     if v.is_stopper() {
         "a stopper"
     } else if v.is_stopper_sided() {
-        "not a stopper; onside & offside"
+        "stopper-sided, not a stopper: onside & offside"
     } else {
-        "not a stopper, and a side was not found to equal a stopper (the sides' graphs)"
+        "not a stopper; the bounded search did not reduce a side to a stopper, so the \
+         sides are printed as simplified graphs (onside & offside); it may not be \
+         stopper-sided"
     }
 }
 
@@ -338,7 +328,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
             "expression": args.expression,
             "value": text,
             "outcome": outcome.name(),
-            "outcome_words": loopy_words(&outcome),
+            "outcome_words": outcome.describe(),
             "left_first": outcome.left_starts().as_str(),
             "right_first": outcome.right_starts().as_str(),
             "stopper": e.value.is_stopper(),
@@ -347,7 +337,8 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                 let o = c.value.outcome();
                 json!({
                     "position": c.position.paper(c.rules.fingers),
-                    "fingers": c.rules.fingers - 1,
+                    "n": c.rules.fingers - 1,
+                "fingers": c.rules.fingers,
                     "hands": c.rules.hands,
                     "ruleset": c.rules.describe(),
                     "value": c.value.to_string(),
@@ -373,7 +364,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                 c.position.paper(c.rules.fingers),
                 c.value,
                 o.name(),
-                loopy_words(&o),
+                o.describe(),
                 c.rules.describe()
             );
         }
@@ -387,6 +378,6 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
     }
     println!("Value:    {text}");
     println!("Kind:     {}", loopy_kind(&e.value));
-    println!("Outcome:  {} ({})", outcome.name(), loopy_words(&outcome));
+    println!("Outcome:  {} ({})", outcome.name(), outcome.describe());
     Ok(())
 }

@@ -98,6 +98,42 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The nine outcomes a game can have, in the order `L`, `R`, `N`, `P`, `D`,
+    /// `N^`, `P^`, `Nv`, `Pv` (the onside is never below the offside, so (R, L),
+    /// (N, L), … do not occur).
+    pub const ALL: [Outcome; 9] = {
+        use Class::*;
+        const fn o(onside: Class, offside: Class) -> Outcome {
+            Outcome { onside, offside }
+        }
+        [
+            o(L, L),
+            o(R, R),
+            o(N, N),
+            o(P, P),
+            o(L, R),
+            o(L, N),
+            o(L, P),
+            o(N, R),
+            o(P, R),
+        ]
+    };
+
+    /// Who wins with each player starting, in words: `Left starting: Left
+    /// wins; Right starting: a draw`.
+    pub fn describe(&self) -> String {
+        let words = |w: Winner| match w {
+            Winner::Left => "Left wins",
+            Winner::Right => "Right wins",
+            Winner::Draw => "a draw",
+        };
+        format!(
+            "Left starting: {}; Right starting: {}",
+            words(self.left_starts()),
+            words(self.right_starts())
+        )
+    }
+
     /// `L`, `R`, `N`, `P`, `D`, `N^`, `P^`, `Nv`, `Pv` (see the type's
     /// documentation); `(x,y)` for a pair that cannot occur for a game.
     pub fn name(&self) -> String {

@@ -23,11 +23,27 @@ use crate::LoopyError;
 /// Pair states and pair moves visited per step of work.
 pub const PAIR_MOVES_PER_STEP: u64 = 32;
 
-/// The steps allowed and the pair moves spent, shared by the threads of one call.
+/// The steps allowed and the pair moves spent, shared by the threads of one
+/// call; another thread may watch [`Budget::steps`] to show progress.
 #[derive(Debug)]
-pub(crate) struct Budget {
+pub struct Budget {
     limit: u64,
     used: AtomicU64,
+}
+
+impl Budget {
+    /// A budget of `limit` steps (`u64::MAX`: only counting).
+    pub fn new(limit: u64) -> Arc<Budget> {
+        Arc::new(Budget {
+            limit,
+            used: AtomicU64::new(0),
+        })
+    }
+
+    /// The steps spent so far.
+    pub fn steps(&self) -> u64 {
+        self.used.load(Ordering::Relaxed) / PAIR_MOVES_PER_STEP
+    }
 }
 
 thread_local! {
@@ -39,10 +55,12 @@ thread_local! {
 /// [`LoopyError::Work`]. Budgets do not nest: an inner call replaces the outer
 /// budget while it runs.
 pub fn with_work_limit<R>(limit: u64, f: impl FnOnce() -> R) -> R {
-    let budget = Arc::new(Budget {
-        limit,
-        used: AtomicU64::new(0),
-    });
+    with_budget(Budget::new(limit), f)
+}
+
+/// Runs `f` under `budget` (see [`with_work_limit`]); the caller keeps a
+/// handle to watch the steps spent.
+pub fn with_budget<R>(budget: Arc<Budget>, f: impl FnOnce() -> R) -> R {
     let previous = BUDGET.with(|b| b.replace(Some(budget)));
     struct Restore(Option<Option<Arc<Budget>>>);
     impl Drop for Restore {
@@ -57,11 +75,7 @@ pub fn with_work_limit<R>(limit: u64, f: impl FnOnce() -> R) -> R {
 
 /// The steps spent so far under the current budget, if there is one.
 pub fn work_done() -> Option<u64> {
-    BUDGET.with(|b| {
-        b.borrow()
-            .as_ref()
-            .map(|b| b.used.load(Ordering::Relaxed) / PAIR_MOVES_PER_STEP)
-    })
+    BUDGET.with(|b| b.borrow().as_ref().map(|b| b.steps()))
 }
 
 /// The limit of the current budget if it has been spent (an operation then
@@ -85,12 +99,7 @@ pub(crate) fn current() -> Option<Arc<Budget>> {
 pub(crate) fn within<R>(budget: Option<Arc<Budget>>, f: impl FnOnce() -> R) -> R {
     match budget {
         None => f(),
-        Some(b) => {
-            let previous = BUDGET.with(|slot| slot.replace(Some(b)));
-            let r = f();
-            BUDGET.with(|slot| *slot.borrow_mut() = previous);
-            r
-        }
+        Some(b) => with_budget(b, f),
     }
 }
 

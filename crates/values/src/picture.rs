@@ -29,6 +29,9 @@ pub struct GridPicture {
     pub legend: Vec<String>,
     /// The heading of the legend (`value (outcome)` for tables of values).
     pub legend_title: String,
+    /// `cell_titles[r][c]`: the SVG tooltip of a cell (empty: `(row|column):`
+    /// and its legend entry).
+    pub cell_titles: Vec<Vec<String>>,
 }
 
 /// A colour as red, green, blue.
@@ -117,6 +120,19 @@ fn text_width(text: &str, scale: usize) -> usize {
 }
 
 impl GridPicture {
+    /// The tooltip of the cell at row `r`, column `c`, showing legend entry `k`.
+    fn cell_title(&self, r: usize, c: usize, k: usize) -> String {
+        match self.cell_titles.get(r).and_then(|row| row.get(c)) {
+            Some(t) => t.clone(),
+            None => format!(
+                "({}|{}): {}",
+                self.row_name(r),
+                self.col_name(c),
+                self.legend[k]
+            ),
+        }
+    }
+
     /// The label of row `r` (from 0).
     fn row_name(&self, r: usize) -> String {
         self.row_names
@@ -404,11 +420,9 @@ pub fn svg(p: &GridPicture) -> String {
             let bg = colour(k);
             let _ = writeln!(
                 o,
-                r#"<rect x="{x}" y="{y}" width="{cw}" height="{cw}" fill="{}" stroke="white"><title>({}|{}): {}</title></rect>"#,
+                r#"<rect x="{x}" y="{y}" width="{cw}" height="{cw}" fill="{}" stroke="white"><title>{}</title></rect>"#,
                 hex(bg),
-                xml(&p.row_name(r)),
-                xml(&p.col_name(c)),
-                xml(&p.legend[k]),
+                xml(&p.cell_title(r, c, k)),
                 cw = l.cell
             );
             let _ = writeln!(
@@ -470,6 +484,7 @@ mod tests {
             row_names: Vec::new(),
             col_names: Vec::new(),
             legend_title: "value (outcome)".into(),
+            cell_titles: Vec::new(),
             cells: vec![vec![0, 1], vec![2, 1]],
             legend: vec!["0  (P)".into(), "*  (N)".into(), "{0|^[2]} & <x>".into()],
         }

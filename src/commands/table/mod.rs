@@ -41,6 +41,15 @@ enum Table {
     Outcomes(outcomes::OutcomesArgs),
     /// Loopy values of every position with two hands a side under rollover,
     /// splits (--transfer) or revivals (--divide, --even-divide).
+    ///
+    /// Play can cycle, so the values are loopy games (stoppers, `s & t`), and
+    /// the outcome classes include draws. Outcome codes (Winning Ways' N̂, P̂, Ň,
+    /// P̌ written N^, P^, Nv, Pv): L: Left wins whoever starts; R: Right wins
+    /// whoever starts; N: the player who starts wins; P: the other player wins;
+    /// D: a draw whoever starts; N^: Left wins if she starts, a draw if Right
+    /// starts; P^: a draw if Left starts, Left wins if Right starts; Nv: a draw
+    /// if Left starts, Right wins if he starts; Pv: Right wins if Left starts, a
+    /// draw if Right starts.
     TwoHands(two_hands::TwoHandsArgs),
 }
 
@@ -109,7 +118,8 @@ struct GridArgs {
     /// (stoppers such as `over`, or `onside & offside`).
     #[arg(long)]
     rollover: bool,
-    /// Print JSON: {"fingers", "values": [[…]], "distinct"} (instead of a --format).
+    /// Print JSON: {"n", "fingers" (F = n + 1), "values": [[…]], "rollover", "distinct"}
+    /// (instead of a --format).
     #[arg(long, conflicts_with = "format")]
     json: bool,
     /// Draw the table as a PNG picture, one colour per distinct value, with a legend.
@@ -271,14 +281,52 @@ fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
     Ok(chopsticks_files::write_atomically(Path::new(path), bytes)?)
 }
 
-/// Writes a grid picture as PNG and/or SVG (each atomically).
-fn write_pictures(pic: &GridPicture, png: Option<&str>, svg: Option<&str>) -> Result<()> {
+/// Checks the files of `--png` and `--svg` before any work: named (not empty,
+/// not `-`), different, with the extension of their type, and writable.
+fn check_picture_paths(png: Option<&str>, svg: Option<&str>) -> Result<()> {
+    for (flag, path, ext) in [("--png", png, "png"), ("--svg", svg, "svg")] {
+        let Some(path) = path else { continue };
+        if path.trim().is_empty() {
+            bail!("{flag} needs a file name, such as picture.{ext}");
+        }
+        if path == "-" {
+            bail!("{flag} writes a file: give its name (`-`, standard output, is not accepted for pictures)");
+        }
+        let has_ext = Path::new(path)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext));
+        if !has_ext {
+            bail!(
+                "{flag} writes a{} {} picture: give a file name ending in .{ext} (not {})",
+                if ext == "svg" { "n" } else { "" },
+                ext.to_uppercase(),
+                chopsticks_rules::quoted(path)
+            );
+        }
+        chopsticks_files::check_writable(Path::new(path))?;
+    }
+    if png.is_some() && png == svg {
+        bail!("--png and --svg name the same file");
+    }
+    Ok(())
+}
+
+/// Writes a grid picture as PNG and/or SVG (each atomically), and says so on
+/// stderr (unless `quiet`).
+fn write_pictures(
+    pic: &GridPicture,
+    png: Option<&str>,
+    svg: Option<&str>,
+    quiet: bool,
+) -> Result<()> {
     if let Some(path) = png {
         let bytes = picture::png(pic).context("cannot encode the PNG picture")?;
         write_atomically(path, &bytes)?;
+        progress::announce(&format!("wrote {path}"), quiet);
     }
     if let Some(path) = svg {
         write_atomically(path, picture::svg(pic).as_bytes())?;
+        progress::announce(&format!("wrote {path}"), quiet);
     }
     Ok(())
 }
@@ -439,6 +487,7 @@ fn grid_table(args: &GridArgs) -> Result<()> {
     if n > MAX_GRID {
         bail!("--n goes up to {MAX_GRID} (the table has N² cells)");
     }
+    check_picture_paths(args.png.as_deref(), args.svg.as_deref())?;
     let (cells, names, outcomes) = if args.rollover {
         rollover_grid_cells(n, args.quiet)?
     } else {
@@ -466,6 +515,7 @@ fn grid_table(args: &GridArgs) -> Result<()> {
             row_names: Vec::new(),
             col_names: Vec::new(),
             legend_title: "value (outcome)".into(),
+            cell_titles: Vec::new(),
             cells: cells.clone(),
             legend: names
                 .iter()
@@ -473,13 +523,13 @@ fn grid_table(args: &GridArgs) -> Result<()> {
                 .map(|(v, o)| format!("{v}  ({o})"))
                 .collect(),
         };
-        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
+        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
     }
 
     if args.json {
         super::print_json(&json!({
             "n": n,
-            "fingers": n,
+            "fingers": n + 1,
             "values": text,
             "rollover": args.rollover,
             "distinct": names.iter().zip(&outcomes).map(|(v, o)| json!({"value": v, "outcome": o})).collect::<Vec<_>>(),
@@ -488,9 +538,6 @@ fn grid_table(args: &GridArgs) -> Result<()> {
     }
     if (args.png.is_some() || args.svg.is_some()) && args.format == Format::Text {
         // A picture was asked for: a short summary instead of the whole table.
-        for path in args.png.iter().chain(&args.svg) {
-            println!("wrote {path}");
-        }
         println!("{} distinct values of (i|j)_{n}:", names.len());
         for (v, o) in names.iter().zip(&outcomes) {
             println!("  {v}  ({o})");

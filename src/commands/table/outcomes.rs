@@ -136,14 +136,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     if args.output.is_some() && args.format == OutcomesFormat::Text {
         bail!("--output writes the lines of --format jsonl or csv");
     }
-    for (flag, path) in [("--png", &args.png), ("--svg", &args.svg)] {
-        if path.as_deref() == Some("-") {
-            bail!("{flag} writes a file: give its name (`-`, standard output, is not accepted for pictures)");
-        }
-    }
-    if args.png.is_some() && args.png == args.svg {
-        bail!("--png and --svg name the same file");
-    }
+    super::check_picture_paths(args.png.as_deref(), args.svg.as_deref())?;
     let size = Atlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
     ensure_fits(
         size.bytes,
@@ -152,7 +145,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
             super::super::plural(h as u64)
         ),
     )?;
-    for path in args.output.iter().chain(&args.png).chain(&args.svg) {
+    if let Some(path) = &args.output {
         if path != "-" {
             chopsticks_files::check_writable(Path::new(path))?;
         }
@@ -180,10 +173,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
                 ones_twos_picture(&atlas, l, r)?
             }
         };
-        super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
-        for path in args.png.iter().chain(&args.svg) {
-            progress::announce(&format!("wrote {path}"), args.quiet);
-        }
+        super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
     }
 
     match args.format {
@@ -433,6 +423,7 @@ fn hands_picture(atlas: &Atlas) -> GridPicture {
         row_names: Vec::new(),
         col_names: Vec::new(),
         legend_title: "outcomes among the positions".into(),
+        cell_titles: Vec::new(),
         cells,
         legend: legend
             .into_iter()
@@ -487,6 +478,7 @@ fn ones_twos_picture(atlas: &Atlas, l: usize, r: usize) -> Result<GridPicture> {
         row_names: Vec::new(),
         col_names: Vec::new(),
         legend_title: "outcome".into(),
+        cell_titles: Vec::new(),
         cells,
         legend,
     })

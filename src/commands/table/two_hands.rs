@@ -6,14 +6,14 @@
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use chopsticks_loopy::Value;
+use chopsticks_loopy::{Outcome, Value};
 use chopsticks_rules::{Overflow, Preset, Ruleset};
 use chopsticks_values::picture::GridPicture;
 use chopsticks_values::two_hand_sides;
 use clap::Args;
 use serde_json::json;
 
-use super::{csv, md, write_pictures, Format};
+use super::{check_picture_paths, csv, md, write_pictures, Format};
 use crate::progress;
 
 /// The largest n the table accepts: `(n(n+3)/2)²` positions (1,936 at n = 8).
@@ -21,9 +21,14 @@ const MAX_TWO_HANDS_N: u32 = 8;
 /// The most positions of the joint game graph.
 const MAX_VERTICES: usize = 4096;
 
-/// The outcome classes with draws, in the order of the legend.
-const CLASSES: [&str; 9] = ["L", "R", "N", "P", "D", "N^", "P^", "Nv", "Pv"];
+/// What the outcome codes mean, for `--help` and the text output.
+const CODES: &str = "L: Left wins whoever starts; R: Right wins whoever starts; N: the \
+    player who starts wins; P: the other player wins; D: a draw whoever starts; N^: Left \
+    wins if she starts, a draw if Right starts; P^: a draw if Left starts, Left wins if \
+    Right starts; Nv: a draw if Left starts, Right wins if he starts; Pv: Right wins if \
+    Left starts, a draw if Right starts";
 
+/// The options of `table two-hands` (the codes are explained on `Table::TwoHands`).
 #[derive(Args, Debug)]
 pub(super) struct TwoHandsArgs {
     /// The finger count n (a hand holds 1..=n fingers, F = n + 1).
@@ -42,7 +47,8 @@ pub(super) struct TwoHandsArgs {
     /// Revivals only by halving an even hand (implies --divide).
     #[arg(long)]
     even_divide: bool,
-    /// A split may empty one of your hands (with --transfer).
+    /// Merges: a live hand may give all its fingers to your other live hand
+    /// and die (a "suicide"; allowed with or without --transfer).
     #[arg(long)]
     suicide: bool,
     /// Output format: text (a summary and the grid of outcome classes), or one
@@ -87,6 +93,15 @@ impl TwoHandsArgs {
     }
 }
 
+/// Who wins, in a word for the picture's legend.
+fn winner_word(w: chopsticks_loopy::Winner) -> &'static str {
+    match w {
+        chopsticks_loopy::Winner::Left => "Left",
+        chopsticks_loopy::Winner::Right => "Right",
+        chopsticks_loopy::Winner::Draw => "draw",
+    }
+}
+
 /// A side's short label: its two hands as digits (`03`, `12`).
 fn side_label(side: &[u32]) -> String {
     side.iter().map(|h| h.to_string()).collect()
@@ -96,20 +111,33 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     if args.n == 0 || args.n > MAX_TWO_HANDS_N {
         bail!("--n must be between 1 and {MAX_TWO_HANDS_N} (the table has (n(n+3)/2)² positions)");
     }
-    if let (Some(a), Some(b)) = (&args.png, &args.svg) {
-        if a == b {
-            bail!("--png and --svg name the same file");
-        }
-    }
-    if args.png.as_deref() == Some("-") || args.svg.as_deref() == Some("-") {
-        bail!("pictures are written to files, not to standard output (-)");
-    }
+    check_picture_paths(args.png.as_deref(), args.svg.as_deref())?;
     let rules = args.rules();
     let n = args.n;
     let sides = two_hand_sides(n);
-    let spinner = progress::counter("joint side search", args.quiet);
+    // Slow cases (measured, docs/PERFORMANCE.md): rollover from n = 7 (over a
+    // minute), rollover with revivals from n = 5 (minutes).
+    let slow = (args.rollover && n >= 7)
+        || (args.rollover && (args.divide || args.even_divide) && n >= 5)
+        || ((args.divide || args.even_divide) && n >= 7);
+    if slow {
+        progress::announce(
+            &format!(
+                "note: {} positions under these rules can take minutes or more \
+                 (the side search is exponential in the worst case); the count below is steps of work",
+                sides.len() * sides.len()
+            ),
+            args.quiet,
+        );
+    }
+    let spinner = progress::counter("joint side search, steps of work", args.quiet);
+    let budget = chopsticks_loopy::work::Budget::new(u64::MAX);
+    let watched = budget.clone();
+    progress::follow(&spinner, move || watched.steps());
     let clock = Instant::now();
-    let table = chopsticks_values::two_hand_table(&rules, MAX_VERTICES)?;
+    let table = chopsticks_loopy::work::with_budget(budget, || {
+        chopsticks_values::two_hand_table(&rules, MAX_VERTICES)
+    })?;
     spinner.finish_and_clear();
     if args.time {
         eprintln!(
@@ -128,10 +156,10 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     };
     let position = |l: &[u32], r: &[u32]| format!("({}|{})_{n}", live(l), live(r));
     let class_of = |v: &Value| {
-        let name = v.outcome().name();
-        CLASSES
+        let o = v.outcome();
+        Outcome::ALL
             .iter()
-            .position(|c| *c == name)
+            .position(|c| *c == o)
             .expect("an outcome class")
     };
     let cells: Vec<Vec<usize>> = table
@@ -144,6 +172,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     }
     let all: Vec<&Value> = table.iter().flatten().collect();
     let stoppers = all.iter().filter(|v| v.is_stopper()).count();
+    // Stopper-sided values that are not stoppers (`s & t`).
     let sided = all.iter().filter(|v| v.is_stopper_sided()).count() - stoppers;
     let unsided = all.len() - stoppers - sided;
     let mut distinct: Vec<&Value> = Vec::new();
@@ -166,15 +195,43 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             first_col: 0,
             row_names: sides.iter().map(|s| side_label(s)).collect(),
             col_names: sides.iter().map(|s| side_label(s)).collect(),
-            legend_title: "outcome (onside, offside)".into(),
+            legend_title: "outcome: who wins when Left starts, when Right starts".into(),
+            cell_titles: sides
+                .iter()
+                .zip(&table)
+                .map(|(l, row)| {
+                    sides
+                        .iter()
+                        .zip(row)
+                        .map(|(r, v)| {
+                            let o = v.outcome();
+                            format!(
+                                "{} = {}: {} ({})",
+                                position(l, r),
+                                v,
+                                o.name(),
+                                o.describe()
+                            )
+                        })
+                        .collect()
+                })
+                .collect(),
             cells: cells.clone(),
-            legend: CLASSES
+            legend: Outcome::ALL
                 .iter()
                 .zip(counts)
-                .map(|(c, k)| format!("{c}  ({k} position{})", super::super::plural(k as u64)))
+                .map(|(o, k)| {
+                    format!(
+                        "{}  {}, {}  ({k} position{})",
+                        o.name(),
+                        winner_word(o.left_starts()),
+                        winner_word(o.right_starts()),
+                        super::super::plural(k as u64)
+                    )
+                })
                 .collect(),
         };
-        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref())?;
+        write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
     }
 
     if args.json {
@@ -203,9 +260,10 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                 "positions": all.len(),
                 "distinct_values": distinct.len(),
                 "stoppers": stoppers,
-                "stopper_sided": sided,
+                "sided": sided,
+                "stopper_sided": stoppers + sided,
                 "not_found_stopper_sided": unsided,
-                "outcomes": CLASSES.iter().zip(counts).map(|(c, k)| (c.to_string(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
+                "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
             },
             "positions": list,
         }));
@@ -213,22 +271,21 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     }
     match args.format {
         Format::Text => {
-            for path in args.png.iter().chain(&args.svg) {
-                println!("wrote {path}");
-            }
             println!("Two hands a side, n = {n}: {}", rules.describe());
             println!(
-                "{} positions, {} distinct values: {stoppers} stoppers, {sided} stopper-sided (s & t), {unsided} not found to be stopper-sided",
+                "{} positions, {} distinct values: {stoppers} stopper{}, {sided} stopper-sided (s & t), {unsided} not found to be stopper-sided",
                 all.len(),
-                distinct.len()
+                distinct.len(),
+                super::super::plural(stoppers as u64)
             );
-            let summary: Vec<String> = CLASSES
+            let summary: Vec<String> = Outcome::ALL
                 .iter()
                 .zip(counts)
                 .filter(|(_, k)| *k > 0)
-                .map(|(c, k)| format!("{c} {k}"))
+                .map(|(o, k)| format!("{} {k}", o.name()))
                 .collect();
             println!("outcomes: {}", summary.join(", "));
+            println!("({CODES})");
             println!("Outcome classes: row = Left's hands, column = Right's hands (ab = hands a and b; 0 = dead; with `value`, add --hands 2)");
             let header: Vec<String> = sides
                 .iter()
@@ -236,20 +293,27 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                 .collect();
             println!("L\\R {}", header.join(""));
             for (l, row) in sides.iter().zip(&cells) {
-                let line: Vec<String> = row.iter().map(|&k| format!("{:>3}", CLASSES[k])).collect();
+                let line: Vec<String> = row
+                    .iter()
+                    .map(|&k| format!("{:>3}", Outcome::ALL[k].name()))
+                    .collect();
                 println!("{:>3} {}", side_label(l), line.join(""));
             }
         }
         Format::Markdown => {
-            println!("| position | value | outcome |");
-            println!("|---|---|---|");
+            println!("| position | value | outcome | Left starts | Right starts | stopper |");
+            println!("|---|---|---|---|---|---|");
             for (l, row) in sides.iter().zip(&table) {
                 for (r, v) in sides.iter().zip(row) {
+                    let o = v.outcome();
                     println!(
-                        "| {} | `{}` | {} |",
+                        "| {} | `{}` | {} | {} | {} | {} |",
                         md(&position(l, r)),
                         md(&v.to_string()),
-                        md(&v.outcome().name())
+                        md(&o.name()),
+                        o.left_starts().as_str(),
+                        o.right_starts().as_str(),
+                        if v.is_stopper() { "yes" } else { "no" }
                     );
                 }
             }
