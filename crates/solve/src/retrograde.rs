@@ -109,6 +109,52 @@ pub fn solve(
         resolved: resolved.load(Relaxed),
         total: n,
     });
+    let tiles = tiles(graph);
+    // A position resolved at this level updates its parents: 1 if it was, else 0.
+    let visit = |i: u64, win_here: u16, lose_here: u16, next: u32| -> u64 {
+        let v = cells[i as usize].load(Relaxed);
+        if v == lose_here {
+            graph.for_each_parent(i, |p| {
+                let c = &cells[p as usize];
+                let mut cur = c.load(Relaxed);
+                while cur & 3 == UNRESOLVED {
+                    match c.compare_exchange_weak(cur, cell(WIN, next), Relaxed, Relaxed) {
+                        Ok(_) => {
+                            resolved.fetch_add(1, Relaxed);
+                            break;
+                        }
+                        Err(now) => cur = now,
+                    }
+                }
+            });
+            1
+        } else if v == win_here {
+            graph.for_each_parent(i, |p| {
+                let c = &cells[p as usize];
+                let mut cur = c.load(Relaxed);
+                while cur & 3 == UNRESOLVED {
+                    let remaining = (cur >> 2) as u32;
+                    let new = if remaining <= 1 {
+                        cell(LOSE, next)
+                    } else {
+                        cell(UNRESOLVED, remaining - 1)
+                    };
+                    match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            if remaining <= 1 {
+                                resolved.fetch_add(1, Relaxed);
+                            }
+                            break;
+                        }
+                        Err(now) => cur = now,
+                    }
+                }
+            });
+            1
+        } else {
+            0
+        }
+    };
     let mut level = 0u32;
     loop {
         let win_here = cell(WIN, level);
@@ -117,53 +163,12 @@ pub fn solve(
         if next > MAX_LEVEL {
             return Err(SolveError::Remoteness(next));
         }
-        let found: u64 = (0..n as usize)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(|i| {
-                let v = cells[i].load(Relaxed);
-                let i = i as u64;
-                if v == lose_here {
-                    graph.for_each_parent(i, |p| {
-                        let c = &cells[p as usize];
-                        let mut cur = c.load(Relaxed);
-                        while cur & 3 == UNRESOLVED {
-                            match c.compare_exchange_weak(cur, cell(WIN, next), Relaxed, Relaxed) {
-                                Ok(_) => {
-                                    resolved.fetch_add(1, Relaxed);
-                                    break;
-                                }
-                                Err(now) => cur = now,
-                            }
-                        }
-                    });
-                    1
-                } else if v == win_here {
-                    graph.for_each_parent(i, |p| {
-                        let c = &cells[p as usize];
-                        let mut cur = c.load(Relaxed);
-                        while cur & 3 == UNRESOLVED {
-                            let remaining = (cur >> 2) as u32;
-                            let new = if remaining <= 1 {
-                                cell(LOSE, next)
-                            } else {
-                                cell(UNRESOLVED, remaining - 1)
-                            };
-                            match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-                                Ok(_) => {
-                                    if remaining <= 1 {
-                                        resolved.fetch_add(1, Relaxed);
-                                    }
-                                    break;
-                                }
-                                Err(now) => cur = now,
-                            }
-                        }
-                    });
-                    1
-                } else {
-                    0
-                }
+        let found: u64 = tiles
+            .par_iter()
+            .map(|tile| {
+                let mut found = 0u64;
+                tile.for_each(|i| found += visit(i, win_here, lose_here, next));
+                found
             })
             .sum();
         progress(SolveProgress {
@@ -178,6 +183,63 @@ pub fn solve(
     }
     let max_remoteness = level.saturating_sub(1);
     Ok(into_table(cells, max_remoteness))
+}
+
+/// A rectangle of the index of two players: the positions `seat · block + r₀ ·
+/// n₁ + r₁` with `r₀` in `rows` and `r₁` in `cols`.
+///
+/// The parents of `(r₀, r₁)` by an attack (made by the player who just moved,
+/// of rank `r₁`) are positions `(r₁, r)`: they lie in row `r₁`. Visiting the
+/// index a tile at a time keeps those updates in the tile's few rows, which
+/// stay in cache, instead of a new row for every position visited.
+#[derive(Clone, Debug)]
+struct Tile {
+    base: u64,
+    row_len: u64,
+    rows: std::ops::Range<u64>,
+    cols: std::ops::Range<u64>,
+}
+
+impl Tile {
+    #[inline]
+    fn for_each(&self, mut f: impl FnMut(u64)) {
+        for r0 in self.rows.clone() {
+            let row = self.base + r0 * self.row_len;
+            for r1 in self.cols.clone() {
+                f(row + r1);
+            }
+        }
+    }
+}
+
+/// Side of a tile: 64 × 64 = 4,096 positions, whose attack parents lie in 64
+/// rows.
+const TILE: u64 = 64;
+
+/// The index of a two-player variant cut into tiles (see [`Tile`]), covering
+/// every index exactly once.
+fn tiles(graph: &Graph) -> Vec<Tile> {
+    let index = graph.index();
+    let seats = index.period();
+    let block = graph.count() / seats as u64;
+    let mut out = Vec::new();
+    for seat in 0..seats {
+        let n0 = index.multiset(index.hands_of(seat, 0)).count();
+        let n1 = index.multiset(index.hands_of(seat, 1)).count();
+        debug_assert_eq!(n0 * n1, block);
+        let base = seat as u64 * block;
+        for r0 in (0..n0).step_by(TILE as usize) {
+            for r1 in (0..n1).step_by(TILE as usize) {
+                out.push(Tile {
+                    base,
+                    row_len: n1,
+                    rows: r0..(r0 + TILE).min(n0),
+                    cols: r1..(r1 + TILE).min(n1),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The outcome of a position with no move (level 0): a finished game is won by
@@ -239,6 +301,20 @@ fn into_table(mut cells: Vec<AtomicU16>, max_remoteness: u32) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiles_cover_the_index_once() {
+        for hands in [vec![1, 1], vec![2, 3], vec![3, 3]] {
+            let mut rules = chopsticks_rules::Preset::Standard.ruleset();
+            rules.hands = hands;
+            let graph = Graph::new(&rules).unwrap();
+            let mut seen = vec![0u8; graph.count() as usize];
+            for t in tiles(&graph) {
+                t.for_each(|i| seen[i as usize] += 1);
+            }
+            assert!(seen.iter().all(|&k| k == 1), "{:?}", graph.rules().hands);
+        }
+    }
 
     #[test]
     fn cells_become_tables_in_place() {

@@ -284,6 +284,9 @@ fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
 /// Checks the files of `--png` and `--svg` before any work: named (not empty,
 /// not `-`), different, with the extension of their type, and writable.
 fn check_picture_paths(png: Option<&str>, svg: Option<&str>) -> Result<()> {
+    if png.is_some() && png == svg {
+        bail!("--png and --svg name the same file");
+    }
     for (flag, path, ext) in [("--png", png, "png"), ("--svg", svg, "svg")] {
         let Some(path) = path else { continue };
         if path.trim().is_empty() {
@@ -292,6 +295,7 @@ fn check_picture_paths(png: Option<&str>, svg: Option<&str>) -> Result<()> {
         if path == "-" {
             bail!("{flag} writes a file: give its name (`-`, standard output, is not accepted for pictures)");
         }
+        chopsticks_files::check_writable(Path::new(path))?;
         let has_ext = Path::new(path)
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case(ext));
@@ -303,10 +307,6 @@ fn check_picture_paths(png: Option<&str>, svg: Option<&str>) -> Result<()> {
                 chopsticks_rules::quoted(path)
             );
         }
-        chopsticks_files::check_writable(Path::new(path))?;
-    }
-    if png.is_some() && png == svg {
-        bail!("--png and --svg name the same file");
     }
     Ok(())
 }
