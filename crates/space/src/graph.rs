@@ -300,6 +300,43 @@ impl Graph {
         }
     }
 
+    /// Whether the position has a child ([`Graph::for_each_child`] emits at
+    /// least one), found without generating the children: the first attack or
+    /// own move in the move tables answers.
+    #[inline]
+    pub fn has_child(&self, index: u64) -> bool {
+        let p = self.players;
+        let (seat, ranks, alive) = self.unpack(index);
+        if self.over(&alive[..p]) || !alive[0] {
+            return false;
+        }
+        let mover = self.tables_of(seat, 0);
+        let r0 = ranks[0] as usize;
+        if !mover.own.get(r0).is_empty() {
+            return true;
+        }
+        (1..p).any(|t| {
+            if !alive[t] || self.rules.same_side(0, t) {
+                return false;
+            }
+            let target = self.tables_of(seat, t);
+            let base = ranks[t] as usize * self.fingers_minus_one;
+            mover
+                .live
+                .get(r0)
+                .iter()
+                .any(|&v| !target.attacked.get(base + v as usize - 1).is_empty())
+        })
+    }
+
+    /// The number of distinct children ([`Graph::for_each_child`]).
+    #[inline]
+    pub fn child_count(&self, index: u64) -> u32 {
+        let mut c = 0u32;
+        self.for_each_child(index, |_| c += 1);
+        c
+    }
+
     /// The index after the mover changed the players' ranks: the turn passes to the
     /// next live player (or the next player, when the game is over).
     #[inline]
