@@ -30,7 +30,7 @@
 //! Memory: two bytes per position while solving, then one byte per position for the
 //! result when every remoteness is below 127 (two bytes otherwise).
 
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use chopsticks_space::Graph;
 use rayon::prelude::*;
@@ -111,7 +111,11 @@ pub fn solve(
         resolved: resolved.load(Relaxed),
         total: n,
     });
-    let tiles = tiles(graph);
+    let map = TileMap::new(graph);
+    let tiles = &map.tiles;
+    // The last level at which each tile had a position resolved (level 0: all).
+    let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
+    let mark = |p: u64, level: u32| marks[map.tile_of(p)].fetch_max(level, Relaxed);
     // A position resolved at this level updates its parents: 1 if it was, else 0.
     let visit = |i: u64, win_here: u16, lose_here: u16, next: u32| -> u64 {
         let v = cells[i as usize].load(Relaxed);
@@ -123,6 +127,7 @@ pub fn solve(
                     match c.compare_exchange_weak(cur, cell(WIN, next), Relaxed, Relaxed) {
                         Ok(_) => {
                             resolved.fetch_add(1, Relaxed);
+                            mark(p, next);
                             break;
                         }
                         Err(now) => cur = now,
@@ -150,6 +155,7 @@ pub fn solve(
                         Ok(_) => {
                             if remaining <= 1 {
                                 resolved.fetch_add(1, Relaxed);
+                                mark(p, next);
                             }
                             break;
                         }
@@ -170,7 +176,15 @@ pub fn solve(
         if next > MAX_LEVEL {
             return Err(SolveError::Remoteness(next));
         }
-        let found: u64 = tiles
+        // Only tiles where a position was resolved at this level are visited,
+        // chosen before any is (the visits mark tiles for the next level).
+        let todo: Vec<&Tile> = tiles
+            .iter()
+            .zip(&marks)
+            .filter(|(_, m)| m.load(Relaxed) == level)
+            .map(|(tile, _)| tile)
+            .collect();
+        let found: u64 = todo
             .par_iter()
             .map(|tile| {
                 let mut found = 0u64;
@@ -224,29 +238,54 @@ impl Tile {
 const TILE: u64 = 64;
 
 /// The index of a two-player variant cut into tiles (see [`Tile`]), covering
-/// every index exactly once.
-fn tiles(graph: &Graph) -> Vec<Tile> {
-    let index = graph.index();
-    let seats = index.period();
-    let block = graph.count() / seats as u64;
-    let mut out = Vec::new();
-    for seat in 0..seats {
-        let n0 = index.multiset(index.hands_of(seat, 0)).count();
-        let n1 = index.multiset(index.hands_of(seat, 1)).count();
-        debug_assert_eq!(n0 * n1, block);
-        let base = seat as u64 * block;
-        for r0 in (0..n0).step_by(TILE as usize) {
-            for r1 in (0..n1).step_by(TILE as usize) {
-                out.push(Tile {
-                    base,
-                    row_len: n1,
-                    rows: r0..(r0 + TILE).min(n0),
-                    cols: r1..(r1 + TILE).min(n1),
-                });
+/// every index exactly once, and the way back from an index to its tile.
+struct TileMap {
+    tiles: Vec<Tile>,
+    /// Positions per seat class.
+    block: u64,
+    /// Per seat class: its first tile, the row length `n₁`, tiles per row.
+    seats: Vec<(usize, u64, usize)>,
+}
+
+impl TileMap {
+    fn new(graph: &Graph) -> TileMap {
+        let index = graph.index();
+        let period = index.period();
+        let block = graph.count() / period as u64;
+        let mut tiles = Vec::new();
+        let mut seats = Vec::new();
+        for seat in 0..period {
+            let n0 = index.multiset(index.hands_of(seat, 0)).count();
+            let n1 = index.multiset(index.hands_of(seat, 1)).count();
+            debug_assert_eq!(n0 * n1, block);
+            seats.push((tiles.len(), n1, n1.div_ceil(TILE) as usize));
+            let base = seat as u64 * block;
+            for r0 in (0..n0).step_by(TILE as usize) {
+                for r1 in (0..n1).step_by(TILE as usize) {
+                    tiles.push(Tile {
+                        base,
+                        row_len: n1,
+                        rows: r0..(r0 + TILE).min(n0),
+                        cols: r1..(r1 + TILE).min(n1),
+                    });
+                }
             }
         }
+        TileMap {
+            tiles,
+            block,
+            seats,
+        }
     }
-    out
+
+    /// The tile holding index `i`.
+    #[inline]
+    fn tile_of(&self, i: u64) -> usize {
+        let seat = (i / self.block) as usize;
+        let (first, n1, per_row) = self.seats[seat];
+        let rest = i % self.block;
+        first + (rest / n1 / TILE) as usize * per_row + (rest % n1 / TILE) as usize
+    }
 }
 
 /// The outcome of a position with no move (level 0): a finished game is won by
@@ -316,8 +355,12 @@ mod tests {
             rules.hands = hands;
             let graph = Graph::new(&rules).unwrap();
             let mut seen = vec![0u8; graph.count() as usize];
-            for t in tiles(&graph) {
-                t.for_each(|i| seen[i as usize] += 1);
+            let map = TileMap::new(&graph);
+            for (k, t) in map.tiles.iter().enumerate() {
+                t.for_each(|i| {
+                    seen[i as usize] += 1;
+                    assert_eq!(map.tile_of(i), k);
+                });
             }
             assert!(seen.iter().all(|&k| k == 1), "{:?}", graph.rules().hands);
         }
