@@ -100,6 +100,9 @@ fn loopy(args: &BenchArgs) -> Result<()> {
     use chopsticks_values::{loopy_value, loopy_values, rollover_rules, CgtPosition};
     let limit = chopsticks_values::MAX_LOOPY_VERTICES;
     let mut rows = Vec::new();
+    if !args.json {
+        println!("workload:  loopy values of rollover Chopsticks, one or two live hands a side");
+    }
     for n in 3u32..=6 {
         let rules = rollover_rules(n, 2);
         let sides = small_sides(n);
@@ -128,7 +131,7 @@ fn loopy(args: &BenchArgs) -> Result<()> {
         }
         let stoppers = values.iter().filter(|v| v.is_stopper()).count();
         let sided = values.iter().filter(|v| v.is_stopper_sided()).count();
-        rows.push(json!({
+        let row = json!({
             "n": n,
             "positions": positions.len(),
             "together_seconds": together,
@@ -137,33 +140,40 @@ fn loopy(args: &BenchArgs) -> Result<()> {
             "alone_slowest_seconds": worst,
             "alone_slowest_position": worst_at,
             "stoppers": stoppers,
-            "stopper_sided": sided - stoppers,
+            "sided": sided - stoppers,
+            "stopper_sided": sided,
             "not_found_stopper_sided": values.len() - sided,
-        }));
+        });
+        if !args.json {
+            // Each size as soon as it is measured.
+            print_loopy_row(&row, args.runs);
+        }
+        rows.push(row);
     }
     if args.json {
         super::print_json(&json!({"workload": "loopy", "runs": rows}));
-        return Ok(());
     }
-    println!("workload:  loopy values of rollover Chopsticks, one or two live hands a side");
-    for r in &rows {
-        let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
-        println!(
-            "  n = {}: {} positions; together best {:.2} s of {} run{}; alone mean {:.3} s, slowest {:.3} s ({}); {} stoppers, {} sided, {} not found stopper-sided",
+    Ok(())
+}
+
+/// One line of `bench loopy`: a finger count's timings (milliseconds, so that
+/// the small sizes do not print as 0.00 s).
+fn print_loopy_row(r: &serde_json::Value, runs: u32) {
+    let f = |k: &str| 1000.0 * r[k].as_f64().unwrap_or(0.0);
+    println!(
+            "  n = {}: {} positions; together best {:.1} ms of {} run{}; alone mean {:.2} ms, slowest {:.1} ms ({}); {} stoppers, {} sided, {} not found stopper-sided",
             r["n"],
             r["positions"],
             f("together_best_seconds"),
-            args.runs,
-            super::plural(args.runs as u64),
+            runs,
+            super::plural(runs as u64),
             f("alone_mean_seconds"),
             f("alone_slowest_seconds"),
             r["alone_slowest_position"].as_str().unwrap_or(""),
             r["stoppers"],
-            r["stopper_sided"],
+            r["sided"],
             r["not_found_stopper_sided"],
         );
-    }
-    Ok(())
 }
 
 fn outcomes(args: &BenchArgs) -> Result<()> {
