@@ -49,10 +49,24 @@ enum Command {
     /// Benchmarks: time exploring and solving large variants, with peak memory.
     Bench(commands::bench::BenchArgs),
     /// The canonical game value and outcome of Simple Chopsticks positions, of
-    /// sums of them, and of games in CGSuite notation.
+    /// sums of them, and of games in CGSuite notation; loopy values under rules
+    /// whose play can cycle.
+    ///
+    /// Under rules whose play can cycle (--rollover, --transfer, --divide,
+    /// --even-divide, --suicide, --self-attack, or a preset with them) the value is
+    /// a loopy game: a stopper (`over`, `^[on]`), a stopper-sided value
+    /// `onside & offside`, or the sides' graphs when the bounded search did not
+    /// reduce a side to a stopper. Loopy games can be written in CGSuite's notation
+    /// too: `on`, `off`, `over`, `under`, `dud`, `upon`, `pass`, labels `a{0|a}`,
+    /// `^[on]`, `^<on>`, `5over`, `Tiny(on)`, `Miny(over)`, `s & t`. Outcome codes
+    /// with draws: L, R, N, P as usual; D: a draw whoever starts; N^: Left wins if
+    /// she starts, a draw if Right starts; P^: a draw if Left starts, Left wins if
+    /// Right starts; Nv: a draw if Left starts, Right wins if he starts; Pv: Right
+    /// wins if Left starts, a draw if Right starts.
     Value(commands::value::ValueArgs),
-    /// The paper's tables: values with one hand each (one-hand: Table 2; grid: Table 1)
-    /// and the outcome of every position with many hands (outcomes).
+    /// The paper's tables: values with one hand each (one-hand: Table 2; grid: Table 1),
+    /// the outcome of every position with many hands (outcomes), and loopy values
+    /// with two hands a side (two-hands).
     Table(commands::table::TableArgs),
     /// Serve the JSON API (GamesmanUni-shaped) on a local port.
     Serve(commands::serve::ServeArgs),
@@ -61,7 +75,8 @@ enum Command {
 }
 
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
-/// as command-line tools do, instead of reporting `println!`'s panic.
+/// as command-line tools do, instead of reporting `println!`'s panic; any other
+/// failure to write stdout (a full disk) is one line of error and status 1.
 fn exit_quietly_on_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -74,6 +89,12 @@ fn exit_quietly_on_broken_pipe() {
         if message.contains("Broken pipe") {
             // 128 + SIGPIPE, the status of a process killed by a closed pipe.
             std::process::exit(141);
+        }
+        // Any other failure to write the results (a full disk, `> /dev/full`):
+        // one line and a failure status, not a panic report.
+        if let Some(cause) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write the output: {cause}");
+            std::process::exit(1);
         }
         default(info);
     }));

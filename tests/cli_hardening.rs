@@ -289,3 +289,29 @@ fn large_work_is_announced_and_reports_progress_when_piped() {
     let out = run(&["stats", "--players", "2", "--quiet"]);
     assert!(out.status.success() && out.stderr.is_empty());
 }
+
+/// A full disk for standard output (`> /dev/full`) is one line of error and
+/// status 1, never a panic report.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    for args in [
+        &["value", "(1,1|1,1)_4", "--rollover"][..],
+        &["table", "two-hands", "--n", "3", "--rollover"],
+        &["table", "grid", "--rollover", "--n", "5"],
+        &["solve", "--preset", "rahman"],
+    ] {
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

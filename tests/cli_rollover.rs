@@ -81,6 +81,21 @@ fn loopy_text_reads_back_and_is_bounded() {
     }
     let sum = vec!["{pass|*}"; 600].join(" + ");
     fails_with(&["value", &sum, "--max-work", "1000000"], "--max-work");
+    // Printed values can be summed as text, as the positions can.
+    let a = json(&["value", "(1,2|3,4)_4", "--rollover", "--json"]);
+    let a = a["value"].as_str().unwrap();
+    let twice = json(&["value", &format!("({a}) + ({a})"), "--json"]);
+    let direct = json(&["value", "(1,2|3,4)_4 + (1,2|3,4)_4", "--rollover", "--json"]);
+    assert_eq!(twice["value"], direct["value"]);
+    assert_eq!(json(&["value", "upon", "--json"])["value"], "^[on]");
+    // Messages name the positions as written, not their placeholders.
+    fails_with(&["value", "(1|1)_4x", "--rollover"], "(1|1)_4 x:");
+    fails_with(&["value", "+-(1|2)_5", "--rollover"], "+- (1|2)_5:");
+    // A variant id's fingers and hands must agree with the position's.
+    fails_with(
+        &["value", "(1,1|1,1)_4", "--variant", "rollover.h3.f7"],
+        "--variant rollover.h3.f7 says F = 7",
+    );
 }
 
 #[test]

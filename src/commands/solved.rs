@@ -110,7 +110,7 @@ pub fn solved_with<T>(
     let clock = Instant::now();
     // How many positions will be resolved (the rest are draws) is not known in
     // advance, so this counts resolved positions level by level.
-    let bar = progress::counter("solving: counting moves", quiet);
+    let bar = progress::counter("solving: setting up (finished positions)", quiet);
     let solution = Solution::solve(&graph, &|p| {
         bar.set_position(p.resolved);
         bar.set_message(format!(

@@ -121,6 +121,42 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     };
     // Everything is read and checked before any work starts.
     let plan = Plan::new(&base, args.rules.hands.as_deref(), &args.expression)?;
+    // A variant id that names the fingers or hands must agree with the positions
+    // (which carry their own `_n` and hands), as --fingers must.
+    if let Some(id) = &args.rules.variant {
+        let part = |c: char| {
+            id.split('.').any(|p| {
+                p.strip_prefix(c)
+                    .is_some_and(|rest| rest.starts_with(|d: char| d.is_ascii_digit()))
+            })
+        };
+        if part('f') {
+            if let Some(c) = plan
+                .positions
+                .iter()
+                .find(|c| c.rules.fingers != base.fingers)
+            {
+                bail!(
+                    "{} has F = {} (n = {}), but --variant {id} says F = {}; drop one of them",
+                    quoted(c.text.trim()),
+                    c.rules.fingers,
+                    c.rules.fingers - 1,
+                    base.fingers
+                );
+            }
+        }
+        if part('h') && args.rules.hands.is_none() {
+            if let Some(c) = plan.positions.iter().find(|c| c.rules.hands != base.hands) {
+                bail!(
+                    "{} has {:?} hands a side, but --variant {id} says {:?}; give --hands, or \
+                     drop the variant's h part",
+                    quoted(c.text.trim()),
+                    c.rules.hands,
+                    base.hands
+                );
+            }
+        }
+    }
     if let Some(f) = args.rules.fingers {
         if let Some(c) = plan.positions.iter().find(|c| c.rules.fingers != f) {
             bail!(
@@ -230,6 +266,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
                 "ruleset": c.rules.describe(),
                 "value": v,
                 "outcome": o.to_string(),
+                "left_first": first_winners(*o).0,
+                "right_first": first_winners(*o).1,
+                "stopper": true,
+                "stopper_sided": true,
             })).collect::<Vec<_>>(),
         });
         if args.uptimal {
@@ -346,6 +386,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                     "left_first": o.left_starts().as_str(),
                     "right_first": o.right_starts().as_str(),
                     "stopper": c.value.is_stopper(),
+                    "stopper_sided": c.value.is_stopper_sided(),
                     "positions": c.vertices,
                     "cyclic": c.cyclic,
                 })

@@ -65,7 +65,7 @@
 //! [`parse`] reads and [`Value`]'s `Display` prints CGSuite's notation: short
 //! games as in `chopsticks-cgt` (numbers, `^`, `*2`, `^[3]`, `+-1`, braces with
 //! slashes), `pass`, labelled vertices `a{0|a}`, `on`, `off`, `over`, `under`,
-//! `dud`, `^[on]`, `v[on]*`, `^<on>`, pseudonumbers `5over`, `-5over`,
+//! `dud`, `upon`, `^[on]`, `v[on]*`, `^<on>`, pseudonumbers `5over`, `-5over`,
 //! `3/2under`, `Tiny(on)`, `Miny(over)`, `+-over`, sided values `s & t`, with
 //! `+`, `-` and parentheses. Printing uses braces with slashes (at most four)
 //! and labels `a`, `b`, … for vertices referred to from below.

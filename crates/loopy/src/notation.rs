@@ -42,7 +42,7 @@
 //! a game in braces, or an expression without `pass` or labels. Bounds: at most
 //! [`MAX_INPUT`] bytes, [`MAX_NESTING`] levels, graphs of at most
 //! [`MAX_PARSE_VERTICES`] vertices, short games of at most
-//! [`MAX_PARSE_SHORT_MOVES`] moves, sides taken of graphs of at most
+//! [`MAX_PARSE_SHORT_MOVES`] moves and [`MAX_PARSE_SHORT_VERTICES`] vertices, sides taken of graphs of at most
 //! [`MAX_PARSE_SIDE_VERTICES`] vertices; past them, an error (never a panic).
 
 use std::collections::HashMap;
@@ -56,11 +56,11 @@ use crate::value::Value;
 use crate::LoopyError;
 
 /// Longest input accepted by [`parse`], in bytes.
-pub const MAX_INPUT: usize = 10_000;
+pub const MAX_INPUT: usize = 1 << 18;
 /// Deepest nesting (braces, parentheses, signs) accepted by [`parse`].
 pub const MAX_NESTING: usize = 64;
 /// Largest graph built while parsing (games in braces, sums).
-pub const MAX_PARSE_VERTICES: usize = 1024;
+pub const MAX_PARSE_VERTICES: usize = 4096;
 
 /// Most moves (edges) of a short game read inside a loopy text: its graph is
 /// put back into canonical short form when printed, which costs about the
@@ -72,6 +72,11 @@ pub const MAX_PARSE_SHORT_MOVES: usize = 4096;
 /// alone may take: every such game also becomes a graph.
 pub const MAX_PARSE_SHORT_WORK: u64 = 1 << 20;
 
+/// Most vertices of a short game read inside a loopy text (its graph, canonical
+/// already, is put into the stopper's canonical order and hash, which grows
+/// faster than linearly: the integer 1023 is the largest that passes).
+pub const MAX_PARSE_SHORT_VERTICES: usize = 1024;
+
 /// A short game's text read by `chopsticks-cgt` within [`MAX_PARSE_SHORT_WORK`].
 fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_cgt::ParseError> {
     let expression = chopsticks_cgt::Expression::parse(text)?;
@@ -79,9 +84,9 @@ fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_c
 }
 
 /// The graph of a short game read at byte `at`, refused past
-/// [`MAX_PARSE_VERTICES`] vertices or [`MAX_PARSE_SHORT_MOVES`] moves.
+/// [`MAX_PARSE_SHORT_VERTICES`] vertices or [`MAX_PARSE_SHORT_MOVES`] moves.
 fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseError> {
-    let g = Game::from_short(store, id, MAX_PARSE_VERTICES).map_err(|e| perr(at, e))?;
+    let g = Game::from_short(store, id, MAX_PARSE_SHORT_VERTICES).map_err(|e| perr(at, e))?;
     if g.edge_count() > MAX_PARSE_SHORT_MOVES {
         return Err(perr(
             at,
@@ -94,7 +99,7 @@ fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseEr
     Ok(g)
 }
 /// Largest graph whose sides are taken while parsing.
-pub const MAX_PARSE_SIDE_VERTICES: usize = 64;
+pub const MAX_PARSE_SIDE_VERTICES: usize = 4096;
 
 /// Most bars a vertex prints with before its options are braced.
 const MAX_SLASHES: usize = 4;
@@ -846,6 +851,11 @@ impl Parser {
                     "over" => Ok(Ast::Over),
                     "under" => Ok(Ast::Under),
                     "dud" => Ok(Ast::Dud),
+                    // CGSuite's name for ^[on] = {pass|*}.
+                    "upon" => Ok(Ast::Upon {
+                        power: false,
+                        negative: false,
+                    }),
                     "pass" => Ok(Ast::Pass(at)),
                     "Tiny" | "Miny" => {
                         self.skip_ws();

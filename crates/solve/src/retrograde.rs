@@ -84,22 +84,23 @@ pub fn solve(
         return Err(SolveError::TooManyMoves(bound));
     }
     let n = graph.count();
-    // Level 0; every other position starts with its counter not yet counted.
-    let cells: Vec<AtomicU16> = (0..n as usize)
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|i| {
-            let i = i as u64;
-            let finished = graph.is_terminal(i);
-            let value = if !finished && graph.has_child(i) {
-                NOT_COUNTED
-            } else {
-                let ended = end_outcome(graph, i, finished);
-                cell(if ended.value == Value::Win { WIN } else { LOSE }, 0)
-            };
-            AtomicU16::new(value)
-        })
-        .collect();
+    let map = TileMap::new(graph);
+    let tiles = &map.tiles;
+    // Level 0; every other position starts with its children not counted (0, so
+    // the zeroed allocation is already right for them). Walked by tiles, whose
+    // ranks are known, so no index is divided.
+    let cells: Vec<AtomicU16> = zeroed_cells(n as usize);
+    tiles.par_iter().for_each(|tile| {
+        tile.for_each_ranks(|i, r0, r1| {
+            let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
+            if !finished && has_child {
+                return;
+            }
+            let ended = end_outcome(graph, i, finished);
+            let tag = if ended.value == Value::Win { WIN } else { LOSE };
+            cells[i as usize].store(cell(tag, 0), Relaxed);
+        });
+    });
     let resolved = AtomicU64::new(
         cells
             .par_iter()
@@ -111,8 +112,6 @@ pub fn solve(
         resolved: resolved.load(Relaxed),
         total: n,
     });
-    let map = TileMap::new(graph);
-    let tiles = &map.tiles;
     // The last level at which each tile had a position resolved (level 0: all).
     let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
     let mark = |p: u64, level: u32| marks[map.tile_of(p)].fetch_max(level, Relaxed);
@@ -215,6 +214,7 @@ pub fn solve(
 /// stay in cache, instead of a new row for every position visited.
 #[derive(Clone, Debug)]
 struct Tile {
+    seat: usize,
     base: u64,
     row_len: u64,
     rows: std::ops::Range<u64>,
@@ -224,13 +224,33 @@ struct Tile {
 impl Tile {
     #[inline]
     fn for_each(&self, mut f: impl FnMut(u64)) {
+        self.for_each_ranks(|i, _, _| f(i));
+    }
+
+    /// Calls `f(index, r₀, r₁)` for every position of the tile.
+    #[inline]
+    fn for_each_ranks(&self, mut f: impl FnMut(u64, u64, u64)) {
         for r0 in self.rows.clone() {
             let row = self.base + r0 * self.row_len;
             for r1 in self.cols.clone() {
-                f(row + r1);
+                f(row + r1, r0, r1);
             }
         }
     }
+}
+
+/// `count` cells holding 0, from zeroed memory (the operating system's zero
+/// pages: nothing is written until a cell is).
+fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
+    let zeros: Vec<u16> = vec![0; count];
+    let mut zeros = std::mem::ManuallyDrop::new(zeros);
+    let (ptr, len, cap) = (zeros.as_mut_ptr(), zeros.len(), zeros.capacity());
+    // SAFETY: `AtomicU16` has the same size, alignment and bit validity as
+    // `u16` (documented by the standard library), so the allocation of a
+    // `Vec<u16>` with this pointer, length and capacity is a valid
+    // `Vec<AtomicU16>`; the original vector is not dropped (ManuallyDrop), so
+    // the allocation has one owner.
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU16>(), len, cap) }
 }
 
 /// Side of a tile: 64 × 64 = 4,096 positions, whose attack parents lie in 64
@@ -263,6 +283,7 @@ impl TileMap {
             for r0 in (0..n0).step_by(TILE as usize) {
                 for r1 in (0..n1).step_by(TILE as usize) {
                     tiles.push(Tile {
+                        seat,
                         base,
                         row_len: n1,
                         rows: r0..(r0 + TILE).min(n0),
@@ -347,6 +368,16 @@ fn into_table(mut cells: Vec<AtomicU16>, max_remoteness: u32) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zeroed_cells_are_zero_and_writable() {
+        let cells = zeroed_cells(100_003);
+        assert_eq!(cells.len(), 100_003);
+        assert!(cells.iter().all(|c| c.load(Relaxed) == 0));
+        cells[100_002].store(7, Relaxed);
+        assert_eq!(cells[100_002].load(Relaxed), 7);
+        assert!(zeroed_cells(0).is_empty());
+    }
 
     #[test]
     fn tiles_cover_the_index_once() {

@@ -305,17 +305,33 @@ impl Graph {
     /// own move in the move tables answers.
     #[inline]
     pub fn has_child(&self, index: u64) -> bool {
+        let (seat, ranks, _) = self.unpack(index);
+        self.classify(seat, &ranks[..self.players]).1
+    }
+
+    /// Whether the position of seat class `seat` and multiset ranks `ranks`
+    /// (mover first) is finished, and whether it has a child (see
+    /// [`Graph::has_child`]); for callers that walk the index by ranks, with
+    /// no division.
+    #[inline]
+    pub fn classify(&self, seat: usize, ranks: &[u64]) -> (bool, bool) {
         let p = self.players;
-        let (seat, ranks, alive) = self.unpack(index);
-        if self.over(&alive[..p]) || !alive[0] {
-            return false;
+        let mut alive = [false; MAX_PLAYERS];
+        for k in 0..p {
+            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+        }
+        if self.over(&alive[..p]) {
+            return (true, false);
+        }
+        if !alive[0] {
+            return (false, false);
         }
         let mover = self.tables_of(seat, 0);
         let r0 = ranks[0] as usize;
         if !mover.own.get(r0).is_empty() {
-            return true;
+            return (false, true);
         }
-        (1..p).any(|t| {
+        let attack = (1..p).any(|t| {
             if !alive[t] || self.rules.same_side(0, t) {
                 return false;
             }
@@ -326,7 +342,8 @@ impl Graph {
                 .get(r0)
                 .iter()
                 .any(|&v| !target.attacked.get(base + v as usize - 1).is_empty())
-        })
+        });
+        (false, attack)
     }
 
     /// The number of distinct children ([`Graph::for_each_child`]).

@@ -178,6 +178,32 @@ pub struct Plan {
     text: String,
 }
 
+/// A loopy reading error with the positions written back in place of `#k`.
+pub(crate) fn restore_positions(e: ValueError, positions: &[Planned]) -> ValueError {
+    let ValueError::Expression(message) = e else {
+        return e;
+    };
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message.as_str();
+    while let Some(at) = rest.find('#') {
+        out.push_str(&rest[..at]);
+        let digits: String = rest[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        match digits.parse::<usize>().ok().and_then(|k| positions.get(k)) {
+            Some(p) => out.push_str(p.text.trim()),
+            None => {
+                out.push('#');
+                out.push_str(&digits);
+            }
+        }
+        rest = &rest[at + 1 + digits.len()..];
+    }
+    out.push_str(rest);
+    ValueError::Expression(out)
+}
+
 impl Plan {
     /// Reads an expression (see the module documentation).
     pub fn new(base: &Ruleset, hands: Option<&[usize]>, text: &str) -> Result<Plan, ValueError> {
@@ -225,7 +251,11 @@ impl Plan {
                 let loopy_words = rewritten
                     .chars()
                     .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
-                return Err(if loopy_words { loopy_error } else { e.clone() });
+                return Err(if loopy_words {
+                    restore_positions(loopy_error, &positions)
+                } else {
+                    e.clone()
+                });
             }
         }
         Ok(Plan {

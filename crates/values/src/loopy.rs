@@ -225,8 +225,8 @@ fn split_terms(
             }
             _ if term.contains('#') => {
                 return Err(ValueError::Expression(format!(
-                    "{}: with loopy rules, a position must be a whole term of a sum or \
-                     difference (not inside braces)",
+                    "{}: where play can cycle (loopy rules or games), a position must be a \
+                     whole term of a sum or difference, not inside braces nor joined to other text",
                     chopsticks_rules::quoted(&term)
                 )))
             }
@@ -242,7 +242,8 @@ impl Plan {
     /// terms (see the module documentation).
     pub fn evaluate_loopy(&self, max_vertices: usize) -> Result<LoopyEvaluation, ValueError> {
         // Every term is read before any position is evaluated.
-        let read = read_terms(self.rewritten(), self.positions.len())?;
+        let read = read_terms(self.rewritten(), self.positions.len())
+            .map_err(|e| crate::expression::restore_positions(e, &self.positions))?;
         let mut components = Vec::with_capacity(self.positions.len());
         for p in &self.positions {
             let (value, graph) = loopy_value(&p.rules, &p.position, max_vertices)?;

@@ -273,7 +273,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         Format::Text => {
             println!("Two hands a side, n = {n}: {}", rules.describe());
             println!(
-                "{} positions, {} distinct values: {stoppers} stopper{}, {sided} stopper-sided (s & t), {unsided} not found to be stopper-sided",
+                "{} positions, {} distinct values: {stoppers} stopper{}, {sided} sided values s & t (not stoppers), {unsided} not found to be stopper-sided",
                 all.len(),
                 distinct.len(),
                 super::super::plural(stoppers as u64)
@@ -319,18 +319,19 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             }
         }
         Format::Csv => {
-            println!("position,value,outcome,left_first,right_first,stopper");
+            println!("position,value,outcome,left_first,right_first,stopper,stopper_sided");
             for (l, row) in sides.iter().zip(&table) {
                 for (r, v) in sides.iter().zip(row) {
                     let o = v.outcome();
                     println!(
-                        "{},{},{},{},{},{}",
+                        "{},{},{},{},{},{},{}",
                         csv(&position(l, r)),
                         csv(&v.to_string()),
                         o.name(),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
-                        v.is_stopper()
+                        v.is_stopper(),
+                        v.is_stopper_sided()
                     );
                 }
             }
