@@ -256,6 +256,18 @@ fn two_hands_tables_of_splits_and_revivals() {
         "not accepted for pictures",
     );
     fails_with(&["table", "two-hands", "--png", ""], "needs a file name");
+    fails_with(
+        &[
+            "table",
+            "two-hands",
+            "--n",
+            "5",
+            "--rollover",
+            "--max-work",
+            "1000",
+        ],
+        "--max-work sets the limit",
+    );
     fails_with(&["table", "two-hands", "--png", "t.svg"], "ending in .png");
     fails_with(&["table", "grid", "--svg", "t.png"], "ending in .svg");
     let help = stdout(&["table", "two-hands", "--help"]);

@@ -274,9 +274,9 @@ pub fn loopy_expression(data: &[u8]) {
     chopsticks_loopy::with_work_limit(LOOPY_WORK, || loopy_expression_within(data));
 }
 
-/// Steps of loopy work allowed for one input of [`loopy_expression`] (about a
-/// tenth of a second).
-const LOOPY_WORK: u64 = 1 << 20;
+/// Steps of loopy work allowed for one input of [`loopy_expression`] (a few
+/// hundredths of a second in a release build).
+const LOOPY_WORK: u64 = 1 << 18;
 
 fn loopy_expression_within(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {

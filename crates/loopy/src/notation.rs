@@ -99,7 +99,7 @@ fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseEr
     Ok(g)
 }
 /// Largest graph whose sides are taken while parsing.
-pub const MAX_PARSE_SIDE_VERTICES: usize = 4096;
+pub const MAX_PARSE_SIDE_VERTICES: usize = 1024;
 
 /// Most bars a vertex prints with before its options are braced.
 const MAX_SLASHES: usize = 4;
@@ -568,6 +568,13 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
         let g = short_graph(&store, id, 0)?;
         return Ok(Value::Stopper(Stopper::from_canonical_graph(&g)));
     }
+    let ast = read_ast(text)?;
+    let mut e = Evaluator;
+    e.eval(&ast)
+}
+
+/// The syntax tree of a whole text (its length already checked).
+fn read_ast(text: &str) -> Result<Ast, ParseError> {
     let mut p = Parser {
         chars: text.char_indices().collect(),
         pos: 0,
@@ -579,8 +586,7 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
     if p.pos < p.chars.len() {
         return Err(p.error("unexpected trailing input"));
     }
-    let mut e = Evaluator;
-    e.eval(&ast)
+    Ok(ast)
 }
 
 /// Checks that `text` is well formed in the notation without computing its
@@ -594,17 +600,7 @@ pub fn check_syntax(text: &str) -> Result<(), ParseError> {
             message: format!("input longer than {MAX_INPUT} bytes"),
         });
     }
-    let mut p = Parser {
-        chars: text.char_indices().collect(),
-        pos: 0,
-        len: text.len(),
-        depth: 0,
-    };
-    let ast = p.sided()?;
-    p.skip_ws();
-    if p.pos < p.chars.len() {
-        return Err(p.error("unexpected trailing input"));
-    }
+    let ast = read_ast(text)?;
     if let Some((position, message)) = unbound(&ast, &mut Vec::new()) {
         return Err(ParseError { position, message });
     }

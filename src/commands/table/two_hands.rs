@@ -67,6 +67,10 @@ pub(super) struct TwoHandsArgs {
     /// Draw it as an SVG picture.
     #[arg(long, value_name = "FILE")]
     svg: Option<String>,
+    /// Stop with an error after this many steps of loopy work (the count the
+    /// progress shows; about six million a second). Unbounded by default.
+    #[arg(long, value_name = "STEPS")]
+    max_work: Option<u64>,
     /// Print the computing time on stderr.
     #[arg(long)]
     time: bool,
@@ -124,19 +128,26 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         progress::announce(
             &format!(
                 "note: {} positions under these rules can take minutes or more \
-                 (the side search is exponential in the worst case); the count below is steps of work",
+                 (the side search is exponential in the worst case); the count below is steps \
+                 of work, and --max-work bounds it",
                 sides.len() * sides.len()
             ),
             args.quiet,
         );
     }
     let spinner = progress::counter("joint side search, steps of work", args.quiet);
-    let budget = chopsticks_loopy::work::Budget::new(u64::MAX);
+    let budget = chopsticks_loopy::work::Budget::new(args.max_work.unwrap_or(u64::MAX));
     let watched = budget.clone();
     progress::follow(&spinner, move || watched.steps());
     let clock = Instant::now();
     let table = chopsticks_loopy::work::with_budget(budget, || {
         chopsticks_values::two_hand_table(&rules, MAX_VERTICES)
+    })
+    .map_err(|e| match e {
+        chopsticks_values::ValueError::Loopy(chopsticks_loopy::LoopyError::Work { .. }) => {
+            anyhow::anyhow!("{e}; --max-work sets the limit")
+        }
+        e => anyhow::anyhow!(e),
     })?;
     spinner.finish_and_clear();
     if args.time {
