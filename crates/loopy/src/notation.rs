@@ -60,7 +60,7 @@ pub const MAX_INPUT: usize = 1 << 18;
 /// Deepest nesting (braces, parentheses, signs) accepted by [`parse`].
 pub const MAX_NESTING: usize = 64;
 /// Largest graph built while parsing (games in braces, sums).
-pub const MAX_PARSE_VERTICES: usize = 4096;
+pub const MAX_PARSE_VERTICES: usize = 1024;
 
 /// Most moves (edges) of a short game read inside a loopy text: its graph is
 /// put back into canonical short form when printed, which costs about the
@@ -74,8 +74,8 @@ pub const MAX_PARSE_SHORT_WORK: u64 = 1 << 20;
 
 /// Most vertices of a short game read inside a loopy text (its graph, canonical
 /// already, is put into the stopper's canonical order and hash, which grows
-/// faster than linearly: the integer 1023 is the largest that passes).
-pub const MAX_PARSE_SHORT_VERTICES: usize = 1024;
+/// faster than linearly: the integer 255 is the largest that passes).
+pub const MAX_PARSE_SHORT_VERTICES: usize = 256;
 
 /// A short game's text read by `chopsticks-cgt` within [`MAX_PARSE_SHORT_WORK`].
 fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_cgt::ParseError> {
@@ -99,7 +99,7 @@ fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseEr
     Ok(g)
 }
 /// Largest graph whose sides are taken while parsing.
-pub const MAX_PARSE_SIDE_VERTICES: usize = 1024;
+pub const MAX_PARSE_SIDE_VERTICES: usize = 256;
 
 /// Most bars a vertex prints with before its options are braced.
 const MAX_SLASHES: usize = 4;
