@@ -118,8 +118,15 @@ fn remove_temporary_files_on_interrupt() {
         chopsticks_files::remove_temporary_files();
         std::process::exit(130);
     });
-    if let Err(e) = installed {
-        eprintln!("warning: cannot watch for Ctrl-C ({e}); an interrupted write may leave a temporary file");
+    match installed {
+        Ok(()) => {}
+        // The signals already have a disposition: most often ignored, as in a
+        // background job of a non-interactive shell, where Ctrl-C cannot reach
+        // the process. Nothing to warn about.
+        Err(ctrlc::Error::MultipleHandlers) => {}
+        Err(e) => eprintln!(
+            "warning: cannot watch for Ctrl-C ({e}); an interrupted write may leave a temporary file"
+        ),
     }
 }
 
