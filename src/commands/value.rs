@@ -187,16 +187,18 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             }
         }
     }
+    // The loopy value, within the same work limit.
+    let loopy = || -> Result<()> {
+        let e = chopsticks_loopy::with_work_limit(limits.max_work, || {
+            plan.evaluate_loopy(args.max_vertices)
+        })
+        .map_err(loopy_error)?;
+        print_loopy(args, &e)
+    };
     // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
     // games: the loopy engine reads them.
     if plan.short_expression().is_err() {
-        let evaluation = chopsticks_loopy::with_work_limit(limits.max_work, || {
-            plan.evaluate_loopy(args.max_vertices)
-        });
-        return match evaluation {
-            Ok(e) => print_loopy(args, &e),
-            Err(e) => Err(loopy_error(e)),
-        };
+        return loopy();
     }
     let bar = progress::counter("positions evaluated", args.output.quiet);
     let report = |count: u64| bar.set_position(count);
@@ -204,11 +206,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     bar.finish_and_clear();
     if let Err(ValueError::Loop { .. }) = evaluation {
         // Play can cycle: the value is a loopy game.
-        let e = chopsticks_loopy::with_work_limit(limits.max_work, || {
-            plan.evaluate_loopy(args.max_vertices)
-        })
-        .map_err(loopy_error)?;
-        return print_loopy(args, &e);
+        return loopy();
     }
     let evaluation = evaluation.map_err(|e| match e {
         ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),

@@ -83,6 +83,41 @@ fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_c
     store.evaluate_within(&expression, &[], MAX_PARSE_SHORT_WORK)
 }
 
+/// A `chopsticks-cgt` error in a short game written at byte `at`.
+fn short_error(at: usize) -> impl Fn(chopsticks_cgt::ParseError) -> ParseError {
+    move |e| ParseError {
+        position: at + e.position,
+        message: e.message,
+    }
+}
+
+/// The value of a short game's text written at byte `at`, within the bounds on
+/// short games inside loopy text.
+fn short_value(text: &str, at: usize) -> Result<Value, ParseError> {
+    let mut store = GameStore::new();
+    let id = parse_short(&mut store, text).map_err(short_error(at))?;
+    let g = short_graph(&store, id, at)?;
+    Ok(Value::Stopper(Stopper::from_canonical_graph(&g)))
+}
+
+/// Whether a text uses the loopy notation's words (`over`, `pass`, labels) or
+/// `&`, rather than only short-game notation (whose one letter is `v`).
+pub fn looks_loopy(text: &str) -> bool {
+    text.chars()
+        .any(|c| (c.is_alphabetic() && c != 'v') || c == '&')
+}
+
+/// Refuses a text longer than [`MAX_INPUT`].
+fn check_length(text: &str) -> Result<(), ParseError> {
+    if text.len() > MAX_INPUT {
+        return Err(ParseError {
+            position: MAX_INPUT,
+            message: format!("input longer than {MAX_INPUT} bytes"),
+        });
+    }
+    Ok(())
+}
+
 /// The graph of a short game read at byte `at`, refused past
 /// [`MAX_PARSE_SHORT_VERTICES`] vertices or [`MAX_PARSE_SHORT_MOVES`] moves.
 fn short_graph(store: &GameStore, id: GameId, at: usize) -> Result<Game, ParseError> {
@@ -550,23 +585,9 @@ fn positive(s: &Stopper) -> bool {
 
 /// Reads a value in CGSuite notation (see the module documentation).
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    if text.len() > MAX_INPUT {
-        return Err(ParseError {
-            position: MAX_INPUT,
-            message: format!("input longer than {MAX_INPUT} bytes"),
-        });
-    }
-    let loopy = text
-        .chars()
-        .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
-    if !loopy {
-        let mut store = GameStore::new();
-        let id = parse_short(&mut store, text).map_err(|e| ParseError {
-            position: e.position,
-            message: e.message,
-        })?;
-        let g = short_graph(&store, id, 0)?;
-        return Ok(Value::Stopper(Stopper::from_canonical_graph(&g)));
+    check_length(text)?;
+    if !looks_loopy(text) {
+        return short_value(text, 0);
     }
     let ast = read_ast(text)?;
     let mut e = Evaluator;
@@ -594,12 +615,7 @@ fn read_ast(text: &str) -> Result<Ast, ParseError> {
 /// onside below its offside, a bound of the arithmetic, a short game past its
 /// limits.
 pub fn check_syntax(text: &str) -> Result<(), ParseError> {
-    if text.len() > MAX_INPUT {
-        return Err(ParseError {
-            position: MAX_INPUT,
-            message: format!("input longer than {MAX_INPUT} bytes"),
-        });
-    }
+    check_length(text)?;
     let ast = read_ast(text)?;
     if let Some((position, message)) = unbound(&ast, &mut Vec::new()) {
         return Err(ParseError { position, message });
@@ -612,10 +628,7 @@ fn check_shorts(ast: &Ast) -> Result<(), ParseError> {
     match ast {
         Ast::Short(text, at) => chopsticks_cgt::Expression::parse(text)
             .map(|_| ())
-            .map_err(|e| ParseError {
-                position: at + e.position,
-                message: e.message,
-            }),
+            .map_err(short_error(*at)),
         Ast::Braces { left, right, .. } => left.iter().chain(right).try_for_each(check_shorts),
         Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => check_shorts(a),
         Ast::Sum(ts) => ts.iter().try_for_each(|(_, t)| check_shorts(t)),
@@ -1114,7 +1127,6 @@ fn perr(at: usize, e: LoopyError) -> ParseError {
     }
 }
 
-/// Whether `ast` refers to `pass` or a label not bound inside it.
 /// The first `pass` or label reference of `ast` that is not inside braces it
 /// can refer to: its position and what it is.
 fn unbound(ast: &Ast, bound: &mut Vec<String>) -> Option<(usize, String)> {
@@ -1219,15 +1231,7 @@ impl Evaluator {
             return Err(ParseError { position, message });
         }
         match ast {
-            Ast::Short(text, at) => {
-                let mut store = GameStore::new();
-                let id = parse_short(&mut store, text).map_err(|e| ParseError {
-                    position: at + e.position,
-                    message: e.message,
-                })?;
-                let g = short_graph(&store, id, *at)?;
-                Ok(Value::Stopper(Stopper::from_canonical_graph(&g)))
-            }
+            Ast::Short(text, at) => short_value(text, *at),
             Ast::On => Ok(Value::Stopper(Stopper::on())),
             Ast::Off => Ok(Value::Stopper(Stopper::off())),
             Ast::Over => Ok(Value::Stopper(Stopper::over())),

@@ -44,6 +44,11 @@ impl Budget {
     pub fn steps(&self) -> u64 {
         self.used.load(Ordering::Relaxed) / PAIR_MOVES_PER_STEP
     }
+
+    /// Whether more than the limit has been spent.
+    fn spent(&self) -> bool {
+        self.steps() > self.limit
+    }
 }
 
 thread_local! {
@@ -82,12 +87,7 @@ pub fn work_done() -> Option<u64> {
 /// failed with [`LoopyError::Work`], perhaps reported inside another error,
 /// such as a parse error).
 pub fn spent_limit() -> Option<u64> {
-    BUDGET.with(|b| {
-        b.borrow()
-            .as_ref()
-            .filter(|b| b.used.load(Ordering::Relaxed) / PAIR_MOVES_PER_STEP > b.limit)
-            .map(|b| b.limit)
-    })
+    BUDGET.with(|b| b.borrow().as_ref().filter(|b| b.spent()).map(|b| b.limit))
 }
 
 /// This thread's budget, to hand to a thread started for the same call.
@@ -109,11 +109,8 @@ pub(crate) fn charge(moves: u64) -> Result<(), LoopyError> {
     BUDGET.with(|b| match b.borrow().as_ref() {
         None => Ok(()),
         Some(b) => {
-            let used = b
-                .used
-                .fetch_add(moves, Ordering::Relaxed)
-                .saturating_add(moves);
-            if used / PAIR_MOVES_PER_STEP > b.limit {
+            b.used.fetch_add(moves, Ordering::Relaxed);
+            if b.spent() {
                 Err(LoopyError::Work { limit: b.limit })
             } else {
                 Ok(())

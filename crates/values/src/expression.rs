@@ -248,10 +248,7 @@ impl Plan {
         // the loopy parser's error, any other the short-game parser's.
         if let Err(e) = &expression {
             if let Err(loopy_error) = crate::loopy::check_terms(&rewritten, positions.len()) {
-                let loopy_words = rewritten
-                    .chars()
-                    .any(|c| (c.is_alphabetic() && c != 'v') || c == '&');
-                return Err(if loopy_words {
+                return Err(if chopsticks_loopy::notation::looks_loopy(&rewritten) {
                     restore_positions(loopy_error, &positions)
                 } else {
                     e.clone()

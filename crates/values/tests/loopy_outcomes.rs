@@ -31,6 +31,19 @@ fn positions(n: u32) -> Vec<CgtPosition> {
         .collect()
 }
 
+/// The rollover positions of [`positions`] at `n` with their values (found
+/// together) and each one's own game graph (for the direct search).
+fn rollover_positions(n: u32) -> (Vec<CgtPosition>, Vec<Value>, Vec<GameGraph>) {
+    let rules = rollover_rules(n, 2);
+    let all = positions(n);
+    let values = loopy_values(&rules, &all, MAX_LOOPY_VERTICES).unwrap();
+    let graphs: Vec<GameGraph> = all
+        .iter()
+        .map(|p| GameGraph::build(&rules, p, MAX_LOOPY_VERTICES).unwrap())
+        .collect();
+    (all, values, graphs)
+}
+
 /// Who wins when `first` starts, read from the graphs of the onside and the
 /// offside: Left wins outright if Left wins even when infinite play counts for
 /// Right (offside), Right wins outright if Right wins even when it counts for
@@ -63,13 +76,7 @@ fn outcomes_of_rollover_positions_and_their_sums_agree_with_direct_search() {
     let mut sum_draws = 0;
     let mut not_stopper_sided = Vec::new();
     for n in 1..=6 {
-        let rules = rollover_rules(n, 2);
-        let all = positions(n);
-        let values = loopy_values(&rules, &all, MAX_LOOPY_VERTICES).unwrap();
-        let graphs: Vec<GameGraph> = all
-            .iter()
-            .map(|p| GameGraph::build(&rules, p, MAX_LOOPY_VERTICES).unwrap())
-            .collect();
+        let (all, values, graphs) = rollover_positions(n);
         let mut unsided = 0;
         for (k, v) in values.iter().enumerate() {
             let direct = winners(&[&graphs[k]], 1 << 24).unwrap();
@@ -253,14 +260,7 @@ fn outcomes_under_splits_and_revivals_agree_with_direct_search() {
 #[test]
 #[ignore]
 fn every_sum_of_two_rollover_positions_at_n_4() {
-    let n = 4;
-    let rules = rollover_rules(n, 2);
-    let all = positions(n);
-    let values = loopy_values(&rules, &all, MAX_LOOPY_VERTICES).unwrap();
-    let graphs: Vec<GameGraph> = all
-        .iter()
-        .map(|p| GameGraph::build(&rules, p, MAX_LOOPY_VERTICES).unwrap())
-        .collect();
+    let (all, values, graphs) = rollover_positions(4);
     let drawn: usize = (0..all.len())
         .into_par_iter()
         .map(|a| {
