@@ -17,9 +17,9 @@ use crate::progress;
 /// Positions explored per second on the reference machine (2 cores; docs/PERFORMANCE.md:
 /// 25 M positions in 9.2 s, 0.76 M in 0.2 s).
 const EXPLORE_RATE: f64 = 2.5e6;
-/// Positions solved per second on the reference machine: 23 M/s on the rollover
-/// variants (mostly draws), 2.5 M/s on cutoff ones with more wins and losses
-/// (docs/PERFORMANCE.md); a middle figure.
+/// Positions solved per second on the reference machine: about 120 M/s on the
+/// rollover variants (mostly draws), 6 M/s on cutoff ones with more wins and
+/// losses (docs/PERFORMANCE.md); a cautious middle figure.
 const SOLVE_RATE: f64 = 8.0e6;
 /// States (a position and a seat) solved per second by the solver of three or more
 /// players on the reference machine (measured: docs/PERFORMANCE.md).
