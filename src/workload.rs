@@ -15,8 +15,8 @@ use crate::memory::{ensure_fits, human_bytes};
 use crate::progress;
 
 /// Positions explored per second on the reference machine (2 cores; docs/PERFORMANCE.md:
-/// 25 M positions in 9.2 s, 0.76 M in 0.2 s).
-const EXPLORE_RATE: f64 = 2.5e6;
+/// 25 M positions in 2.1 s, the 591 M of 2 × 8 hands in 95 s).
+const EXPLORE_RATE: f64 = 6.0e6;
 /// Positions solved per second on the reference machine: about 120 M/s on the
 /// rollover variants (mostly draws), 6 M/s on cutoff ones with more wins and
 /// losses (docs/PERFORMANCE.md); a cautious middle figure.

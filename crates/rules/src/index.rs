@@ -84,11 +84,13 @@ impl MultisetIndex {
     }
 
     /// The number of multisets.
+    #[inline]
     pub fn count(&self) -> u64 {
         self.count
     }
 
     /// The number of values in each multiset.
+    #[inline]
     pub fn size(&self) -> usize {
         self.size
     }
@@ -173,21 +175,25 @@ impl PositionIndex {
     }
 
     /// The number of canonical positions (functionally distinct positions).
+    #[inline]
     pub fn count(&self) -> u64 {
         self.count
     }
 
     /// The number of players.
+    #[inline]
     pub fn players(&self) -> usize {
         self.hands.len()
     }
 
     /// The number of seat classes (1 for symmetric rules).
+    #[inline]
     pub fn period(&self) -> usize {
         self.period
     }
 
     /// The multiset index for players with `hands` hands.
+    #[inline]
     pub fn multiset(&self, hands: usize) -> &MultisetIndex {
         self.multisets[hands]
             .as_ref()

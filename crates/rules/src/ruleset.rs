@@ -250,6 +250,7 @@ impl Ruleset {
     /// Whether the game is over when exactly the players marked in `alive` (in seat
     /// order, any rotation) have a live hand: normal play, at most one player (with
     /// teams: one team) is left; misère, some player (with teams: some team) has none.
+    #[inline]
     pub fn is_over(&self, alive: &[bool]) -> bool {
         if self.teams {
             let side = |parity: usize| alive.iter().enumerate().any(|(k, &a)| a && k % 2 == parity);

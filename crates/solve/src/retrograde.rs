@@ -32,7 +32,7 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use chopsticks_space::Graph;
+use chopsticks_space::{Graph, Tile, TileMap};
 use rayon::prelude::*;
 
 use crate::outcome::{Outcome, Value};
@@ -84,8 +84,8 @@ pub fn solve(
         return Err(SolveError::TooManyMoves(bound));
     }
     let n = graph.count();
-    let map = TileMap::new(graph);
-    let tiles = &map.tiles;
+    let map = TileMap::new(graph).ok_or(SolveError::Players(rules.players()))?;
+    let tiles = map.tiles();
     // Level 0; every other position starts with its children not counted (0, so
     // the zeroed allocation is already right for them). Walked by tiles, whose
     // ranks are known, so no index is divided.
@@ -205,40 +205,6 @@ pub fn solve(
     Ok(into_table(cells, max_remoteness))
 }
 
-/// A rectangle of the index of two players: the positions `seat · block + r₀ ·
-/// n₁ + r₁` with `r₀` in `rows` and `r₁` in `cols`.
-///
-/// The parents of `(r₀, r₁)` by an attack (made by the player who just moved,
-/// of rank `r₁`) are positions `(r₁, r)`: they lie in row `r₁`. Visiting the
-/// index a tile at a time keeps those updates in the tile's few rows, which
-/// stay in cache, instead of a new row for every position visited.
-#[derive(Clone, Debug)]
-struct Tile {
-    seat: usize,
-    base: u64,
-    row_len: u64,
-    rows: std::ops::Range<u64>,
-    cols: std::ops::Range<u64>,
-}
-
-impl Tile {
-    #[inline]
-    fn for_each(&self, mut f: impl FnMut(u64)) {
-        self.for_each_ranks(|i, _, _| f(i));
-    }
-
-    /// Calls `f(index, r₀, r₁)` for every position of the tile.
-    #[inline]
-    fn for_each_ranks(&self, mut f: impl FnMut(u64, u64, u64)) {
-        for r0 in self.rows.clone() {
-            let row = self.base + r0 * self.row_len;
-            for r1 in self.cols.clone() {
-                f(row + r1, r0, r1);
-            }
-        }
-    }
-}
-
 /// `count` cells holding 0, from zeroed memory (the operating system's zero
 /// pages: nothing is written until a cell is).
 fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
@@ -251,62 +217,6 @@ fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
     // `Vec<AtomicU16>`; the original vector is not dropped (ManuallyDrop), so
     // the allocation has one owner.
     unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU16>(), len, cap) }
-}
-
-/// Side of a tile: 64 × 64 = 4,096 positions, whose attack parents lie in 64
-/// rows.
-const TILE: u64 = 64;
-
-/// The index of a two-player variant cut into tiles (see [`Tile`]), covering
-/// every index exactly once, and the way back from an index to its tile.
-struct TileMap {
-    tiles: Vec<Tile>,
-    /// Positions per seat class.
-    block: u64,
-    /// Per seat class: its first tile, the row length `n₁`, tiles per row.
-    seats: Vec<(usize, u64, usize)>,
-}
-
-impl TileMap {
-    fn new(graph: &Graph) -> TileMap {
-        let index = graph.index();
-        let period = index.period();
-        let block = graph.count() / period as u64;
-        let mut tiles = Vec::new();
-        let mut seats = Vec::new();
-        for seat in 0..period {
-            let n0 = index.multiset(index.hands_of(seat, 0)).count();
-            let n1 = index.multiset(index.hands_of(seat, 1)).count();
-            debug_assert_eq!(n0 * n1, block);
-            seats.push((tiles.len(), n1, n1.div_ceil(TILE) as usize));
-            let base = seat as u64 * block;
-            for r0 in (0..n0).step_by(TILE as usize) {
-                for r1 in (0..n1).step_by(TILE as usize) {
-                    tiles.push(Tile {
-                        seat,
-                        base,
-                        row_len: n1,
-                        rows: r0..(r0 + TILE).min(n0),
-                        cols: r1..(r1 + TILE).min(n1),
-                    });
-                }
-            }
-        }
-        TileMap {
-            tiles,
-            block,
-            seats,
-        }
-    }
-
-    /// The tile holding index `i`.
-    #[inline]
-    fn tile_of(&self, i: u64) -> usize {
-        let seat = (i / self.block) as usize;
-        let (first, n1, per_row) = self.seats[seat];
-        let rest = i % self.block;
-        first + (rest / n1 / TILE) as usize * per_row + (rest % n1 / TILE) as usize
-    }
 }
 
 /// The outcome of a position with no move (level 0): a finished game is won by
@@ -377,24 +287,6 @@ mod tests {
         cells[100_002].store(7, Relaxed);
         assert_eq!(cells[100_002].load(Relaxed), 7);
         assert!(zeroed_cells(0).is_empty());
-    }
-
-    #[test]
-    fn tiles_cover_the_index_once() {
-        for hands in [vec![1, 1], vec![2, 3], vec![3, 3]] {
-            let mut rules = chopsticks_rules::Preset::Standard.ruleset();
-            rules.hands = hands;
-            let graph = Graph::new(&rules).unwrap();
-            let mut seen = vec![0u8; graph.count() as usize];
-            let map = TileMap::new(&graph);
-            for (k, t) in map.tiles.iter().enumerate() {
-                t.for_each(|i| {
-                    seen[i as usize] += 1;
-                    assert_eq!(map.tile_of(i), k);
-                });
-            }
-            assert!(seen.iter().all(|&k| k == 1), "{:?}", graph.rules().hands);
-        }
     }
 
     #[test]

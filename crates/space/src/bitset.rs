@@ -57,6 +57,26 @@ impl BitSet {
         })
     }
 
+    /// Members `start .. start + len` (`len` at most 64) as the low bits of a
+    /// word: bit `k` is member `start + k`.
+    #[inline]
+    pub fn bits_at(&self, start: u64, len: u32) -> u64 {
+        debug_assert!(len <= 64 && start + len as u64 <= self.len);
+        if len == 0 {
+            return 0;
+        }
+        let w = (start >> 6) as usize;
+        let offset = start & 63;
+        let mut bits = self.words[w] >> offset;
+        if offset != 0 && offset + len as u64 > 64 {
+            bits |= self.words[w + 1] << (64 - offset);
+        }
+        if len < 64 {
+            bits &= (1u64 << len) - 1;
+        }
+        bits
+    }
+
     /// The set as 64-bit words: bit `i % 64` of word `i / 64` holds member `i`.
     pub fn words(&self) -> &[u64] {
         &self.words
@@ -118,6 +138,15 @@ impl AtomicBitSet {
         }
     }
 
+    /// Adds `i`, telling whether it was new (the one caller that added it, when
+    /// several threads add it at once).
+    #[inline]
+    pub fn insert_new(&self, i: u64) -> bool {
+        let word = &self.words[(i >> 6) as usize];
+        let bit = 1u64 << (i & 63);
+        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
     pub(crate) fn words_mut(&mut self) -> &mut [AtomicU64] {
         &mut self.words
     }
@@ -138,6 +167,16 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 5, 63, 64, 129]);
         assert_eq!(s.iter_missing().count(), 125);
         assert!(s.iter_missing().all(|i| i < 130 && !s.contains(i)));
+        for start in 0..130u64 {
+            for len in 0..=64u32.min((130 - start) as u32) {
+                let want = (0..len as u64)
+                    .filter(|&k| s.contains(start + k))
+                    .fold(0u64, |w, k| w | 1 << k);
+                assert_eq!(s.bits_at(start, len), want, "{start} {len}");
+            }
+        }
+        let n = AtomicBitSet::new(70);
+        assert!(n.insert_new(66) && !n.insert_new(66) && n.insert_new(3));
         let mut a = AtomicBitSet::new(130);
         a.insert(129);
         a.insert(129);

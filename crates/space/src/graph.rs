@@ -250,9 +250,30 @@ impl Graph {
     /// [`Graph::for_each_child`] with each child's step: how many seats the turn
     /// moved on (see [`Position::moves_with_steps`]).
     #[inline]
-    pub fn for_each_child_step(&self, index: u64, mut emit: impl FnMut(u64, usize)) {
+    pub fn for_each_child_step(&self, index: u64, emit: impl FnMut(u64, usize)) {
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let seat = self.index.split(index, &mut ranks[..self.players]);
+        self.for_each_child_at(seat, &ranks[..self.players], emit);
+    }
+
+    /// [`Graph::for_each_child_step`] for the position of seat class `seat` and
+    /// multiset ranks `ranks` (mover first), for callers that walk the index by
+    /// ranks: no index is divided.
+    #[inline]
+    pub fn for_each_child_at(&self, seat: usize, ranks: &[u64], mut emit: impl FnMut(u64, usize)) {
         let p = self.players;
-        let (seat, ranks, alive) = self.unpack(index);
+        if p == 2 {
+            return self.for_each_child_of_pair(seat, ranks[0], ranks[1], |c| emit(c, 1));
+        }
+        let mut alive = [false; MAX_PLAYERS];
+        for k in 0..p {
+            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+        }
+        let ranks = {
+            let mut r = [0u64; MAX_PLAYERS];
+            r[..p].copy_from_slice(&ranks[..p]);
+            r
+        };
         if self.over(&alive[..p]) || !alive[0] {
             return;
         }
@@ -297,6 +318,49 @@ impl Graph {
         }
         for &r in mover.own.get(r0) {
             child(0, r);
+        }
+    }
+
+    /// [`Graph::for_each_child_at`] for two players, where every move passes
+    /// the turn to the opponent (step 1) and the child's index is one
+    /// multiply-add: `(r₀, r₁)` becomes `(attacked(r₁), r₀)` or `(r₁, own(r₀))`
+    /// in the next seat class.
+    #[inline]
+    fn for_each_child_of_pair(&self, seat: usize, r0: u64, r1: u64, mut emit: impl FnMut(u64)) {
+        let (mover, target) = (self.tables_of(seat, 0), self.tables_of(seat, 1));
+        if !mover.alive[r0 as usize] || !target.alive[r1 as usize] {
+            return; // the game is over (two players: over when either is out)
+        }
+        let next = (seat + 1) % self.period;
+        let first = next as u64 * (self.count() / self.period as u64);
+        // The child's mover is the opponent; its opponent has the mover's hands.
+        let row_len = self.index.multiset(self.index.hands_of(next, 1)).count();
+        let base = r1 as usize * self.fingers_minus_one;
+        let values = mover.live.get(r0 as usize);
+        if self.attacks_may_repeat {
+            let mut seen = [0u32; MAX_HANDS * MAX_HANDS];
+            let mut len = 0;
+            for &v in values {
+                for &r in target.attacked.get(base + v as usize - 1) {
+                    if !seen[..len].contains(&r) {
+                        seen[len] = r;
+                        len += 1;
+                    }
+                }
+            }
+            for &r in &seen[..len] {
+                emit(first + r as u64 * row_len + r0);
+            }
+        } else {
+            for &v in values {
+                for &r in target.attacked.get(base + v as usize - 1) {
+                    emit(first + r as u64 * row_len + r0);
+                }
+            }
+        }
+        let row = first + r1 * row_len;
+        for &r in mover.own.get(r0 as usize) {
+            emit(row + r as u64);
         }
     }
 

@@ -10,11 +10,13 @@ mod bitset;
 mod explore;
 mod graph;
 mod stats;
+mod tiles;
 
 pub use bitset::{AtomicBitSet, BitSet};
 pub use explore::{explore, explore_bytes, Exploration, Progress};
 pub use graph::{Graph, MAX_TABLE_BYTES};
 pub use stats::Statistics;
+pub use tiles::{Tile, TileMap, TILE};
 
 /// Human form of a byte count for messages: `916.6 MiB`, `23.1 GiB`.
 pub fn human_bytes(bytes: u64) -> String {

@@ -1,0 +1,167 @@
+//! The index of a two-player variant cut into 64 × 64 tiles, for walks that
+//! stay in cache.
+//!
+//! A two-player index is `seat · block + r₀ · n₁ + r₁` (the mover's multiset
+//! rank `r₀`, the opponent's `r₁`). A move changes one player's hands and passes
+//! the turn, so the children of `(r₀, r₁)` are `(attacked(r₁), r₀)` and
+//! `(r₁, own(r₀))`, and its parents by an attack are `(r₁, r)`. Walked in index
+//! order, consecutive positions have consecutive `r₁`, so their attack children
+//! and parents fall in a new row each time: a cache miss per edge. Walked a tile
+//! at a time (64 values of `r₀` by 64 of `r₁`), the attack parents of a tile
+//! lie in its 64 rows `r₁`, and its attack children in the 64 columns `r₀` of a
+//! few rows: the memory a tile touches stays in cache. The solver
+//! (`chopsticks-solve`'s retrograde analysis) and [`crate::explore`] both walk
+//! the index this way.
+
+use crate::graph::Graph;
+
+/// Side of a tile: 64 × 64 = 4,096 positions.
+pub const TILE: u64 = 64;
+
+/// A rectangle of the index of two players: the positions `seat · block + r₀ ·
+/// n₁ + r₁` with `r₀` in `rows` and `r₁` in `cols`.
+#[derive(Clone, Debug)]
+pub struct Tile {
+    /// The mover's seat class.
+    pub seat: usize,
+    /// The first index of the seat class.
+    pub base: u64,
+    /// `n₁`, the number of multisets of the opponent.
+    pub row_len: u64,
+    /// The mover's ranks.
+    pub rows: std::ops::Range<u64>,
+    /// The opponent's ranks.
+    pub cols: std::ops::Range<u64>,
+}
+
+impl Tile {
+    /// Calls `f(index)` for every position of the tile, row by row.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(u64)) {
+        self.for_each_ranks(|i, _, _| f(i));
+    }
+
+    /// Calls `f(index, r₀, r₁)` for every position of the tile, row by row.
+    #[inline]
+    pub fn for_each_ranks(&self, mut f: impl FnMut(u64, u64, u64)) {
+        for r0 in self.rows.clone() {
+            let row = self.row_start(r0);
+            for r1 in self.cols.clone() {
+                f(row + r1, r0, r1);
+            }
+        }
+    }
+
+    /// The index of `(r₀, 0)`: row `r₀` of the tile's seat class.
+    #[inline]
+    pub fn row_start(&self, r0: u64) -> u64 {
+        self.base + r0 * self.row_len
+    }
+
+    /// The number of positions in the tile.
+    pub fn len(&self) -> u64 {
+        (self.rows.end - self.rows.start) * (self.cols.end - self.cols.start)
+    }
+
+    /// Whether the tile is empty (never, for the tiles of a [`TileMap`]).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The index of a two-player variant cut into tiles (see [`Tile`]), covering
+/// every index exactly once, and the way back from an index to its tile.
+#[derive(Clone, Debug)]
+pub struct TileMap {
+    tiles: Vec<Tile>,
+    /// Positions per seat class.
+    block: u64,
+    /// Per seat class: its first tile, the row length `n₁`, tiles per row.
+    seats: Vec<(usize, u64, usize)>,
+}
+
+impl TileMap {
+    /// The tiles of a two-player graph's index (`None` for more players).
+    pub fn new(graph: &Graph) -> Option<TileMap> {
+        if graph.players() != 2 {
+            return None;
+        }
+        let index = graph.index();
+        let period = index.period();
+        let block = graph.count() / period as u64;
+        let mut tiles = Vec::new();
+        let mut seats = Vec::new();
+        for seat in 0..period {
+            let n0 = index.multiset(index.hands_of(seat, 0)).count();
+            let n1 = index.multiset(index.hands_of(seat, 1)).count();
+            debug_assert_eq!(n0 * n1, block);
+            seats.push((tiles.len(), n1, n1.div_ceil(TILE) as usize));
+            let base = seat as u64 * block;
+            for r0 in (0..n0).step_by(TILE as usize) {
+                for r1 in (0..n1).step_by(TILE as usize) {
+                    tiles.push(Tile {
+                        seat,
+                        base,
+                        row_len: n1,
+                        rows: r0..(r0 + TILE).min(n0),
+                        cols: r1..(r1 + TILE).min(n1),
+                    });
+                }
+            }
+        }
+        Some(TileMap {
+            tiles,
+            block,
+            seats,
+        })
+    }
+
+    /// The tiles, seat class by seat class, row of tiles by row of tiles.
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    /// The tile holding index `i`.
+    #[inline]
+    pub fn tile_of(&self, i: u64) -> usize {
+        let seat = (i / self.block) as usize;
+        let (first, n1, per_row) = self.seats[seat];
+        let rest = i % self.block;
+        first + (rest / n1 / TILE) as usize * per_row + (rest % n1 / TILE) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_cover_the_index_once() {
+        for hands in [vec![1, 1], vec![2, 3], vec![3, 3], vec![4, 2]] {
+            let mut rules = chopsticks_rules::Preset::Standard.ruleset();
+            rules.hands = hands;
+            let graph = Graph::new(&rules).unwrap();
+            let mut seen = vec![0u8; graph.count() as usize];
+            let map = TileMap::new(&graph).unwrap();
+            for (k, t) in map.tiles().iter().enumerate() {
+                assert!(!t.is_empty());
+                let mut len = 0;
+                t.for_each_ranks(|i, r0, r1| {
+                    seen[i as usize] += 1;
+                    assert_eq!(map.tile_of(i), k);
+                    assert_eq!(graph.index().join(t.seat, &[r0, r1]), i);
+                    len += 1;
+                });
+                assert_eq!(len, t.len());
+            }
+            assert!(seen.iter().all(|&k| k == 1), "{:?}", graph.rules().hands);
+        }
+    }
+
+    #[test]
+    fn no_tiles_for_three_players() {
+        let mut rules = chopsticks_rules::Preset::Standard.ruleset();
+        rules.hands = vec![2, 2, 2];
+        assert!(TileMap::new(&Graph::new(&rules).unwrap()).is_none());
+    }
+}
