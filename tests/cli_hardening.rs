@@ -111,20 +111,20 @@ fn forged(dir: &Path, position: &str, byte: Option<u8>, fill: Option<u8>) -> Str
     let db = dir.join("forged.sol");
     json(&["solve", "--save", text(&db), "--json"]);
     let mut bytes = fs::read(&db).unwrap();
-    let start = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let end = bytes.len() - 4;
+    // Version 3: the table follows the header and its checksum.
+    let start = 20 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let rules = Preset::Standard.ruleset();
+    let graph = Graph::new(&rules).unwrap();
+    let end = start + graph.count() as usize;
     if let Some(b) = fill {
         bytes[start..end].fill(b);
     }
     if let Some(b) = byte {
-        let rules = Preset::Standard.ruleset();
-        let index = Graph::new(&rules)
-            .unwrap()
-            .index_of(&Position::parse(position, &rules).unwrap());
+        let index = graph.index_of(&Position::parse(position, &rules).unwrap());
         bytes[start + index as usize] = b;
     }
-    let crc = crc32fast::hash(&bytes[..end]);
-    bytes[end..].copy_from_slice(&crc.to_le_bytes());
+    // Every checksum made valid again, as a forger would.
+    assert!(chopsticks_solve::file::reseal(&mut bytes));
     fs::write(&db, &bytes).unwrap();
     text(&db).to_string()
 }
@@ -172,14 +172,12 @@ fn a_header_edited_to_other_rules_is_caught() {
     let db = dir.path().join("rahman.sol");
     json(&["solve", "--preset", "rahman", "--save", text(&db), "--json"]);
     let mut bytes = fs::read(&db).unwrap();
-    let start = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let header = String::from_utf8(bytes[16..start].to_vec()).unwrap();
+    let end = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let header = String::from_utf8(bytes[16..end].to_vec()).unwrap();
     let edited = header.replace("\"misere\":false", "\"misere\":true ");
     assert_ne!(header, edited);
-    bytes[16..start].copy_from_slice(edited.as_bytes());
-    let end = bytes.len() - 4;
-    let crc = crc32fast::hash(&bytes[..end]);
-    bytes[end..].copy_from_slice(&crc.to_le_bytes());
+    bytes[16..end].copy_from_slice(edited.as_bytes());
+    assert!(chopsticks_solve::file::reseal(&mut bytes));
     fs::write(&db, &bytes).unwrap();
     fails_with(&["strategy", "--db", text(&db)], "inconsistent solution");
 }

@@ -379,7 +379,7 @@ fn players(args: &BenchArgs) -> Result<()> {
             let clock = Instant::now();
             let solution = Solution::solve(&graph, &|_| {})?;
             times.push(clock.elapsed().as_secs_f64());
-            start = solution.seat_outcomes(&Position::start(&rules));
+            start = solution.seat_outcomes(&Position::start(&rules))?;
         }
         times.sort_by(f64::total_cmp);
         let best = times[0];
@@ -529,7 +529,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
             let clock = Instant::now();
             let solution = Solution::solve(&graph, &|_| {})?;
             times.push(clock.elapsed().as_secs_f64());
-            start = Some(solution.outcome(&Position::start(&rules)));
+            start = Some(solution.outcome(&Position::start(&rules))?);
         }
         times.sort_by(f64::total_cmp);
         let best = times[0];

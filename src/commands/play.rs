@@ -184,6 +184,9 @@ fn step_of(rules: &Ruleset, position: &Position, mv: &chopsticks_rules::Move) ->
 
 pub fn run(args: &PlayArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.quiet)?;
+    if !s.solution.has_remoteness() {
+        return Err(chopsticks_solve::SolveError::NoRemoteness.into());
+    }
     let rules = &s.rules;
     let players = rules.players();
     let notation = args.notation.notation(rules)?;
@@ -259,7 +262,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             s.check_around(pos)?;
             let best = s
                 .solution
-                .evaluate_moves(pos)
+                .evaluate_moves(pos)?
                 .into_iter()
                 .next()
                 .expect("a position that is not finished has a move");
@@ -323,14 +326,14 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 writeln!(
                     out,
                     "You are at {} (for you{}). Moves, best first:",
-                    outcome_text(&s.solution.outcome(pos)),
+                    outcome_text(&s.solution.outcome(pos)?),
                     match Concept::of(rules) {
                         Concept::Coalition => " against all the others",
                         Concept::Teams if players > 2 => "r team",
                         _ => "",
                     }
                 )?;
-                for m in s.solution.evaluate_moves(pos) {
+                for m in s.solution.evaluate_moves(pos)? {
                     writeln!(
                         out,
                         "  {:<16} {}",

@@ -29,8 +29,8 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let position = Position::parse(&args.position, &s.rules)?;
     s.check_around(&position)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
-    let moves = s.solution.evaluate_moves(&position);
-    let seats = s.solution.seat_outcomes(&position);
+    let moves = s.solution.evaluate_moves(&position)?;
+    let seats = s.solution.seat_outcomes(&position)?;
     let concept = s.solution.concept();
     if args.output.json {
         let list = moves

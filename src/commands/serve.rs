@@ -16,6 +16,11 @@ pub struct ServeArgs {
     /// Memory for cached solutions, in MiB (default: a quarter of the machine's).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     memory: Option<u64>,
+    /// Serve a saved solution (written by `solve --save`) for its variant instead
+    /// of solving it; repeat for several. Version 3 files are memory-mapped, so a
+    /// file larger than memory is served without loading it.
+    #[arg(long, value_name = "FILE")]
+    db: Vec<std::path::PathBuf>,
 }
 
 /// A quarter of the machine's memory (`MemTotal`), or 1 GiB where it cannot be read.
@@ -31,6 +36,16 @@ fn default_budget() -> u64 {
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let budget = args.memory.map_or_else(default_budget, |mib| mib << 20);
+    let state = chopsticks_server::state(budget);
+    let mut saved = Vec::new();
+    for path in &args.db {
+        let solution = chopsticks_solve::file::open(path)?;
+        let id = state
+            .cache
+            .add_saved(solution)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
+        saved.push(format!("{id} from {}", path.display()));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -45,12 +60,15 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             "Cached solutions may use up to {}. Ctrl-C stops the server.",
             human_bytes(budget)
         );
+        for line in &saved {
+            println!("Saved solution: {line}");
+        }
         use std::io::Write;
         std::io::stdout().flush()?;
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        chopsticks_server::serve(listener, chopsticks_server::state(budget), shutdown)
+        chopsticks_server::serve(listener, state, shutdown)
             .await
             .context("serving")?;
         println!("Stopped.");

@@ -25,6 +25,11 @@ pub struct SolveArgs {
     /// Save the solution to this file (versioned, checksummed).
     #[arg(long, value_name = "FILE")]
     save: Option<std::path::PathBuf>,
+    /// Keep the values alone, two bits per position, without remoteness (a
+    /// quarter of the one-byte table: for saving the largest variants). `query`
+    /// then gives values without remoteness; `play` and `strategy` need it.
+    #[arg(long)]
+    no_remoteness: bool,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -32,7 +37,7 @@ pub struct SolveArgs {
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
     // The notation, the start and the file to save to are refused before the work.
-    let (s, (notation, start)) = solved_with(
+    let (mut s, (notation, start)) = solved_with(
         &args.rules,
         &DbArgs::default(),
         args.output.quiet,
@@ -48,10 +53,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Ok((notation, start))
         },
     )?;
+    if args.no_remoteness {
+        s.solution = s.solution.without_remoteness()?;
+    }
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let start_index = s.graph.index_of(&start);
     let exploration = explore_with_progress(&s.graph, &start, args.output.quiet).exploration;
-    let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index);
+    let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index)?;
     if let Some(path) = &args.save {
         file::save(&s.solution, path)?;
     }
@@ -83,6 +91,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "seconds": seconds,
             "solve_seconds": solve_seconds,
             "positions_per_second": rate,
+            "encoding": s.solution.table().encoding(),
+            "bits_per_position": s.solution.table().bits_per_entry()
+                * s.solution.concept().width(s.rules.players()) as u64,
             "saved": args.save.as_ref().map(|p| p.display().to_string()),
         }));
         return Ok(());
@@ -183,15 +194,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     match &longest {
         Some((p, r)) => println!("Longest forced win:   {r} plies (from {p})"),
+        None if !s.solution.has_remoteness() => {
+            println!("Longest forced win:   not known (values kept without remoteness)")
+        }
         None => println!("Longest forced win:   none (no reachable position is a win)"),
     }
     println!(
-        "Time:                 {seconds:.3} s in all; solving {solve_seconds:.3} s ({:.2} M positions/s), {} per position",
+        "Time:                 {seconds:.3} s in all; solving {solve_seconds:.3} s ({:.2} M positions/s), {} bits per position in the table",
         rate / 1e6,
-        human_bytes(
-            s.solution.table().bytes_per_position()
-                * s.solution.concept().width(s.rules.players()) as u64
-        )
+        s.solution.table().bits_per_entry() * s.solution.concept().width(s.rules.players()) as u64
     );
     if let Some(path) = &args.save {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);

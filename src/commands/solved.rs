@@ -80,7 +80,7 @@ pub fn solved_with<T>(
     prepare: impl FnOnce(&Ruleset) -> Result<T>,
 ) -> Result<(Solved, T)> {
     if let Some(path) = &db.db {
-        let solution = file::load(path)?;
+        let solution = file::open(path)?;
         let stored = solution.rules().clone();
         if rules.any_given() {
             let asked = rules.ruleset()?;

@@ -27,6 +27,9 @@ pub struct StrategyArgs {
 
 pub fn run(args: &StrategyArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
+    if !s.solution.has_remoteness() {
+        return Err(chopsticks_solve::SolveError::NoRemoteness.into());
+    }
     s.check_all(args.output.quiet)?;
     let start = match &args.start {
         Some(text) => Position::parse(text, &s.rules).context("--start")?,
@@ -44,8 +47,8 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     }
     let concept = s.solution.concept();
     let players = s.rules.players();
-    let start_outcome = s.solution.outcome_at(start_index);
-    let start_seats = s.solution.seat_outcomes_at(start_index);
+    let start_outcome = s.solution.outcome_at(start_index)?;
+    let start_seats = s.solution.seat_outcomes_at(start_index)?;
     let advice = advice(&s.graph, &s.solution, start_index, || {
         explore_with_progress(&s.graph, &start, args.output.quiet)
             .exploration

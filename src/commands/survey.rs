@@ -121,7 +121,7 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             let solution = Solution::solve(&graph, &|_| {})?;
             let start = graph.index_of(&Position::start(&rules));
             let reached = explore(&graph, start, &|_| {}).reached;
-            Some(Summary::new(&graph, &solution, &reached, start))
+            Some(Summary::new(&graph, &solution, &reached, start)?)
         };
         rows.push(Row {
             hands,

@@ -154,8 +154,9 @@ pub async fn position(
         Position::parse(&text, &rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let solved = state.cache.get(rules).await?;
     let rules = &solved.rules;
-    let outcome = solved.solution.outcome(&position);
-    let moves = solved.solution.evaluate_moves(&position);
+    let damaged = |e: chopsticks_solve::SolveError| ApiError::internal(e.to_string());
+    let outcome = solved.solution.outcome(&position).map_err(damaged)?;
+    let moves = solved.solution.evaluate_moves(&position).map_err(damaged)?;
     // The best child remoteness for each move value: deltaRemoteness is measured
     // from it (fastest win, slowest loss).
     let best = |v: Value| -> Option<u32> {
@@ -243,7 +244,10 @@ pub async fn strategy(
         })
         .await
         .clone()?;
-    let start = solved.solution.outcome(&Position::start(&solved.rules));
+    let start = solved
+        .solution
+        .outcome(&Position::start(&solved.rules))
+        .map_err(|e| ApiError::internal(e.to_string()))?;
     let mut out = json!({
         "variant": solved.rules.variant_id(),
         "startValue": value_name(start.value),

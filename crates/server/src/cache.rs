@@ -37,8 +37,7 @@ pub struct Solved {
 impl Solved {
     /// Bytes this entry keeps while cached.
     fn resident_bytes(&self) -> u64 {
-        self.graph.table_bytes()
-            + self.solution.count() * self.solution.table().bytes_per_position()
+        self.graph.table_bytes() + self.solution.table().resident_bytes()
     }
 }
 
@@ -59,6 +58,9 @@ struct Inner {
 pub struct SolutionCache {
     budget: u64,
     inner: Mutex<Inner>,
+    /// Solutions read from files (`chopsticks serve --db`): memory-mapped, so
+    /// outside the budget, and never evicted.
+    saved: Mutex<HashMap<String, Arc<Solved>>>,
 }
 
 /// The solver's peak memory for a variant of `count` positions, estimated before
@@ -77,7 +79,34 @@ impl SolutionCache {
                 entries: HashMap::new(),
                 clock: 0,
             }),
+            saved: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Serves `solution` (read from a file) for its variant from now on, instead
+    /// of solving it; returns the variant's id. Two players only, as every
+    /// variant this server plays.
+    pub fn add_saved(&self, solution: Solution) -> Result<String, ApiError> {
+        let rules = solution.rules().clone();
+        if rules.players() != 2 {
+            return Err(ApiError::unprocessable(format!(
+                "this server plays two players only; the saved solution has {}",
+                rules.players()
+            )));
+        }
+        let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let id = rules.variant_id();
+        let solved = Solved {
+            rules,
+            graph,
+            solution,
+            advice: OnceCell::new(),
+        };
+        self.saved
+            .lock()
+            .expect("cache lock")
+            .insert(id.clone(), Arc::new(solved));
+        Ok(id)
     }
 
     /// The memory budget in bytes.
@@ -95,6 +124,7 @@ impl SolutionCache {
     pub fn ids(&self) -> Vec<String> {
         let inner = self.inner.lock().expect("cache lock");
         let mut ids: Vec<String> = inner.entries.keys().cloned().collect();
+        ids.extend(self.saved.lock().expect("cache lock").keys().cloned());
         ids.sort();
         ids
     }
@@ -126,8 +156,11 @@ impl SolutionCache {
     /// The solution of `rules`: from the cache, by waiting for a solve under way, or
     /// by starting one.
     pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
-        let (_, needed) = self.admit(&rules)?;
         let id = rules.variant_id();
+        if let Some(saved) = self.saved.lock().expect("cache lock").get(&id) {
+            return Ok(Arc::clone(saved));
+        }
+        let (_, needed) = self.admit(&rules)?;
         let cell = self.reserve(&id, needed)?;
         let task = {
             let cell = cell.clone();

@@ -217,6 +217,8 @@ pub fn export(
     let mut first = 0u64;
     while first < blocks {
         let last = (first + BLOCKS_IN_FLIGHT).min(blocks);
+        // A damaged block of a mapped file stops the export with its error.
+        let damaged = |e: crate::SolveError| io::Error::other(e.to_string());
         let chunks: Vec<(Vec<u8>, u64)> = (first..last)
             .into_par_iter()
             .map(|b| {
@@ -231,7 +233,7 @@ pub fn export(
                     lines += 1;
                     text.clear();
                     texts.write(&mut text, i);
-                    let o = solution.outcome_at(i);
+                    let o = solution.outcome_at(i).map_err(damaged)?;
                     match format {
                         ExportFormat::Jsonl => {
                             buf.extend_from_slice(b"{\"position\":\"");
@@ -246,7 +248,10 @@ pub fn export(
                                         buf.push(b',');
                                     }
                                     buf.push(b'{');
-                                    push_json_outcome(&mut buf, &solution.seat_outcome_at(i, seat));
+                                    push_json_outcome(
+                                        &mut buf,
+                                        &solution.seat_outcome_at(i, seat).map_err(damaged)?,
+                                    );
                                     buf.push(b'}');
                                 }
                                 buf.push(b']');
@@ -266,16 +271,19 @@ pub fn export(
                             if seats {
                                 for seat in 0..players {
                                     buf.push(b',');
-                                    push_csv_outcome(&mut buf, &solution.seat_outcome_at(i, seat));
+                                    push_csv_outcome(
+                                        &mut buf,
+                                        &solution.seat_outcome_at(i, seat).map_err(damaged)?,
+                                    );
                                 }
                             }
                             buf.push(b'\n');
                         }
                     }
                 }
-                (buf, lines)
+                Ok((buf, lines))
             })
-            .collect();
+            .collect::<io::Result<_>>()?;
         for (buf, lines) in chunks {
             out.write_all(&buf)?;
             written += lines;

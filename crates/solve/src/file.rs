@@ -1,37 +1,51 @@
-//! Saved solutions: a versioned binary file with the ruleset in its header and a
-//! checksum over everything.
+//! Saved solutions: a versioned binary file with the ruleset in its header and
+//! checksums over every part, the table's checked block by block.
+//!
+//! Version 3 (written):
 //!
 //! ```text
 //! 8 bytes   magic "CHOPSOLV"
-//! u32 LE    format version (1)
+//! u32 LE    format version (3)
 //! u32 LE    header length H
-//! H bytes   header, JSON: {"ruleset": …, "positions": N, "encoding": "narrow"|"wide",
-//!           "concept": "two-player"|"coalition"|"teams"}
-//! E or 2E   the table (see `Table`): E = N outcomes, or N × players for coalition values
+//! H bytes   header, JSON: {"ruleset": …, "positions": N, "encoding": "narrow"|"wide"|"values",
+//!           "concept": "two-player"|"coalition"|"teams", "block_bytes": K}
 //! u32 LE    CRC-32 of every byte before it
+//! T bytes   the table (see `Table`): N outcomes, or N × players for coalition values,
+//!           8, 16 or 2 bits each
+//! B × u32   CRC-32 of each block of K bytes of the table (the last may be shorter)
+//! u32 LE    CRC-32 of those B checksums
 //! ```
 //!
-//! Version 2 added `concept` (which solution concept the table holds, see
-//! [`crate::multi`]); version 1 files, all two-player, are still read.
+//! The checksum per block lets a reader that maps the file ([`open`],
+//! [`crate::mapped`]) check only the blocks it reads, and names a damaged block by
+//! the positions it holds. Versions 1 and 2 (one CRC-32 over the whole file at its
+//! end; version 1 has no `concept` and holds two-player tables) are still read.
 //!
-//! Files are written by `chopsticks_files::write_atomically`: to a temporary name
+//! Files are written by `chopsticks_files::write_with`: to a temporary name
 //! beside the target, then renamed, so a failed or interrupted save never leaves a
 //! half-written file under the target name; links are written through and devices
-//! or pipes refused.
+//! or pipes refused. The table is written in pieces, never copied whole.
 
 use std::fs;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use chopsticks_rules::{PositionIndex, Ruleset};
 use serde::{Deserialize, Serialize};
 
+use crate::mapped::{first_damaged, Layout, MappedTable};
+use crate::table::Encoding;
 use crate::{Concept, Solution, SolveError, Table};
 
 /// The first bytes of every solution file.
 pub const MAGIC: &[u8; 8] = b"CHOPSOLV";
-/// The format version this code writes (it also reads version 1).
-pub const VERSION: u32 = 2;
+/// The format version this code writes (it also reads versions 1 and 2).
+pub const VERSION: u32 = 3;
+/// Bytes per checksummed block of the table in the files written here.
+pub const BLOCK_BYTES: u64 = 1 << 16;
+/// The block sizes a file may declare.
+const BLOCK_RANGE: std::ops::RangeInclusive<u64> = 1 << 10..=1 << 26;
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -41,6 +55,9 @@ struct Header {
     /// Absent in version 1 files, which hold two-player tables.
     #[serde(default = "two_player")]
     concept: Concept,
+    /// Version 3: bytes per checksummed block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    block_bytes: Option<u64>,
 }
 
 fn two_player() -> Concept {
@@ -50,8 +67,11 @@ fn two_player() -> Concept {
 impl Header {
     /// Outcomes stored: one per position, or one per position and seat.
     fn entries(&self) -> Option<u64> {
-        self.positions
-            .checked_mul(self.concept.width(self.ruleset.players()) as u64)
+        self.positions.checked_mul(self.width())
+    }
+
+    fn width(&self) -> u64 {
+        self.concept.width(self.ruleset.players()) as u64
     }
 }
 
@@ -62,56 +82,120 @@ fn error(path: &Path, message: impl Into<String>) -> SolveError {
     }
 }
 
-/// The bytes of a solution file.
-pub fn encode(solution: &Solution) -> Vec<u8> {
-    let table = solution.table();
-    let header = serde_json::to_vec(&Header {
+/// The header of a solution, as written.
+fn header_bytes(solution: &Solution) -> Vec<u8> {
+    serde_json::to_vec(&Header {
         ruleset: solution.rules().clone(),
         positions: solution.count(),
-        encoding: table.encoding().to_string(),
+        encoding: solution.table().encoding().name().to_string(),
         concept: solution.concept(),
+        block_bytes: Some(BLOCK_BYTES),
     })
-    .expect("the header serialises");
-    let mut out = Vec::with_capacity(16 + header.len() + table.len() as usize * 2 + 4);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-    out.extend_from_slice(&header);
-    out.extend_from_slice(&table.to_bytes());
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
+    .expect("the header serialises")
+}
+
+/// Writes the file of a solution to `out`, the table in pieces.
+fn write_file(solution: &Solution, out: &mut impl Write) -> Result<(), SolveError> {
+    let header = header_bytes(solution);
+    let mut head = Vec::with_capacity(20 + header.len());
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    head.extend_from_slice(&header);
+    let crc = crc32fast::hash(&head);
+    head.extend_from_slice(&crc.to_le_bytes());
+    let io = |e: std::io::Error| SolveError::Io(e.to_string());
+    out.write_all(&head).map_err(io)?;
+    let mut crcs = Vec::new();
+    solution
+        .table()
+        .for_each_chunk(BLOCK_BYTES as usize, |block| {
+            crcs.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+            out.write_all(block).map_err(io)
+        })?;
+    let crc = crc32fast::hash(&crcs);
+    out.write_all(&crcs).map_err(io)?;
+    out.write_all(&crc.to_le_bytes()).map_err(io)?;
+    Ok(())
+}
+
+/// The bytes of a solution file.
+pub fn encode(solution: &Solution) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_file(solution, &mut out).expect("writing to memory does not fail");
     out
 }
 
 /// Writes a solution to `path` (atomically, through symbolic links, never over
-/// anything but a regular file: see `chopsticks_files`).
+/// anything but a regular file: see `chopsticks_files`), the table streamed in
+/// blocks so that no second copy of it is made.
 pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
-    Ok(chopsticks_files::write_atomically(path, &encode(solution))?)
+    let mut failure = None;
+    let written = chopsticks_files::write_with(path, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        match write_file(solution, &mut out) {
+            Ok(()) => out.flush(),
+            Err(e) => {
+                let message = e.to_string();
+                failure = Some(e);
+                Err(std::io::Error::other(message))
+            }
+        }
+    });
+    match (written, failure) {
+        (_, Some(e)) => Err(e),
+        (Err(e), None) => Err(e.into()),
+        (Ok(()), None) => Ok(()),
+    }
 }
 
-/// Reads a solution back from its bytes, checking everything.
-pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
+/// What the first bytes of a file say: its version and header.
+struct Prefix {
+    version: u32,
+    header: Header,
+    /// Where the table starts.
+    table_start: usize,
+}
+
+/// Reads the prefix of a file from its first bytes (`bytes` may be just the start
+/// of the file, at least 16 + H + 4 bytes for version 3), checking the magic, the
+/// version, the header's checksum (version 3) and what the header says; `size` is
+/// the whole file's length.
+fn read_prefix(bytes: &[u8], size: u64, path: &Path) -> Result<Prefix, SolveError> {
     if bytes.len() < 8 || &bytes[..8] != MAGIC {
         return Err(error(
             path,
             "not a chopsticks solution file (wrong magic bytes)",
         ));
     }
-    if bytes.len() < 20 {
+    if bytes.len() < 16 {
         return Err(error(path, "truncated: the file ends inside its header"));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION && version != 1 {
+    if !(1..=VERSION).contains(&version) {
         return Err(error(
             path,
-            format!("format version {version}; this program reads versions 1 and {VERSION}"),
+            format!("format version {version}; this program reads versions 1 to {VERSION}"),
         ));
     }
     let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-    let header_end = 16usize
-        .checked_add(header_len)
-        .filter(|&e| e + 4 <= bytes.len())
-        .ok_or_else(|| error(path, "truncated: the file ends inside its header"))?;
+    if header_len > MAX_HEADER {
+        return Err(error(
+            path,
+            "truncated or corrupted: impossible header length",
+        ));
+    }
+    let header_end = 16 + header_len;
+    let table_start = header_end + if version >= 3 { 4 } else { 0 };
+    if (table_start as u64) + 4 > size || bytes.len() < table_start {
+        return Err(error(path, "truncated: the file ends inside its header"));
+    }
+    if version >= 3 {
+        let stored = u32::from_le_bytes(bytes[header_end..table_start].try_into().expect("4"));
+        if crc32fast::hash(&bytes[..header_end]) != stored {
+            return Err(error(path, "corrupted header: its checksum does not match"));
+        }
+    }
     let header: Header = serde_json::from_slice(&bytes[16..header_end])
         .map_err(|e| error(path, format!("corrupted header: {e}")))?;
     let concept = Concept::of(&header.ruleset);
@@ -125,41 +209,35 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
             ),
         ));
     }
-    let width = match header.encoding.as_str() {
-        "narrow" => 1,
-        "wide" => 2,
-        other => {
-            return Err(error(
-                path,
-                format!("corrupted header: unknown encoding `{other}`"),
-            ))
-        }
-    };
-    let expected = header
-        .entries()
-        .and_then(|e| e.checked_mul(width))
-        .and_then(|p| p.checked_add(header_end as u64 + 4))
+    let encoding = Encoding::from_name(&header.encoding).filter(|e| {
+        // Value-only tables came with version 3.
+        version >= 3 || *e != Encoding::Values
+    });
+    if encoding.is_none() {
+        return Err(error(
+            path,
+            format!("corrupted header: unknown encoding `{}`", header.encoding),
+        ));
+    }
+    if version >= 3 && !header.block_bytes.is_some_and(|b| BLOCK_RANGE.contains(&b)) {
+        return Err(error(path, "corrupted header: impossible block size"));
+    }
+    let expected = expected_size(&header, version, table_start)
         .ok_or_else(|| error(path, "corrupted header: impossible size"))?;
-    if (bytes.len() as u64) < expected {
+    if size < expected {
         return Err(error(
             path,
             format!(
-                "truncated: {} bytes, but a solution of {} positions takes {expected}",
-                bytes.len(),
+                "truncated: {size} bytes, but a solution of {} positions takes {expected}",
                 header.positions
             ),
         ));
     }
-    if bytes.len() as u64 > expected {
+    if size > expected {
         return Err(error(
             path,
             "corrupted: unexpected bytes after the checksum",
         ));
-    }
-    let body_end = bytes.len() - 4;
-    let stored = u32::from_le_bytes(bytes[body_end..].try_into().expect("4 bytes"));
-    if crc32fast::hash(&bytes[..body_end]) != stored {
-        return Err(error(path, "corrupted: the checksum does not match"));
     }
     header
         .ruleset
@@ -175,69 +253,184 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
             ),
         ));
     }
-    let table = Table::from_bytes(&header.encoding, &bytes[header_end..body_end])
-        .ok_or_else(|| error(path, "corrupted table"))?;
-    Solution::from_table(header.ruleset, table)
+    Ok(Prefix {
+        version,
+        header,
+        table_start,
+    })
+}
+
+impl Prefix {
+    fn layout(&self) -> Layout {
+        let encoding = Encoding::from_name(&self.header.encoding).expect("checked");
+        let entries = self.header.entries().expect("checked");
+        Layout {
+            offset: self.table_start,
+            bytes: encoding.bytes_for(entries).expect("checked") as usize,
+            block: self
+                .header
+                .block_bytes
+                .unwrap_or(u64::MAX)
+                .min(usize::MAX as u64) as usize,
+            entries,
+            width: self.header.width(),
+            encoding,
+        }
+    }
+}
+
+/// The size of a file with this header, or `None` if it overflows.
+fn expected_size(header: &Header, version: u32, table_start: usize) -> Option<u64> {
+    let encoding = Encoding::from_name(&header.encoding)?;
+    let table = encoding.bytes_for(header.entries()?)?;
+    let tail = if version >= 3 {
+        let blocks = table.div_ceil(header.block_bytes?);
+        blocks.checked_mul(4)?.checked_add(4)?
+    } else {
+        4
+    };
+    (table_start as u64).checked_add(table)?.checked_add(tail)
+}
+
+/// The block checksums of a version 3 file, checked against their own checksum.
+fn read_crcs(tail: &[u8], path: &Path) -> Result<Vec<u32>, SolveError> {
+    let (list, last) = tail.split_at(tail.len() - 4);
+    if crc32fast::hash(list) != u32::from_le_bytes(last.try_into().expect("4 bytes")) {
+        return Err(error(
+            path,
+            "corrupted: the list of block checksums does not match its checksum",
+        ));
+    }
+    Ok(list
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect())
+}
+
+/// Reads a solution back from its bytes, checking everything.
+pub fn decode(bytes: &[u8], path: &Path) -> Result<Solution, SolveError> {
+    let prefix = read_prefix(bytes, bytes.len() as u64, path)?;
+    let layout = prefix.layout();
+    let table_end = layout.offset + layout.bytes;
+    if prefix.version >= 3 {
+        let crcs = read_crcs(&bytes[table_end..], path)?;
+        let table = &bytes[layout.offset..table_end];
+        if let Some(b) = first_damaged(table, &layout, &crcs) {
+            return Err(layout.damaged(&path.display().to_string(), b));
+        }
+    } else {
+        let stored = u32::from_le_bytes(bytes[table_end..].try_into().expect("4 bytes"));
+        if crc32fast::hash(&bytes[..table_end]) != stored {
+            return Err(error(path, "corrupted: the checksum does not match"));
+        }
+    }
+    let table = Table::from_bytes(
+        layout.encoding,
+        &bytes[layout.offset..table_end],
+        layout.entries,
+    )
+    .ok_or_else(|| error(path, "corrupted table: a code no table holds"))?;
+    Solution::from_table(prefix.header.ruleset, table)
 }
 
 /// The largest header this code accepts (the real ones are a few hundred bytes).
 const MAX_HEADER: usize = 1 << 20;
 
-/// Reads a solution from `path`. The prefix and header are read first and the file's
-/// size is checked against what they announce, so a device, a pipe or a damaged
-/// file is refused before anything large is read.
-pub fn load(path: &Path) -> Result<Solution, SolveError> {
+/// Opens `path` and reads its prefix (magic, version, header and, version 3,
+/// the header's checksum): a device, a pipe or a damaged file is refused before
+/// anything large is read.
+fn open_prefix(path: &Path) -> Result<(fs::File, u64, Prefix), SolveError> {
     let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
     let metadata = fs::metadata(path).map_err(cannot)?;
     if !metadata.is_file() {
         return Err(error(path, "not a regular file"));
     }
     let mut file = fs::File::open(path).map_err(cannot)?;
-    let mut prefix = Vec::with_capacity(16);
+    let mut start = Vec::with_capacity(16);
     (&mut file)
         .take(16)
-        .read_to_end(&mut prefix)
+        .read_to_end(&mut start)
         .map_err(cannot)?;
-    if prefix.len() < 8 || &prefix[..8] != MAGIC {
-        return Err(error(
-            path,
-            "not a chopsticks solution file (wrong magic bytes)",
-        ));
-    }
-    if prefix.len() < 16 {
-        return Err(error(path, "truncated: the file ends inside its header"));
-    }
-    let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;
-    if header_len > MAX_HEADER || 16 + header_len as u64 + 4 > metadata.len() {
-        return Err(error(
-            path,
-            "truncated or corrupted: impossible header length",
-        ));
-    }
-    let mut header_bytes = Vec::with_capacity(header_len);
-    (&mut file)
-        .take(header_len as u64)
-        .read_to_end(&mut header_bytes)
-        .map_err(cannot)?;
-    if let Ok(header) = serde_json::from_slice::<Header>(&header_bytes) {
-        let width = if header.encoding == "wide" { 2 } else { 1 };
-        let expected = header
-            .entries()
-            .and_then(|e| e.checked_mul(width))
-            .and_then(|p| p.checked_add(16 + header_len as u64 + 4));
-        if expected != Some(metadata.len()) {
-            let message = match expected {
-                Some(e) if e > metadata.len() => format!(
-                    "truncated: {} bytes, but a solution of {} positions takes {e}",
-                    metadata.len(),
-                    header.positions
-                ),
-                _ => "corrupted: the file's size does not match its header".to_string(),
-            };
-            return Err(error(path, message));
+    if start.len() >= 16 && &start[..8] == MAGIC {
+        let header_len = u32::from_le_bytes(start[12..16].try_into().expect("4 bytes")) as usize;
+        if header_len <= MAX_HEADER {
+            (&mut file)
+                .take(header_len as u64 + 4)
+                .read_to_end(&mut start)
+                .map_err(cannot)?;
         }
     }
-    // The rest is checked by `decode`, on the whole file.
-    let bytes = fs::read(path).map_err(cannot)?;
+    let prefix = read_prefix(&start, metadata.len(), path)?;
+    Ok((file, metadata.len(), prefix))
+}
+
+/// Reads a whole solution from `path` into memory, checking every block (see
+/// [`open`] for reading a large file in place).
+pub fn load(path: &Path) -> Result<Solution, SolveError> {
+    open_prefix(path)?;
+    let bytes = fs::read(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
     decode(&bytes, path)
+}
+
+/// Opens a solution for reading in place: a version 3 file is memory-mapped and
+/// its blocks checked as they are first read ([`crate::mapped`]), so opening
+/// takes milliseconds whatever the size; older files are loaded whole.
+pub fn open(path: &Path) -> Result<Solution, SolveError> {
+    let (mut file, size, prefix) = open_prefix(path)?;
+    if prefix.version < 3 {
+        return load(path);
+    }
+    let layout = prefix.layout();
+    let tail_start = (layout.offset + layout.bytes) as u64;
+    let mut tail = Vec::with_capacity((size - tail_start) as usize);
+    let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(tail_start)).map_err(cannot)?;
+    file.read_to_end(&mut tail).map_err(cannot)?;
+    if tail.len() as u64 != size - tail_start {
+        return Err(error(path, "truncated: the file changed while it was read"));
+    }
+    let crcs = read_crcs(&tail, path)?;
+    let table = MappedTable::map(&file, path, layout, crcs)?;
+    Solution::from_table(prefix.header.ruleset, Table::Mapped(Arc::new(table)))
+}
+
+/// Recomputes every checksum of a version 3 file's bytes in place, as a forger
+/// would (for tests and fuzzing: what lies behind the checksums is then reached).
+/// Returns `false`, changing nothing, when the bytes are not laid out as a
+/// version 3 file whose header can be read.
+pub fn reseal(bytes: &mut [u8]) -> bool {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC || bytes[8..12] != VERSION.to_le_bytes() {
+        return false;
+    }
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    let header_end = 16 + header_len;
+    if header_len > MAX_HEADER || header_end + 4 > bytes.len() {
+        return false;
+    }
+    let Ok(header) = serde_json::from_slice::<Header>(&bytes[16..header_end]) else {
+        return false;
+    };
+    let table_start = header_end + 4;
+    let (Some(size), Some(encoding), Some(block)) = (
+        expected_size(&header, VERSION, table_start),
+        Encoding::from_name(&header.encoding),
+        header.block_bytes.filter(|b| BLOCK_RANGE.contains(b)),
+    ) else {
+        return false;
+    };
+    if size != bytes.len() as u64 {
+        return false;
+    }
+    let crc = crc32fast::hash(&bytes[..header_end]);
+    bytes[header_end..table_start].copy_from_slice(&crc.to_le_bytes());
+    let table_bytes = encoding
+        .bytes_for(header.entries().expect("sized"))
+        .expect("sized") as usize;
+    let (table, tail) = bytes[table_start..].split_at_mut(table_bytes);
+    let (list, last) = tail.split_at_mut(tail.len() - 4);
+    for (chunk, slot) in table.chunks(block as usize).zip(list.chunks_exact_mut(4)) {
+        slot.copy_from_slice(&crc32fast::hash(chunk).to_le_bytes());
+    }
+    last.copy_from_slice(&crc32fast::hash(list).to_le_bytes());
+    true
 }

@@ -12,6 +12,7 @@
 
 pub mod export;
 pub mod file;
+pub mod mapped;
 pub mod multi;
 mod outcome;
 pub mod retrograde;
@@ -27,7 +28,7 @@ use thiserror::Error;
 pub use multi::{multi_solve_bytes, Concept};
 pub use outcome::{Outcome, Value};
 pub use retrograde::{solve_bytes, SolveProgress};
-pub use table::Table;
+pub use table::{Encoding, Table};
 
 /// What can stop a solve, a query or a file operation.
 #[derive(Debug, Error)]
@@ -47,6 +48,19 @@ pub enum SolveError {
     Inconsistent(String),
     #[error("cannot save the solution")]
     Save(#[from] chopsticks_files::WriteError),
+    #[error("{0}")]
+    Io(String),
+    #[error("this solution holds values without remoteness (solved with --no-remoteness); strategies and the computer's moves need the remoteness: solve again without --no-remoteness")]
+    NoRemoteness,
+    /// A block of a solution file's table whose checksum does not match.
+    #[error("{path}: block {block} of {blocks} of the table (positions {first} to {last}) is damaged: its checksum does not match")]
+    Damaged {
+        path: String,
+        block: usize,
+        blocks: usize,
+        first: u64,
+        last: u64,
+    },
 }
 
 /// Every position of a ruleset, solved.
@@ -124,72 +138,90 @@ impl Solution {
         self.index.count()
     }
 
-    /// The outcome of the position with this index for its mover (coalition values:
-    /// the mover's own value against everybody else; team play: the mover's team's).
-    pub fn outcome_at(&self, index: u64) -> Outcome {
+    /// The outcome of the position with this index for its mover (coalition
+    /// values: the mover's own value against everybody else; team play: the
+    /// mover's team's). Fails only for a mapped file whose block is damaged.
+    pub fn outcome_at(&self, index: u64) -> Result<Outcome, SolveError> {
         self.seat_outcome_at(index, 0)
     }
 
     /// The outcome for `seat` (0 = the mover, in turn order) of the position with
     /// this index: its coalition value, or for two players and team play the value of
     /// the seat's side.
-    pub fn seat_outcome_at(&self, index: u64, seat: usize) -> Outcome {
+    pub fn seat_outcome_at(&self, index: u64, seat: usize) -> Result<Outcome, SolveError> {
         match self.concept {
             Concept::Coalition => self
                 .table
                 .get(index * self.rules.players() as u64 + seat as u64),
             _ => {
-                let o = self.table.get(index);
-                if seat.is_multiple_of(2) {
+                let o = self.table.get(index)?;
+                Ok(if seat.is_multiple_of(2) {
                     o
                 } else {
                     o.flipped()
-                }
+                })
             }
         }
     }
 
     /// Every seat's outcome of the position with this index, mover first.
-    pub fn seat_outcomes_at(&self, index: u64) -> Vec<Outcome> {
+    pub fn seat_outcomes_at(&self, index: u64) -> Result<Vec<Outcome>, SolveError> {
         (0..self.rules.players())
             .map(|seat| self.seat_outcome_at(index, seat))
             .collect()
     }
 
     /// The outcome of a position for its mover.
-    pub fn outcome(&self, position: &Position) -> Outcome {
+    pub fn outcome(&self, position: &Position) -> Result<Outcome, SolveError> {
         self.outcome_at(self.index.rank(position))
     }
 
     /// Every seat's outcome of a position, mover first.
-    pub fn seat_outcomes(&self, position: &Position) -> Vec<Outcome> {
+    pub fn seat_outcomes(&self, position: &Position) -> Result<Vec<Outcome>, SolveError> {
         self.seat_outcomes_at(self.index.rank(position))
+    }
+
+    /// Whether outcomes carry their remoteness (not for tables solved with
+    /// `--no-remoteness`, which hold values alone).
+    pub fn has_remoteness(&self) -> bool {
+        self.table.has_remoteness()
+    }
+
+    /// The same solution without remoteness (two bits per outcome).
+    pub fn without_remoteness(self) -> Result<Solution, SolveError> {
+        Ok(Solution {
+            table: self.table.without_remoteness()?,
+            ..self
+        })
     }
 
     /// Every legal move of the position with the outcome it gives the mover, best
     /// first: fastest win, then draws, then slowest loss. Ties keep the order of
     /// [`Position::moves`].
-    pub fn evaluate_moves(&self, position: &Position) -> Vec<EvaluatedMove> {
+    pub fn evaluate_moves(&self, position: &Position) -> Result<Vec<EvaluatedMove>, SolveError> {
         let p = self.rules.players();
-        let mut moves: Vec<EvaluatedMove> = position
+        let mut moves = position
             .moves_with_steps(&self.rules)
             .into_iter()
             .map(|(mv, to, step)| {
                 let child = self.index.rank(&to);
-                let seats: Vec<Outcome> = (0..p)
-                    .map(|seat| self.seat_outcome_at(child, (seat + p - step) % p).later())
-                    .collect();
-                EvaluatedMove {
+                let seats = (0..p)
+                    .map(|seat| {
+                        self.seat_outcome_at(child, (seat + p - step) % p)
+                            .map(Outcome::later)
+                    })
+                    .collect::<Result<Vec<Outcome>, SolveError>>()?;
+                Ok(EvaluatedMove {
                     mv,
                     to,
                     step,
                     outcome: seats[0],
                     seats,
-                }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<EvaluatedMove>, SolveError>>()?;
         moves.sort_by(|a, b| a.outcome.preference(&b.outcome));
-        moves
+        Ok(moves)
     }
 }
 
@@ -234,17 +266,25 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Counts the outcomes of the reachable positions (in parallel).
-    pub fn new(graph: &Graph, solution: &Solution, reached: &BitSet, start: u64) -> Summary {
+    /// Counts the outcomes of the reachable positions (in parallel). Fails only
+    /// for a mapped file with a damaged block.
+    pub fn new(
+        graph: &Graph,
+        solution: &Solution,
+        reached: &BitSet,
+        start: u64,
+    ) -> Result<Summary, SolveError> {
         let players = solution.rules().players();
+        let start_outcome = solution.outcome_at(start)?;
+        let start_seats = solution.seat_outcomes_at(start)?;
         let empty = || Summary {
             reachable: 0,
             win: 0,
             lose: 0,
             draw: 0,
             terminal: 0,
-            start: solution.outcome_at(start),
-            start_seats: solution.seat_outcomes_at(start),
+            start: start_outcome,
+            start_seats: start_seats.clone(),
             seats: vec![SeatCounts::default(); players],
             longest_win: None,
         };
@@ -253,7 +293,7 @@ impl Summary {
             .par_iter()
             .enumerate()
             .with_min_len(1024)
-            .fold(empty, |mut s, (w, &word)| {
+            .try_fold(empty, |mut s, (w, &word)| {
                 let mut bits = word;
                 while bits != 0 {
                     let i = w as u64 * 64 + bits.trailing_zeros() as u64;
@@ -264,54 +304,58 @@ impl Summary {
                         continue;
                     }
                     for (seat, counts) in s.seats.iter_mut().enumerate() {
-                        counts.add(solution.seat_outcome_at(i, seat));
+                        counts.add(solution.seat_outcome_at(i, seat)?);
                     }
-                    let o = solution.outcome_at(i);
+                    let o = solution.outcome_at(i)?;
                     match o.value {
                         Value::Win => {
                             s.win += 1;
-                            let r = o.remoteness.expect("wins have a remoteness");
-                            if s.longest_win
-                                .is_none_or(|(at, best)| (r, u64::MAX - i) > (best, u64::MAX - at))
-                            {
-                                s.longest_win = Some((i, r));
+                            // Tables without remoteness have no longest win.
+                            if let Some(r) = o.remoteness {
+                                if s.longest_win.is_none_or(|(at, best)| {
+                                    (r, u64::MAX - i) > (best, u64::MAX - at)
+                                }) {
+                                    s.longest_win = Some((i, r));
+                                }
                             }
                         }
                         Value::Lose => s.lose += 1,
                         Value::Draw => s.draw += 1,
                     }
                 }
-                s
+                Ok::<Summary, SolveError>(s)
             })
-            .reduce(empty, |a, b| Summary {
-                reachable: a.reachable + b.reachable,
-                win: a.win + b.win,
-                lose: a.lose + b.lose,
-                draw: a.draw + b.draw,
-                terminal: a.terminal + b.terminal,
-                start: a.start,
-                start_seats: a.start_seats,
-                seats: a
-                    .seats
-                    .iter()
-                    .zip(&b.seats)
-                    .map(|(x, y)| SeatCounts {
-                        win: x.win + y.win,
-                        lose: x.lose + y.lose,
-                        draw: x.draw + y.draw,
-                    })
-                    .collect(),
-                longest_win: match (a.longest_win, b.longest_win) {
-                    (Some((ia, ra)), Some((ib, rb))) => {
-                        // The largest remoteness; ties go to the smaller index.
-                        if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
-                            Some((ib, rb))
-                        } else {
-                            Some((ia, ra))
+            .try_reduce(empty, |a, b| {
+                Ok(Summary {
+                    reachable: a.reachable + b.reachable,
+                    win: a.win + b.win,
+                    lose: a.lose + b.lose,
+                    draw: a.draw + b.draw,
+                    terminal: a.terminal + b.terminal,
+                    start: a.start,
+                    start_seats: a.start_seats,
+                    seats: a
+                        .seats
+                        .iter()
+                        .zip(&b.seats)
+                        .map(|(x, y)| SeatCounts {
+                            win: x.win + y.win,
+                            lose: x.lose + y.lose,
+                            draw: x.draw + y.draw,
+                        })
+                        .collect(),
+                    longest_win: match (a.longest_win, b.longest_win) {
+                        (Some((ia, ra)), Some((ib, rb))) => {
+                            // The largest remoteness; ties go to the smaller index.
+                            if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
+                                Some((ib, rb))
+                            } else {
+                                Some((ia, ra))
+                            }
                         }
-                    }
-                    (x, None) | (None, x) => x,
-                },
+                        (x, None) | (None, x) => x,
+                    },
+                })
             })
     }
 }

@@ -65,6 +65,15 @@ impl Outcome {
         }
     }
 
+    /// A win or loss whose remoteness is not stored (tables saved with
+    /// `--no-remoteness`), or a draw.
+    pub fn unknown(value: Value) -> Outcome {
+        Outcome {
+            value,
+            remoteness: None,
+        }
+    }
+
     /// The outcome for the player who moves *into* a position with this outcome:
     /// the value flips and the game is one ply longer.
     pub fn through_move(self) -> Outcome {
@@ -93,12 +102,15 @@ impl Outcome {
     /// Orders outcomes from the mover's point of view, best first: faster wins, then
     /// draws, then slower losses.
     pub fn preference(&self, other: &Outcome) -> Ordering {
+        // A win of unknown remoteness after every known one; a loss of unknown
+        // remoteness before every known one (it might be the slowest).
         fn key(o: &Outcome) -> (u8, i64) {
             match (o.value, o.remoteness) {
                 (Value::Win, Some(r)) => (0, r as i64),
+                (Value::Win, None) => (0, i64::MAX),
                 (Value::Draw, _) => (1, 0),
                 (Value::Lose, Some(r)) => (2, -(r as i64)),
-                _ => (3, 0),
+                (Value::Lose, None) => (2, i64::MIN),
             }
         }
         key(self).cmp(&key(other))
@@ -139,5 +151,12 @@ mod tests {
             ]
         );
         assert_eq!(Outcome::lose(0).through_move(), Outcome::win(1));
+        let unknown = Outcome::unknown(Value::Win);
+        assert!(Outcome::win(1000).preference(&unknown).is_lt());
+        assert!(unknown.preference(&Outcome::DRAW).is_lt());
+        assert!(Outcome::unknown(Value::Lose)
+            .preference(&Outcome::lose(1))
+            .is_lt());
+        assert_eq!(unknown.to_string(), "win");
     }
 }

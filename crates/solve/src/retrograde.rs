@@ -313,9 +313,9 @@ mod tests {
         for max in [126, 1000] {
             let table = into_table(cells(), max);
             assert_eq!(table.len(), outcomes.len() as u64);
-            assert_eq!(table.bytes_per_position(), if max == 126 { 1 } else { 2 });
+            assert_eq!(table.bits_per_entry(), if max == 126 { 8 } else { 16 });
             for (i, o) in outcomes.iter().enumerate() {
-                assert_eq!(table.get(i as u64), *o, "{i}");
+                assert_eq!(table.get(i as u64).unwrap(), *o, "{i}");
             }
         }
     }

@@ -29,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 use chopsticks_space::Graph;
 
 use crate::multi::{Concept, States};
-use crate::{Solution, Value};
+use crate::{Solution, SolveError, Value};
 
 /// A position together with the seat a strategy plays for, counted in the
 /// position's turn order (0 = the player to move). Seats move round after every
@@ -125,40 +125,69 @@ impl<'a> View<'a> {
 }
 
 /// The seat's outcome at a node, from the solution.
-fn value(solution: &Solution, n: Seated) -> crate::Outcome {
+fn value(solution: &Solution, n: Seated) -> Result<crate::Outcome, SolveError> {
     solution.seat_outcome_at(n.index, n.seat)
 }
 
 /// The fastest move to a win for the seat (ties: the smallest node).
-fn best_child(view: &View, solution: &Solution, x: Seated) -> Option<(u32, Seated)> {
+fn best_child(
+    view: &View,
+    solution: &Solution,
+    x: Seated,
+) -> Result<Option<(u32, Seated)>, SolveError> {
     let mut best: Option<(u32, Seated)> = None;
-    view.children(x, |c| {
-        let o = value(solution, c);
-        if o.value == Value::Win {
-            let key = (o.remoteness.expect("wins have a remoteness"), c);
-            if best.is_none_or(|b| key < b) {
-                best = Some(key);
+    let mut failed = None;
+    view.children(x, |c| match value(solution, c) {
+        Ok(o) if o.value == Value::Win => match o.remoteness {
+            Some(r) => {
+                if best.is_none_or(|b| (r, c) < b) {
+                    best = Some((r, c));
+                }
             }
-        }
+            None => failed = Some(SolveError::NoRemoteness),
+        },
+        Ok(_) => {}
+        Err(e) => failed = Some(e),
     });
-    best
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(best),
+    }
 }
 
 /// The seat at `start` (0 = its mover) that can force a win: with two players or
 /// in team play seat 0 or 1 (for its team), otherwise the one seat, if any, that
 /// wins against a coalition of all the others.
-pub fn winning_seat(graph: &Graph, solution: &Solution, start: u64) -> Option<usize> {
+pub fn winning_seat(
+    graph: &Graph,
+    solution: &Solution,
+    start: u64,
+) -> Result<Option<usize>, SolveError> {
     let seats = match Concept::of(graph.rules()) {
         Concept::Coalition => graph.players(),
         _ => 2,
     };
-    (0..seats).find(|&seat| solution.seat_outcome_at(start, seat).value == Value::Win)
+    for seat in 0..seats {
+        if solution.seat_outcome_at(start, seat)?.value == Value::Win {
+            return Ok(Some(seat));
+        }
+    }
+    Ok(None)
 }
 
 /// Builds the winning strategy from `start`, or `None` when no seat can force a
-/// win.
-pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Option<Strategy> {
-    let seat = winning_seat(graph, solution, start)?;
+/// win. Needs a table with remoteness ([`SolveError::NoRemoteness`] otherwise).
+pub fn winning_strategy(
+    graph: &Graph,
+    solution: &Solution,
+    start: u64,
+) -> Result<Option<Strategy>, SolveError> {
+    if !solution.has_remoteness() {
+        return Err(SolveError::NoRemoteness);
+    }
+    let Some(seat) = winning_seat(graph, solution, start)? else {
+        return Ok(None);
+    };
     let view = View::new(graph);
     let mut seen: HashSet<Seated> = HashSet::new();
     let mut faced: Vec<Seated> = Vec::new();
@@ -188,7 +217,12 @@ pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Optio
     let mut decisions = 0;
     while let Some(x) = faced.pop() {
         decisions += 1;
-        let (r, c) = best_child(&view, solution, x).expect("a faced position is a win");
+        let (r, c) = best_child(&view, solution, x)?.ok_or_else(|| {
+            SolveError::Inconsistent(format!(
+                "position #{} is stored as a win but has no winning move",
+                x.index
+            ))
+        })?;
         chosen.insert(c, r);
         if seen.insert(c) {
             reach(c, &mut seen, &mut faced);
@@ -196,11 +230,11 @@ pub fn winning_strategy(graph: &Graph, solution: &Solution, start: u64) -> Optio
     }
     let mut configurations: Vec<(u32, Seated)> = chosen.into_iter().map(|(c, r)| (r, c)).collect();
     configurations.sort_unstable();
-    Some(Strategy {
+    Ok(Some(Strategy {
         seat,
         configurations: configurations.into_iter().map(|(_, c)| c).collect(),
         decisions,
-    })
+    }))
 }
 
 /// Makes a checked strategy shorter: drops configurations one at a time (the slowest
@@ -334,23 +368,32 @@ pub fn traps(
     graph: &Graph,
     solution: &Solution,
     reached: impl Iterator<Item = u64>,
-) -> Vec<Seated> {
+) -> Result<Vec<Seated>, SolveError> {
     let view = View::new(graph);
     let mut out: HashSet<Seated> = HashSet::new();
     for x in reached {
         let x = Seated { index: x, seat: 0 };
-        if value(solution, x).value != Value::Draw || view.settled(x).is_some() {
+        if value(solution, x)?.value != Value::Draw || view.settled(x).is_some() {
             continue;
         }
-        view.children(x, |c| {
-            if value(solution, c).value == Value::Lose {
+        let mut failed = None;
+        view.children(x, |c| match value(solution, c) {
+            Ok(o) if o.value == Value::Lose => {
                 out.insert(c);
             }
+            Ok(_) => {}
+            Err(e) => failed = Some(e),
         });
+        if let Some(e) = failed {
+            return Err(e);
+        }
     }
-    let mut v: Vec<Seated> = out.into_iter().collect();
-    v.sort_unstable_by_key(|&c| (value(solution, c).remoteness, c));
-    v
+    let mut v = out
+        .into_iter()
+        .map(|c| Ok((value(solution, c)?.remoteness, c)))
+        .collect::<Result<Vec<_>, SolveError>>()?;
+    v.sort_unstable();
+    Ok(v.into_iter().map(|(_, c)| c).collect())
 }
 
 /// Lists of up to this many configurations are shortened by [`minimise`] in
@@ -408,11 +451,15 @@ pub fn advice(
     reachable: impl FnOnce() -> Vec<u64>,
 ) -> Result<Advice, String> {
     let text = |c: Seated| configuration_text(&graph.position(c.index), c.seat);
-    let Some(strategy) = winning_strategy(graph, solution, start) else {
+    let strategy = winning_strategy(graph, solution, start).map_err(|e| e.to_string())?;
+    let Some(strategy) = strategy else {
         let avoid = traps(graph, solution, reachable().into_iter())
-            .into_iter()
-            .map(|c| (text(c), value(solution, c).remoteness.unwrap_or(0)))
-            .collect();
+            .and_then(|cs| {
+                cs.into_iter()
+                    .map(|c| Ok((text(c), value(solution, c)?.remoteness.unwrap_or(0))))
+                    .collect::<Result<Vec<_>, SolveError>>()
+            })
+            .map_err(|e| e.to_string())?;
         return Ok(Advice::Draw { avoid });
     };
     verify(graph, start, &strategy)

@@ -1,20 +1,139 @@
 //! The solved values of every position, one or two bytes each.
 
-use rayon::prelude::*;
+use std::sync::Arc;
 
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::mapped::MappedTable;
 use crate::outcome::{Outcome, Value};
+use crate::SolveError;
 
 /// Every position's outcome, indexed like the ruleset's dense position index.
 ///
 /// `Narrow` (one byte per position, every remoteness ≤ 126): `0xFF` is a draw, bit 7
 /// marks a loss, the low 7 bits are the remoteness; two bytes are packed in each
 /// 16-bit word, position `2k` in the low byte of word `k`. `Wide` (two bytes): bits
-/// 0-1 are `1` win, `2` lose, `3` draw, bits 2-15 the remoteness.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// 0-1 are `1` win, `2` lose, `3` draw, bits 2-15 the remoteness. `Values` (two
+/// bits, no remoteness: `solve --no-remoteness`): `0` draw, `1` win, `2` lose, four
+/// positions a byte, position `4k + j` in bits `2j, 2j + 1` of byte `k`. `Mapped`:
+/// any of these in a solution file mapped into memory, each block checked against
+/// its checksum the first time it is read ([`crate::mapped`]).
+#[derive(Clone, Debug)]
 pub enum Table {
     Narrow { len: u64, packed: Vec<u16> },
     Wide(Vec<u16>),
+    Values { len: u64, packed: Vec<u8> },
+    Mapped(Arc<MappedTable>),
 }
+
+/// How a table stores each outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    /// One byte: value and remoteness up to 126.
+    Narrow,
+    /// Two bytes: value and remoteness up to 16383.
+    Wide,
+    /// Two bits: the value alone.
+    Values,
+}
+
+impl Encoding {
+    /// The name stored in solution files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Narrow => "narrow",
+            Encoding::Wide => "wide",
+            Encoding::Values => "values",
+        }
+    }
+
+    /// The encoding of a stored name.
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        match name {
+            "narrow" => Some(Encoding::Narrow),
+            "wide" => Some(Encoding::Wide),
+            "values" => Some(Encoding::Values),
+            _ => None,
+        }
+    }
+
+    /// Bits per outcome: 8, 16 or 2.
+    pub fn bits(self) -> u64 {
+        match self {
+            Encoding::Narrow => 8,
+            Encoding::Wide => 16,
+            Encoding::Values => 2,
+        }
+    }
+
+    /// Bytes taken by `entries` outcomes.
+    pub fn bytes_for(self, entries: u64) -> Option<u64> {
+        entries.checked_mul(self.bits()).map(|b| b.div_ceil(8))
+    }
+
+    /// The first and last outcome stored in the `bytes` bytes from byte `start`
+    /// of a table of `entries` outcomes (`start` a multiple of 2).
+    pub fn entries_in(self, start: u64, bytes: u64, entries: u64) -> (u64, u64) {
+        let per = |b: u64| b * 8 / self.bits();
+        let first = per(start);
+        let last = (per(start + bytes)).min(entries).saturating_sub(1);
+        (first, last)
+    }
+
+    /// Decodes entry `k` of the raw bytes `bytes` (the whole table); `None` for a
+    /// code no table holds.
+    #[inline]
+    pub(crate) fn decode(self, bytes: &[u8], k: u64) -> Option<Outcome> {
+        match self {
+            Encoding::Narrow => {
+                let b = bytes[k as usize];
+                (b == 0xFF || b & 0x7F <= NARROW_MAX as u8).then(|| from_narrow(b))
+            }
+            Encoding::Wide => {
+                let i = 2 * k as usize;
+                let c = u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+                (c & 3 != 0 && (c & 3 != 3 || c == 3)).then(|| from_wide(c))
+            }
+            Encoding::Values => from_values((bytes[(k / 4) as usize] >> (2 * (k % 4))) & 3),
+        }
+    }
+}
+
+/// The outcome a [`Encoding::Values`] code stands for.
+#[inline]
+fn from_values(code: u8) -> Option<Outcome> {
+    match code {
+        0 => Some(Outcome::DRAW),
+        1 => Some(Outcome::unknown(Value::Win)),
+        2 => Some(Outcome::unknown(Value::Lose)),
+        _ => None,
+    }
+}
+
+/// The [`Encoding::Values`] code of an outcome.
+fn values_code(o: Outcome) -> u8 {
+    match o.value {
+        Value::Draw => 0,
+        Value::Win => 1,
+        Value::Lose => 2,
+    }
+}
+
+impl PartialEq for Table {
+    /// Tables are equal when they hold the same outcomes in the same encoding
+    /// (mapped tables: when they are the same mapping).
+    fn eq(&self, other: &Table) -> bool {
+        match (self, other) {
+            (Table::Mapped(a), Table::Mapped(b)) => Arc::ptr_eq(a, b),
+            (Table::Mapped(_), _) | (_, Table::Mapped(_)) => false,
+            _ => self.encoding() == other.encoding() && self.to_bytes() == other.to_bytes(),
+        }
+    }
+}
+
+impl Eq for Table {}
 
 /// The largest remoteness the narrow encoding holds.
 pub const NARROW_MAX: u32 = 126;
@@ -90,11 +209,12 @@ impl Table {
         }
     }
 
-    /// The number of positions.
+    /// The number of outcomes.
     pub fn len(&self) -> u64 {
         match self {
-            Table::Narrow { len, .. } => *len,
+            Table::Narrow { len, .. } | Table::Values { len, .. } => *len,
             Table::Wide(v) => v.len() as u64,
+            Table::Mapped(m) => m.len(),
         }
     }
 
@@ -103,57 +223,160 @@ impl Table {
         self.len() == 0
     }
 
-    /// The outcome of the position with this index.
+    /// The outcome with this index; for a mapped table the first read of a block
+    /// checks it ([`SolveError::Damaged`] when its checksum fails).
     #[inline]
-    pub fn get(&self, index: u64) -> Outcome {
-        match self {
+    pub fn get(&self, index: u64) -> Result<Outcome, SolveError> {
+        Ok(match self {
             Table::Narrow { packed, .. } => {
                 from_narrow((packed[(index / 2) as usize] >> (8 * (index % 2))) as u8)
             }
             Table::Wide(v) => from_wide(v[index as usize]),
-        }
+            Table::Values { packed, .. } => {
+                from_values((packed[(index / 4) as usize] >> (2 * (index % 4))) & 3)
+                    .unwrap_or(Outcome::DRAW)
+            }
+            Table::Mapped(m) => return m.get(index),
+        })
     }
 
-    /// Bytes per position: 1 or 2.
-    pub fn bytes_per_position(&self) -> u64 {
+    /// How the outcomes are stored.
+    pub fn encoding(&self) -> Encoding {
         match self {
-            Table::Narrow { .. } => 1,
-            Table::Wide(_) => 2,
+            Table::Narrow { .. } => Encoding::Narrow,
+            Table::Wide(_) => Encoding::Wide,
+            Table::Values { .. } => Encoding::Values,
+            Table::Mapped(m) => m.encoding(),
         }
     }
 
-    /// The encoding's name, as stored in saved files.
-    pub fn encoding(&self) -> &'static str {
+    /// Whether outcomes carry their remoteness (every encoding but `Values`).
+    pub fn has_remoteness(&self) -> bool {
+        self.encoding() != Encoding::Values
+    }
+
+    /// Bits per outcome: 8, 16 or 2.
+    pub fn bits_per_entry(&self) -> u64 {
+        self.encoding().bits()
+    }
+
+    /// Bytes held in memory: the table, or for a mapped table its block states
+    /// (the mapped file is paged in and out by the operating system).
+    pub fn resident_bytes(&self) -> u64 {
         match self {
-            Table::Narrow { .. } => "narrow",
-            Table::Wide(_) => "wide",
+            Table::Mapped(m) => m.bookkeeping_bytes(),
+            _ => self.encoding().bytes_for(self.len()).unwrap_or(u64::MAX),
         }
     }
 
-    /// The raw bytes (little-endian for the wide encoding).
+    /// Whether the table is a mapped file rather than held in memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self, Table::Mapped(_))
+    }
+
+    /// The same values without remoteness ([`Encoding::Values`]), built in
+    /// parallel; the table itself is released as soon as it is read.
+    pub fn without_remoteness(self) -> Result<Table, SolveError> {
+        if self.encoding() == Encoding::Values {
+            return Ok(self);
+        }
+        let len = self.len();
+        let packed: Result<Vec<u8>, SolveError> = (0..len.div_ceil(4) as usize)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|k| {
+                let k = k as u64;
+                let mut byte = 0u8;
+                for j in 0..4u64.min(len - 4 * k) {
+                    byte |= values_code(self.get(4 * k + j)?) << (2 * j);
+                }
+                Ok(byte)
+            })
+            .collect();
+        Ok(Table::Values {
+            len,
+            packed: packed?,
+        })
+    }
+
+    /// The raw bytes as stored in files (little-endian for the wide encoding); a
+    /// mapped table reads (and checks) every block.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.for_each_chunk(1 << 20, |bytes| {
+            out.extend_from_slice(bytes);
+            Ok(())
+        })
+        .expect("writing to memory does not fail");
+        out
+    }
+
+    /// Calls `write` with the raw bytes of the table, in order, in pieces of at
+    /// most `chunk` bytes (so a large table is written without a second copy).
+    pub fn for_each_chunk(
+        &self,
+        chunk: usize,
+        mut write: impl FnMut(&[u8]) -> Result<(), SolveError>,
+    ) -> Result<(), SolveError> {
+        let chunk = chunk.max(2) & !1;
         match self {
-            Table::Narrow { len, packed } => packed
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .take(*len as usize)
-                .collect(),
-            Table::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+            Table::Narrow { len, packed } => {
+                let mut left = *len as usize;
+                let mut buf = Vec::with_capacity(chunk);
+                for words in packed.chunks(chunk / 2) {
+                    buf.clear();
+                    buf.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+                    let take = buf.len().min(left);
+                    write(&buf[..take])?;
+                    left -= take;
+                }
+                Ok(())
+            }
+            Table::Wide(v) => {
+                let mut buf = Vec::with_capacity(chunk);
+                for codes in v.chunks(chunk / 2) {
+                    buf.clear();
+                    buf.extend(codes.iter().flat_map(|c| c.to_le_bytes()));
+                    write(&buf)?;
+                }
+                Ok(())
+            }
+            Table::Values { packed, .. } => {
+                for bytes in packed.chunks(chunk) {
+                    write(bytes)?;
+                }
+                Ok(())
+            }
+            Table::Mapped(m) => m.for_each_chunk(chunk, write),
         }
     }
 
-    /// Rebuilds a table from its encoding name and raw bytes; `None` if they do not fit.
-    pub fn from_bytes(encoding: &str, bytes: &[u8]) -> Option<Table> {
-        match encoding {
-            "narrow" => Some(Table::from_narrow_bytes(bytes)),
-            "wide" if bytes.len().is_multiple_of(2) => Some(Table::Wide(
+    /// Rebuilds a table from its encoding and raw bytes holding `entries`
+    /// outcomes; `None` if they do not fit or hold a code no table holds.
+    pub fn from_bytes(encoding: Encoding, bytes: &[u8], entries: u64) -> Option<Table> {
+        if encoding.bytes_for(entries)? != bytes.len() as u64 {
+            return None;
+        }
+        let valid = (0..entries as usize)
+            .into_par_iter()
+            .with_min_len(1 << 16)
+            .all(|k| encoding.decode(bytes, k as u64).is_some());
+        if !valid {
+            return None;
+        }
+        Some(match encoding {
+            Encoding::Narrow => Table::from_narrow_bytes(bytes),
+            Encoding::Wide => Table::Wide(
                 bytes
                     .chunks_exact(2)
                     .map(|c| u16::from_le_bytes([c[0], c[1]]))
                     .collect(),
-            )),
-            _ => None,
-        }
+            ),
+            Encoding::Values => Table::Values {
+                len: entries,
+                packed: bytes.to_vec(),
+            },
+        })
     }
 }
 
@@ -161,30 +384,78 @@ impl Table {
 mod tests {
     use super::*;
 
+    const OUTCOMES: [Outcome; 5] = [
+        Outcome {
+            value: Value::Win,
+            remoteness: Some(0),
+        },
+        Outcome {
+            value: Value::Win,
+            remoteness: Some(126),
+        },
+        Outcome {
+            value: Value::Lose,
+            remoteness: Some(0),
+        },
+        Outcome {
+            value: Value::Lose,
+            remoteness: Some(126),
+        },
+        Outcome::DRAW,
+    ];
+
+    fn check(t: &Table, bits: u64) {
+        assert_eq!(t.bits_per_entry(), bits);
+        assert_eq!(t.len(), 5);
+        for (i, o) in OUTCOMES.iter().enumerate() {
+            let got = t.get(i as u64).unwrap();
+            if t.has_remoteness() {
+                assert_eq!(got, *o);
+            } else {
+                assert_eq!(got, Outcome::unknown(o.value));
+            }
+        }
+        let bytes = t.to_bytes();
+        assert_eq!(bytes.len() as u64, t.encoding().bytes_for(5).unwrap());
+        let back = Table::from_bytes(t.encoding(), &bytes, 5).unwrap();
+        assert_eq!(&back, t);
+        // Written in small pieces, the same bytes.
+        let mut pieces = Vec::new();
+        t.for_each_chunk(2, |b| {
+            pieces.extend_from_slice(b);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(pieces, bytes);
+    }
+
     #[test]
     fn encodings_round_trip() {
-        let outcomes = [
-            Outcome::win(0),
-            Outcome::win(126),
-            Outcome::lose(0),
-            Outcome::lose(126),
-            Outcome::DRAW,
-        ];
-        let t = Table::build(5, 126, |i| outcomes[i as usize]);
-        assert_eq!(t.bytes_per_position(), 1);
-        for (i, o) in outcomes.iter().enumerate() {
-            assert_eq!(t.get(i as u64), *o);
-        }
-        let t = Table::build(5, 127, |i| outcomes[i as usize]);
-        assert_eq!(t.bytes_per_position(), 2);
-        for (i, o) in outcomes.iter().enumerate() {
-            assert_eq!(t.get(i as u64), *o);
-        }
-        let back = Table::from_bytes(t.encoding(), &t.to_bytes()).unwrap();
-        assert_eq!(back, t);
-        let t = Table::build(5, 126, |i| outcomes[i as usize]);
-        let back = Table::from_bytes(t.encoding(), &t.to_bytes()).unwrap();
-        assert_eq!(back, t);
-        assert_eq!(t.to_bytes().len(), 5);
+        let narrow = Table::build(5, 126, |i| OUTCOMES[i as usize]);
+        check(&narrow, 8);
+        let wide = Table::build(5, 127, |i| OUTCOMES[i as usize]);
+        check(&wide, 16);
+        check(&narrow.clone().without_remoteness().unwrap(), 2);
+        check(&wide.without_remoteness().unwrap(), 2);
+        assert_eq!(narrow.to_bytes().len(), 5);
+    }
+
+    #[test]
+    fn codes_no_table_holds_are_refused() {
+        assert!(Table::from_bytes(Encoding::Narrow, &[0x7F], 1).is_none());
+        assert!(Table::from_bytes(Encoding::Wide, &[0, 0], 1).is_none());
+        assert!(Table::from_bytes(Encoding::Wide, &[7, 0], 1).is_none());
+        assert!(Table::from_bytes(Encoding::Values, &[0b11], 1).is_none());
+        assert!(Table::from_bytes(Encoding::Values, &[0b10_01], 2).is_some());
+        // The wrong length.
+        assert!(Table::from_bytes(Encoding::Values, &[0, 0], 9).is_none());
+        assert!(Table::from_bytes(Encoding::Wide, &[3, 0, 3], 2).is_none());
+    }
+
+    #[test]
+    fn entries_of_a_byte_range() {
+        assert_eq!(Encoding::Narrow.entries_in(0, 4, 10), (0, 3));
+        assert_eq!(Encoding::Wide.entries_in(4, 4, 10), (2, 3));
+        assert_eq!(Encoding::Values.entries_in(2, 2, 10), (8, 9));
     }
 }

@@ -17,6 +17,12 @@
 //! draw has no drawn child. So [`Solution::verify`], which checks every position,
 //! accepts exactly the table the solver computes.
 //!
+//! **Tables without remoteness** (`--no-remoteness`) are checked for their values
+//! alone. That is weaker: the induction above rests on remoteness, and a cycle of
+//! positions all stored as wins (or a draw stored as a loss whose children are
+//! all stored as wins) can be locally consistent. So for such a table `verify`
+//! finds every inconsistency but does not prove the table right.
+//!
 //! With three or more players the same holds state by state (a position and a
 //! seat's slot, see [`crate::multi`]): each state's stored outcome must be the one
 //! its side to move gets from its children's stored outcomes, or the one the rules
@@ -31,15 +37,22 @@ use crate::retrograde::end_outcome;
 use crate::{Concept, Outcome, Solution, SolveError};
 
 /// The outcome the rules give a position from its children's stored outcomes.
-fn expected(solution: &Solution, graph: &Graph, index: u64) -> Outcome {
+fn expected(solution: &Solution, graph: &Graph, index: u64) -> Result<Outcome, SolveError> {
     let mut best: Option<Outcome> = None;
-    graph.for_each_child(index, |child| {
-        let through = solution.outcome_at(child).through_move();
-        if best.is_none_or(|b| through.preference(&b).is_lt()) {
-            best = Some(through);
+    let mut failed = None;
+    graph.for_each_child(index, |child| match solution.outcome_at(child) {
+        Ok(o) => {
+            let through = o.through_move();
+            if best.is_none_or(|b| through.preference(&b).is_lt()) {
+                best = Some(through);
+            }
         }
+        Err(e) => failed = Some(e),
     });
-    best.unwrap_or_else(|| end_outcome(graph, index, graph.is_terminal(index)))
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(best.unwrap_or_else(|| end_outcome(graph, index, graph.is_terminal(index)))),
+    }
 }
 
 impl Solution {
@@ -63,7 +76,7 @@ impl Solution {
                 self.count()
             )));
         }
-        match self.first_wrong_slot(graph, index) {
+        match self.first_wrong_slot(graph, index)? {
             None => Ok(()),
             Some((slot, stored, expected)) => {
                 let rules = self.rules();
@@ -82,24 +95,52 @@ impl Solution {
         }
     }
 
+    /// Whether a stored outcome is the expected one: equal, or for tables
+    /// without remoteness of the same value.
+    fn agrees(&self, stored: Outcome, expected: Outcome) -> bool {
+        if self.has_remoteness() {
+            stored == expected
+        } else {
+            stored.value == expected.value
+        }
+    }
+
     /// The first slot of a position whose stored outcome is not what its moves
     /// give: `(slot, stored, expected)`.
-    fn first_wrong_slot(&self, graph: &Graph, index: u64) -> Option<(usize, Outcome, Outcome)> {
+    fn first_wrong_slot(
+        &self,
+        graph: &Graph,
+        index: u64,
+    ) -> Result<Option<(usize, Outcome, Outcome)>, SolveError> {
         match self.concept() {
             Concept::TwoPlayer => {
-                let stored = self.outcome_at(index);
-                let expected = expected(self, graph, index);
-                (stored != expected).then_some((0, stored, expected))
+                let stored = self.outcome_at(index)?;
+                let expected = expected(self, graph, index)?;
+                Ok((!self.agrees(stored, expected)).then_some((0, stored, expected)))
             }
             concept => {
                 let states = States::new(graph);
                 let width = concept.width(self.rules().players());
-                let stored = |i: u64, slot: usize| self.table().get(i * width as u64 + slot as u64);
-                (0..width).find_map(|slot| {
+                // A read that fails (a damaged block of a mapped file) is kept and
+                // reported; the draw standing in for it is never compared.
+                let failed = std::cell::RefCell::new(None);
+                let stored = |i: u64, slot: usize| {
+                    self.table()
+                        .get(i * width as u64 + slot as u64)
+                        .unwrap_or_else(|e| {
+                            failed.borrow_mut().get_or_insert(e);
+                            Outcome::DRAW
+                        })
+                };
+                let wrong = (0..width).find_map(|slot| {
                     let have = stored(index, slot);
                     let want = expected_state(&states, &stored, index, slot);
-                    (have != want).then_some((slot, have, want))
-                })
+                    (!self.agrees(have, want)).then_some((slot, have, want))
+                });
+                match failed.into_inner() {
+                    Some(e) => Err(e),
+                    None => Ok(wrong),
+                }
             }
         }
     }
@@ -113,7 +154,7 @@ impl Solution {
             .into_par_iter()
             .with_min_len(4096)
             .map(|i| i as u64)
-            .find_first(|&i| self.first_wrong_slot(graph, i).is_some());
+            .find_first(|&i| !matches!(self.first_wrong_slot(graph, i), Ok(None)));
         match first_bad {
             Some(i) => self.check_at(graph, i),
             None => Ok(()),

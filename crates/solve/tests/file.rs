@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use chopsticks_rules::{Preset, Ruleset};
-use chopsticks_solve::{file, Concept, Solution};
+use chopsticks_solve::{file, Concept, Encoding, Outcome, Solution, SolveError};
 use chopsticks_space::Graph;
 
 fn solution(rules: &Ruleset) -> Solution {
@@ -66,20 +66,192 @@ fn damage_is_refused() {
     let mut extra = bytes.clone();
     extra.push(0);
     refused(&extra, "unexpected bytes");
-    for at in [bytes.len() - 10, bytes.len() - 100, 30, bytes.len() - 2] {
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let table_start = 20 + header_len;
+    // In the header, its checksum, the table, the block checksums, their checksum.
+    for (at, needle) in [
+        (30, "corrupted header"),
+        (
+            16 + header_len + 1,
+            "corrupted header: its checksum does not match",
+        ),
+        (table_start, "block 0 of 1 of the table (positions 0 to"),
+        (
+            bytes.len() - 6,
+            "the list of block checksums does not match",
+        ),
+        (
+            bytes.len() - 2,
+            "the list of block checksums does not match",
+        ),
+    ] {
         let mut flipped = bytes.clone();
         flipped[at] ^= 0x40;
         let err = file::decode(&flipped, Path::new("x.sol"))
             .unwrap_err()
             .to_string();
-        assert!(
-            err.contains("corrupted") || err.contains("truncated"),
-            "byte {at}: {err}"
-        );
+        assert!(err.contains(needle), "byte {at}: {err}");
     }
     let mut version = bytes.clone();
     version[8] = 9;
     refused(&version, "format version 9");
+}
+
+/// A file of 2 players × 4 hands, F = 10 rollover (511,225 positions, 8 blocks).
+fn eight_blocks() -> (Solution, Ruleset) {
+    let rules = Ruleset {
+        hands: vec![4, 4],
+        fingers: 10,
+        ..Preset::Rollover.ruleset()
+    };
+    (solution(&rules), rules)
+}
+
+#[test]
+fn a_mapped_file_answers_like_the_table_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("four.sol");
+    let (s, rules) = eight_blocks();
+    file::save(&s, &path).unwrap();
+    let mapped = file::open(&path).unwrap();
+    assert!(mapped.table().is_mapped());
+    assert_eq!(mapped.rules(), &rules);
+    assert_eq!(mapped.count(), s.count());
+    for i in (0..s.count()).step_by(97) {
+        assert_eq!(
+            mapped.outcome_at(i).unwrap(),
+            s.outcome_at(i).unwrap(),
+            "#{i}"
+        );
+    }
+    let start = chopsticks_rules::Position::start(&rules);
+    let (a, b) = (
+        mapped.evaluate_moves(&start).unwrap(),
+        s.evaluate_moves(&start).unwrap(),
+    );
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((x.outcome, &x.to), (y.outcome, &y.to));
+    }
+    // Every byte read back, and the mapped table written again is the same file.
+    assert_eq!(mapped.table().to_bytes(), s.table().to_bytes());
+    let again = dir.path().join("again.sol");
+    file::save(&mapped, &again).unwrap();
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+}
+
+#[test]
+fn a_damaged_block_is_found_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("four.sol");
+    let (s, _) = eight_blocks();
+    file::save(&s, &path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let table_start = 20 + header_len;
+    // One byte of block 3: positions 3 · 65536 to 4 · 65536 - 1 (one byte each).
+    let block = file::BLOCK_BYTES as usize;
+    bytes[table_start + 3 * block + 1234] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let named = "block 3 of 8 of the table (positions 196608 to 262143) is damaged";
+    // Loaded whole: refused.
+    let err = file::load(&path).unwrap_err().to_string();
+    assert!(err.contains(named), "{err}");
+    // Mapped: opening reads no block; the damaged one is refused when read,
+    // and again the next time, the others answer.
+    let mapped = file::open(&path).unwrap();
+    for _ in 0..2 {
+        let err = mapped.outcome_at(200_000).unwrap_err();
+        assert!(matches!(err, SolveError::Damaged { block: 3, .. }), "{err}");
+        assert!(err.to_string().contains(named), "{err}");
+    }
+    assert_eq!(mapped.outcome_at(5).unwrap(), s.outcome_at(5).unwrap());
+    assert_eq!(
+        mapped.outcome_at(300_000).unwrap(),
+        s.outcome_at(300_000).unwrap()
+    );
+    let chopsticks_solve::Table::Mapped(table) = mapped.table() else {
+        panic!("mapped");
+    };
+    assert_eq!(table.blocks_checked(), 3);
+    assert!(table.check_all().unwrap_err().to_string().contains(named));
+}
+
+#[test]
+fn tables_without_remoteness_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("values.sol");
+    let (s, _) = eight_blocks();
+    let values = s.clone().without_remoteness().unwrap();
+    assert!(!values.has_remoteness());
+    assert_eq!(values.table().bits_per_entry(), 2);
+    file::save(&values, &path).unwrap();
+    // A quarter of the narrow table's size, plus header and checksums.
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size < s.count() / 4 + 2000, "{size}");
+    for back in [file::load(&path).unwrap(), file::open(&path).unwrap()] {
+        assert_eq!(back.table().encoding(), Encoding::Values);
+        for i in (0..s.count()).step_by(89) {
+            let (got, want) = (back.outcome_at(i).unwrap(), s.outcome_at(i).unwrap());
+            assert_eq!(got, Outcome::unknown(want.value), "#{i}");
+        }
+    }
+}
+
+/// The file of `solution` in format version 1 or 2: header, table and one
+/// checksum over everything.
+fn old_format(solution: &Solution, version: u32) -> Vec<u8> {
+    let mut header = serde_json::json!({
+        "ruleset": solution.rules(),
+        "positions": solution.count(),
+        "encoding": solution.table().encoding().name(),
+        "concept": solution.concept(),
+    });
+    if version == 1 {
+        header.as_object_mut().unwrap().remove("concept");
+    }
+    let header = serde_json::to_vec(&header).unwrap();
+    let mut out = file::MAGIC.to_vec();
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    out.extend_from_slice(&header);
+    out.extend_from_slice(&solution.table().to_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+#[test]
+fn files_of_versions_1_and_2_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let three = Ruleset {
+        hands: vec![1, 1, 1],
+        ..Preset::Rollover.ruleset()
+    };
+    for (rules, version) in [
+        (Preset::Rahman.ruleset(), 1),
+        (Preset::Standard.ruleset(), 2),
+        (three, 2),
+    ] {
+        let s = solution(&rules);
+        let bytes = old_format(&s, version);
+        let back = file::decode(&bytes, Path::new("old.sol")).unwrap();
+        assert_eq!(back.table(), s.table());
+        assert_eq!(back.concept(), s.concept());
+        let path = dir.path().join(format!("v{version}.sol"));
+        std::fs::write(&path, &bytes).unwrap();
+        // `open` reads old files whole.
+        let opened = file::open(&path).unwrap();
+        assert!(!opened.table().is_mapped());
+        assert_eq!(opened.table(), s.table());
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 10;
+        damaged[last] ^= 1;
+        refused(&damaged, "corrupted: the checksum does not match");
+    }
 }
 
 #[test]
@@ -90,8 +262,8 @@ fn missing_file_is_an_error() {
     assert!(err.contains("cannot read"), "{err}");
 }
 
-/// Rewrites the JSON header of a solution file (and its checksum), so that only
-/// what the header says is wrong.
+/// Rewrites the JSON header of a solution file (and the header's checksum), so
+/// that only what the header says is wrong.
 fn with_header(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let mut header: serde_json::Value = serde_json::from_slice(&bytes[16..16 + len]).unwrap();
@@ -100,9 +272,9 @@ fn with_header(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     let mut out = bytes[..12].to_vec();
     out.extend_from_slice(&(header.len() as u32).to_le_bytes());
     out.extend_from_slice(&header);
-    out.extend_from_slice(&bytes[16 + len..bytes.len() - 4]);
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&bytes[20 + len..]);
     out
 }
 
@@ -126,15 +298,12 @@ fn the_header_names_the_concept_and_must_match_the_rules() {
         }),
         "a table of two-player values",
     );
-    // Version 1 files (no concept) of two players are still read.
-    let two = file::encode(&solution(&Preset::Rahman.ruleset()));
-    let mut old = with_header(&two, |h| {
-        h.as_object_mut().unwrap().remove("concept");
-    });
-    old[8] = 1;
-    let n = old.len();
-    let crc = crc32fast::hash(&old[..n - 4]);
-    old[n - 4..].copy_from_slice(&crc.to_le_bytes());
-    let back = file::decode(&old, Path::new("old.sol")).unwrap();
-    assert_eq!(back.concept(), Concept::TwoPlayer);
+    refused(
+        &with_header(&bytes, |h| h["block_bytes"] = 3.into()),
+        "impossible block size",
+    );
+    refused(
+        &with_header(&bytes, |h| h["encoding"] = "values2".into()),
+        "unknown encoding `values2`",
+    );
 }

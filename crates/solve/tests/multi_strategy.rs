@@ -23,19 +23,23 @@ fn check(rules: &Ruleset) -> usize {
         if graph.is_terminal(i) || !graph.mover_alive(i) {
             continue;
         }
-        let seats = solution.seat_outcomes_at(i);
-        let winner = strategy::winning_seat(&graph, &solution, i);
+        let seats = solution.seat_outcomes_at(i).unwrap();
+        let winner = strategy::winning_seat(&graph, &solution, i).unwrap();
         let Some(seat) = winner else {
             if rules.teams || players == 2 {
                 assert!(seats[0].value == Value::Draw, "{:?}", graph.position(i));
             } else {
                 assert!(seats.iter().all(|o| o.value != Value::Win));
             }
-            assert!(strategy::winning_strategy(&graph, &solution, i).is_none());
+            assert!(strategy::winning_strategy(&graph, &solution, i)
+                .unwrap()
+                .is_none());
             continue;
         };
         assert_eq!(seats[seat].value, Value::Win);
-        let strat = strategy::winning_strategy(&graph, &solution, i).unwrap();
+        let strat = strategy::winning_strategy(&graph, &solution, i)
+            .unwrap()
+            .unwrap();
         assert_eq!(strat.seat, seat);
         let faced = strategy::verify(&graph, i, &strat)
             .unwrap_or_else(|e| panic!("{rules:?} {:?}: {e}", graph.position(i)));
@@ -106,7 +110,9 @@ fn two_player_strategies_are_unchanged_in_form() {
     let graph = Graph::new(&rules).unwrap();
     let solution = Solution::solve(&graph, &|_| {}).unwrap();
     let start = graph.index_of(&chopsticks_rules::Position::start(&rules));
-    let strat = strategy::winning_strategy(&graph, &solution, start).unwrap();
+    let strat = strategy::winning_strategy(&graph, &solution, start)
+        .unwrap()
+        .unwrap();
     assert_eq!(strat.seat, 0);
     assert!(strat.configurations.iter().all(|c: &Seated| c.seat == 1));
     assert!(check(&rules) > 20);

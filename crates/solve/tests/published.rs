@@ -9,7 +9,7 @@ fn solve(rules: &Ruleset) -> (Graph, Solution, Summary) {
     let solution = Solution::solve(&graph, &|_| {}).unwrap();
     let start = graph.index_of(&Position::start(rules));
     let reached = explore(&graph, start, &|_| {}).reached;
-    let summary = Summary::new(&graph, &solution, &reached, start);
+    let summary = Summary::new(&graph, &solution, &reached, start).unwrap();
     (graph, solution, summary)
 }
 
@@ -27,12 +27,12 @@ fn rahman() {
     // Observations: merging on the first move (11-11 → 11-02) loses;
     // 23 and 34 hands are never losing; no drawn position contains a 01 hand.
     let p = |t: &str| Position::parse(t, &rules).unwrap();
-    assert_eq!(solution.outcome(&p("11-02")).value, Value::Win);
+    assert_eq!(solution.outcome(&p("11-02")).unwrap().value, Value::Win);
     let graph = Graph::new(&rules).unwrap();
     let start = graph.index_of(&Position::start(&rules));
     for i in explore(&graph, start, &|_| {}).reached.iter() {
         let pos = graph.position(i);
-        let o = solution.outcome_at(i);
+        let o = solution.outcome_at(i).unwrap();
         if pos.mover() == [2, 3] || pos.mover() == [3, 4] {
             assert_ne!(o.value, Value::Lose, "{pos:?}");
         }
@@ -76,7 +76,9 @@ fn strategies_are_complete() {
         }
         checked += 1;
         let start = graph.index_of(&Position::start(&rules));
-        let strat = strategy::winning_strategy(&graph, &solution, start).unwrap();
+        let strat = strategy::winning_strategy(&graph, &solution, start)
+            .unwrap()
+            .unwrap();
         assert_eq!(strat.seat == 0, s.start.value == Value::Win);
         strategy::verify(&graph, start, &strat).unwrap();
         let short = strategy::minimise(&graph, start, &strat);
@@ -211,7 +213,7 @@ fn wikipedia_strategy_list() {
     let (_, solution, _) = solve(&rules);
     for &c in &strat.configurations {
         assert_eq!(
-            solution.outcome_at(c.index).value,
+            solution.outcome_at(c.index).unwrap().value,
             Value::Lose,
             "{:?}",
             graph.position(c.index)
@@ -243,7 +245,7 @@ fn rahman_01_positions() {
         "01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44",
     ] {
         let p = Position::parse(&format!("01-{xy}"), &rules).unwrap();
-        match solution.outcome(&p).value {
+        match solution.outcome(&p).unwrap().value {
             Value::Lose => losses += 1,
             Value::Win => wins.push(xy),
             Value::Draw => panic!("01-{xy} is drawn"),
@@ -264,17 +266,17 @@ fn rollover_draw_and_look_ahead() {
     assert_eq!(s.start, Outcome::DRAW);
     let start = graph.index_of(&Position::start(&rules));
     let reached = explore(&graph, start, &|_| {}).reached;
-    let traps = strategy::traps(&graph, &solution, reached.iter());
+    let traps = strategy::traps(&graph, &solution, reached.iter()).unwrap();
     let deep: Vec<String> = traps
         .iter()
-        .filter(|t| solution.outcome_at(t.index).remoteness > Some(1))
+        .filter(|t| solution.outcome_at(t.index).unwrap().remoteness > Some(1))
         .map(|t| format!("{:?}", graph.position(t.index).players()))
         .collect();
     assert_eq!(traps.len(), 24);
     assert_eq!(deep.len(), 5, "{deep:?}");
     assert!(traps
         .iter()
-        .all(|t| solution.outcome_at(t.index).remoteness <= Some(3)));
+        .all(|t| solution.outcome_at(t.index).unwrap().remoteness <= Some(3)));
 }
 
 /// Divisions and suicide without transfers, across cutoff/rollover, self-attack,
@@ -313,6 +315,7 @@ fn standard_first_move_and_variations() {
     let (_, solution, _) = solve(&rules);
     let winning: Vec<String> = solution
         .evaluate_moves(&Position::start(&rules))
+        .unwrap()
         .iter()
         .filter(|m| m.outcome.value == Value::Win)
         .map(|m| m.mv.describe(&rules))

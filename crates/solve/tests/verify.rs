@@ -14,16 +14,15 @@ fn solved(rules: &Ruleset) -> (Graph, Solution) {
     (graph, solution)
 }
 
-/// Where the table starts in an encoded file: magic, version, header length, header.
+/// Where the table starts in an encoded file: magic, version, header length,
+/// header, the header's checksum.
 fn table_start(bytes: &[u8]) -> usize {
-    16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize
+    20 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize
 }
 
-/// Recomputes the trailing CRC-32, as a forger would.
+/// Recomputes every checksum, as a forger would.
 fn reseal(bytes: &mut [u8]) {
-    let body = bytes.len() - 4;
-    let crc = crc32fast::hash(&bytes[..body]);
-    bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    assert!(file::reseal(bytes));
 }
 
 fn decode(bytes: &[u8]) -> Solution {
@@ -59,11 +58,14 @@ fn every_change_of_one_outcome_is_caught() {
         let rules = preset.ruleset();
         let (graph, solution) = solved(&rules);
         let bytes = file::encode(&solution);
-        assert_eq!(solution.table().encoding(), "narrow");
+        assert_eq!(
+            solution.table().encoding(),
+            chopsticks_solve::Encoding::Narrow
+        );
         let start = table_start(&bytes);
         let mut caught = 0;
         for i in 0..solution.count() {
-            let stored = solution.outcome_at(i);
+            let stored = solution.outcome_at(i).unwrap();
             let r = stored.remoteness.unwrap_or(3);
             let others = [
                 Outcome::DRAW,
@@ -83,7 +85,7 @@ fn every_change_of_one_outcome_is_caught() {
                 };
                 reseal(&mut forged);
                 let loaded = decode(&forged);
-                assert_eq!(loaded.outcome_at(i), other);
+                assert_eq!(loaded.outcome_at(i).unwrap(), other);
                 let err = loaded.check_at(&graph, i).unwrap_err();
                 assert!(matches!(err, SolveError::Inconsistent(_)), "{err}");
                 assert!(loaded.verify(&graph).is_err(), "{preset:?} #{i} as {other}");
@@ -102,11 +104,11 @@ fn a_header_edited_to_another_ruleset_is_caught() {
     let (_, solution) = solved(&rules);
     let bytes = file::encode(&solution);
     let start = table_start(&bytes);
-    let header = std::str::from_utf8(&bytes[16..start]).unwrap();
+    let header = std::str::from_utf8(&bytes[16..start - 4]).unwrap();
     assert!(header.contains("\"misere\":false"), "{header}");
     let edited = header.replace("\"misere\":false", "\"misere\":true ");
     let mut forged = bytes.clone();
-    forged[16..start].copy_from_slice(edited.as_bytes());
+    forged[16..start - 4].copy_from_slice(edited.as_bytes());
     reseal(&mut forged);
     let loaded = decode(&forged);
     assert!(loaded.rules().misere);
