@@ -66,7 +66,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         Ok((notation, start))
     })?;
     s.check_all(args.quiet)?;
-    let reached = explore_with_progress(&s.graph, &start, args.quiet)
+    let reached = explore_with_progress(s.graph()?, &start, args.quiet)
         .exploration
         .reached;
     let selection = if args.reachable {

@@ -57,9 +57,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         s.solution = s.solution.without_remoteness()?;
     }
     let write = |p: &Position| p.to_notation(&s.rules, notation);
-    let start_index = s.graph.index_of(&start);
-    let exploration = explore_with_progress(&s.graph, &start, args.output.quiet).exploration;
-    let summary = Summary::new(&s.graph, &s.solution, &exploration.reached, start_index)?;
+    let graph = s.graph()?;
+    let start_index = graph.index_of(&start);
+    let exploration = explore_with_progress(graph, &start, args.output.quiet).exploration;
+    let summary = Summary::new(graph, &s.solution, &exploration.reached, start_index)?;
     if let Some(path) = &args.save {
         file::save(&s.solution, path)?;
     }
@@ -67,7 +68,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let solve_seconds = s.solve_time.as_secs_f64();
     let rate = s.solution.count() as f64 / solve_seconds.max(1e-9);
     let longest = match summary.longest_win {
-        Some((i, r)) => Some((write(&s.graph.position(i))?, r)),
+        Some((i, r)) => Some((write(&graph.position(i))?, r)),
         None => None,
     };
     if args.output.json {

@@ -2,6 +2,7 @@
 //! `--db`), and writing outcomes for people.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -25,7 +26,10 @@ pub struct DbArgs {
 /// A ruleset with its move graph and its solution.
 pub struct Solved {
     pub rules: Ruleset,
-    pub graph: Graph,
+    /// The move graph, built when first asked for ([`Solved::graph`]): a query
+    /// of a saved file needs none, and building the tables of a large variant
+    /// takes longer than the query.
+    graph: OnceLock<Graph>,
     pub solution: Solution,
     /// Time spent solving (zero when loaded).
     pub solve_time: Duration,
@@ -34,18 +38,38 @@ pub struct Solved {
 }
 
 impl Solved {
+    /// The move graph of the ruleset.
+    pub fn graph(&self) -> Result<&Graph> {
+        if let Some(graph) = self.graph.get() {
+            return Ok(graph);
+        }
+        let graph = Graph::new(&self.rules).context("rebuilding the move graph")?;
+        Ok(self.graph.get_or_init(|| graph))
+    }
+
     /// Checks, for a loaded solution, the stored outcomes of `position` and of every
     /// position one move away against the rules (`Solution::check_at`): what a query
     /// or a move of the computer relies on. A solution solved here is not checked.
+    /// Two-player tables are checked from the positions' moves, with no move graph.
     pub fn check_around(&self, position: &Position) -> Result<()> {
-        if self.loaded {
-            let index = self.graph.index_of(position);
-            self.solution.check_at(&self.graph, index)?;
-            let mut children = Vec::new();
-            self.graph.for_each_child(index, |c| children.push(c));
-            for child in children {
-                self.solution.check_at(&self.graph, child)?;
+        if !self.loaded {
+            return Ok(());
+        }
+        self.solution.prefetch_around(position);
+        if self.solution.concept() == Concept::TwoPlayer {
+            self.solution.check_position(position)?;
+            for m in self.solution.evaluate_moves(position)? {
+                self.solution.check_position(&m.to)?;
             }
+            return Ok(());
+        }
+        let graph = self.graph()?;
+        let index = graph.index_of(position);
+        self.solution.check_at(graph, index)?;
+        let mut children = Vec::new();
+        graph.for_each_child(index, |c| children.push(c));
+        for child in children {
+            self.solution.check_at(graph, child)?;
         }
         Ok(())
     }
@@ -55,8 +79,9 @@ impl Solved {
     /// the solution of its ruleset.
     pub fn check_all(&self, quiet: bool) -> Result<()> {
         if self.loaded {
+            let graph = self.graph()?;
             let spinner = progress::counter("checking the saved solution", quiet);
-            let checked = self.solution.verify(&self.graph);
+            let checked = self.solution.verify(graph);
             spinner.finish_and_clear();
             checked?;
         }
@@ -94,10 +119,9 @@ pub fn solved_with<T>(
             }
         }
         let prepared = prepare(&stored)?;
-        let graph = Graph::new(&stored).context("rebuilding the move graph")?;
         let s = Solved {
             rules: stored,
-            graph,
+            graph: OnceLock::new(),
             solution,
             solve_time: Duration::ZERO,
             loaded: true,
@@ -122,7 +146,7 @@ pub fn solved_with<T>(
     bar.finish_and_clear();
     let s = Solved {
         rules,
-        graph,
+        graph: OnceLock::from(graph),
         solution,
         solve_time: clock.elapsed(),
         loaded: false,

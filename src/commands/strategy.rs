@@ -35,11 +35,12 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
         Some(text) => Position::parse(text, &s.rules).context("--start")?,
         None => Position::start(&s.rules),
     };
-    let start_index = s.graph.index_of(&start);
+    let graph = s.graph()?;
+    let start_index = graph.index_of(&start);
     if start.is_terminal(&s.rules) {
         bail!("the game is already over at the start position: there is nothing to play");
     }
-    if !s.graph.mover_alive(start_index) {
+    if !graph.mover_alive(start_index) {
         bail!(
             "the player to move has no live hand in the start position, so the turn passes \
              on: write the position with the next player who has a live hand first"
@@ -49,8 +50,8 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     let players = s.rules.players();
     let start_outcome = s.solution.outcome_at(start_index)?;
     let start_seats = s.solution.seat_outcomes_at(start_index)?;
-    let advice = advice(&s.graph, &s.solution, start_index, || {
-        explore_with_progress(&s.graph, &start, args.output.quiet)
+    let advice = advice(graph, &s.solution, start_index, || {
+        explore_with_progress(graph, &start, args.output.quiet)
             .exploration
             .reached
             .iter()

@@ -43,7 +43,7 @@ pub const MAGIC: &[u8; 8] = b"CHOPSOLV";
 /// The format version this code writes (it also reads versions 1 and 2).
 pub const VERSION: u32 = 3;
 /// Bytes per checksummed block of the table in the files written here.
-pub const BLOCK_BYTES: u64 = 1 << 16;
+pub const BLOCK_BYTES: u64 = 1 << 12;
 /// The block sizes a file may declare.
 const BLOCK_RANGE: std::ops::RangeInclusive<u64> = 1 << 10..=1 << 26;
 

@@ -181,6 +181,29 @@ impl Solution {
         self.seat_outcomes_at(self.index.rank(position))
     }
 
+    /// For a mapped table: starts reading, all at once, the blocks holding the
+    /// outcomes of `position`, of the positions one move away and of those two
+    /// moves away (what showing and checking a position reads), so that a cold
+    /// file is read with many requests in flight. Nothing for a table in memory.
+    pub fn prefetch_around(&self, position: &Position) {
+        let Table::Mapped(table) = &self.table else {
+            return;
+        };
+        let width = self.concept.width(self.rules.players()) as u64;
+        let mut indices = vec![self.index.rank(position)];
+        for (_, child, _) in position.moves_with_steps(&self.rules) {
+            indices.push(self.index.rank(&child));
+            for (_, grandchild, _) in child.moves_with_steps(&self.rules) {
+                indices.push(self.index.rank(&grandchild));
+            }
+        }
+        table.prefetch(
+            indices
+                .into_iter()
+                .flat_map(|i| (0..width).map(move |slot| i * width + slot)),
+        );
+    }
+
     /// Whether outcomes carry their remoteness (not for tables solved with
     /// `--no-remoteness`, which hold values alone).
     pub fn has_remoteness(&self) -> bool {

@@ -28,7 +28,7 @@
 //! its side to move gets from its children's stored outcomes, or the one the rules
 //! settle; the argument above is about any two-sided game, so it applies as it is.
 
-use chopsticks_rules::Notation;
+use chopsticks_rules::{Notation, Position};
 use chopsticks_space::Graph;
 use rayon::prelude::*;
 
@@ -93,6 +93,47 @@ impl Solution {
                 )))
             }
         }
+    }
+
+    /// [`Solution::check_at`] for a two-player table, from the position and the
+    /// rules alone (its moves by [`Position::moves_with_steps`]), with no move
+    /// graph: what a query of a large saved file needs, the graph's tables taking
+    /// longer to build than the query. Other concepts are refused.
+    pub fn check_position(&self, position: &Position) -> Result<(), SolveError> {
+        if self.concept() != Concept::TwoPlayer {
+            return Err(SolveError::Inconsistent(
+                "check_position checks two-player tables; use check_at".into(),
+            ));
+        }
+        let rules = self.rules();
+        let stored = self.outcome(position)?;
+        let expected = match self.evaluate_moves(position)?.first() {
+            Some(best) => best.outcome,
+            None => {
+                let finished = position.is_terminal(rules);
+                let mover_alive = chopsticks_rules::hands::is_alive(&position.players()[0]);
+                let mover_wins = if finished {
+                    mover_alive != rules.misere
+                } else {
+                    rules.misere
+                };
+                if mover_wins {
+                    Outcome::win(0)
+                } else {
+                    Outcome::lose(0)
+                }
+            }
+        };
+        if self.agrees(stored, expected) {
+            return Ok(());
+        }
+        let text = position
+            .to_notation(rules, Notation::default_for(rules))
+            .unwrap_or_else(|e| e.to_string());
+        Err(SolveError::Inconsistent(format!(
+            "the table says {stored} at {text} (#{}), but its moves give {expected}",
+            self.index.rank(position)
+        )))
     }
 
     /// Whether a stored outcome is the expected one: equal, or for tables

@@ -11,6 +11,8 @@ use serde_json::json;
 
 use chopsticks_solve::Solution;
 
+mod query;
+
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
 use crate::workload::{explore_with_progress, graph_for_exploring, graph_for_solving};
 
@@ -37,6 +39,10 @@ pub enum Workload {
     /// Loopy values of rollover Chopsticks: every position with one or two live
     /// hands a side, n = 3 to 6, all together and each alone (slowest and mean).
     Loopy,
+    /// `chopsticks query` on a saved solution (`--db FILE`), a new process per
+    /// position, positions spread over the index; `--cold` empties the page
+    /// cache before each (root only).
+    Query,
 }
 
 #[derive(Args, Debug)]
@@ -59,6 +65,13 @@ pub struct BenchArgs {
     /// serve: the variant whose positions are asked for.
     #[arg(long, default_value = "standard")]
     variant: String,
+    /// query: the saved solution to query.
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
+    /// query: empty the page cache before each query, so the file is read from
+    /// the disk (needs root).
+    #[arg(long)]
+    cold: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -82,6 +95,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Export => export(args),
         Workload::Outcomes => outcomes(args),
         Workload::Loopy => loopy(args),
+        Workload::Query => match &args.db {
+            Some(db) => query::run(db, args.runs, args.cold, args.json),
+            None => anyhow::bail!("bench query needs --db FILE (a file written by `solve --save`)"),
+        },
     }
 }
 
