@@ -124,3 +124,109 @@ pub fn explore_with_progress(graph: &Graph, start: &Position, quiet: bool) -> St
     bar.finish_and_clear();
     stats
 }
+
+/// How a solve will use memory, chosen from the estimate before it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// Every working cell in memory, no files (the fastest).
+    InMemory,
+    /// Every working cell in memory, with checkpoints in a work directory
+    /// (`solve --save`): a killed solve resumes.
+    Checkpointed,
+    /// The cells in parts of at most `cell_bytes`, one in memory at a time, the
+    /// others on disk (see `chopsticks_solve::parts`).
+    OutOfCore { cell_bytes: u64 },
+}
+
+/// The choice of [`SolveMode`] and what it rests on.
+#[derive(Clone, Debug)]
+pub struct SolvePlan {
+    pub mode: SolveMode,
+    /// Bytes the solve would need all in memory.
+    pub in_memory_bytes: u64,
+    /// Bytes allowed (`--memory`, else three quarters of what is available).
+    pub budget: u64,
+}
+
+/// Chooses how to solve the `count` positions of `rules` within `memory`
+/// bytes (default: three quarters of the available memory), refusing with the
+/// estimates what cannot be done. `checkpoints`: a work directory can be kept
+/// (the solution is saved).
+pub fn plan_solve(
+    rules: &Ruleset,
+    count: u64,
+    memory: Option<u64>,
+    checkpoints: bool,
+) -> Result<SolvePlan> {
+    let budget =
+        memory.unwrap_or_else(|| crate::memory::available_bytes().map_or(u64::MAX, |a| a / 4 * 3));
+    let in_memory_bytes = solving_bytes(rules, count);
+    let mode = if in_memory_bytes <= budget {
+        if checkpoints {
+            SolveMode::Checkpointed
+        } else {
+            SolveMode::InMemory
+        }
+    } else {
+        if Concept::of(rules) != Concept::TwoPlayer {
+            anyhow::bail!(
+                "solving {count} positions needs about {} of memory, more than the {} allowed; \
+                 solving out of core is for two players",
+                human_bytes(in_memory_bytes),
+                human_bytes(budget)
+            );
+        }
+        // After the solve: the reachable set and its exploration (three bits a
+        // position) must fit; the cells get three quarters of the rest.
+        let explore = explore_bytes(count) + (1 << 20);
+        if explore >= budget {
+            anyhow::bail!(
+                "solving {count} positions out of core still needs about {} of memory for \
+                 the summary's exploration, more than the {} allowed",
+                human_bytes(explore),
+                human_bytes(budget)
+            );
+        }
+        let cell_bytes = budget / 4 * 3;
+        // A part is at least one row of 64 tiles: 64 multisets of the mover.
+        let index = PositionIndex::new(rules)?;
+        let row = (0..index.period())
+            .map(|seat| 64 * 2 * index.multiset(index.hands_of(seat, 1)).count())
+            .max()
+            .unwrap_or(0);
+        if cell_bytes < row {
+            anyhow::bail!(
+                "solving {count} positions out of core needs at least {} for one part of \
+                 the index (64 rows), more than the {} allowed",
+                human_bytes(row * 4 / 3),
+                human_bytes(budget)
+            );
+        }
+        SolveMode::OutOfCore { cell_bytes }
+    };
+    Ok(SolvePlan {
+        mode,
+        in_memory_bytes,
+        budget,
+    })
+}
+
+/// The move graph for a solve planned by [`plan_solve`]: checked against the
+/// memory the plan will really use, and announced when long.
+pub fn graph_for_plan(rules: &Ruleset, plan: &SolvePlan, quiet: bool) -> Result<Graph> {
+    let count = PositionIndex::new(rules)?.count();
+    let (bytes, what) = match plan.mode {
+        SolveMode::OutOfCore { cell_bytes } => (
+            cell_bytes.min(2 * count).max(explore_bytes(count)),
+            format!("solving {count} positions out of core"),
+        ),
+        _ => (plan.in_memory_bytes, format!("solving {count} positions")),
+    };
+    prepare(
+        rules,
+        &what,
+        bytes,
+        solving_seconds_for(rules, count),
+        quiet,
+    )
+}

@@ -1,17 +1,22 @@
 //! `chopsticks solve`: solve every position of a two-player variant.
 
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chopsticks_rules::Position;
+use chopsticks_rules::{Position, PositionIndex, Ruleset};
+use chopsticks_solve::parts::{self, DiskPlan, DiskReport};
 use chopsticks_solve::{file, Concept, Summary, Value};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{concept_text, outcome_json, outcome_text, seat_label, solved_with, DbArgs};
+use super::solved::{
+    concept_text, outcome_json, outcome_text, seat_label, solved_with, DbArgs, Solved,
+};
 use crate::memory::human_bytes;
+use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
-use crate::workload::explore_with_progress;
+use crate::workload::{explore_with_progress, graph_for_plan, plan_solve, SolveMode, SolvePlan};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -30,29 +35,160 @@ pub struct SolveArgs {
     /// then gives values without remoteness; `play` and `strategy` need it.
     #[arg(long)]
     no_remoteness: bool,
+    /// Memory allowed (`512M`, `2G`; default: three quarters of what is
+    /// available). A solve that does not fit is done out of core, in parts of
+    /// the index kept on disk (two players).
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    memory: Option<u64>,
+    /// With `--save`: write a checkpoint of an in-memory solve when this many
+    /// seconds have passed since the last (out of core, every level is one). A
+    /// killed solve, started again with the same command, resumes from it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    checkpoint_every: u64,
     #[command(flatten)]
     output: OutputArgs,
+}
+
+/// How the solve went, for the summary.
+struct Method {
+    mode: SolveMode,
+    report: Option<DiskReport>,
+    work_dir: Option<PathBuf>,
+}
+
+/// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
+fn solve_by_parts(
+    rules: &Ruleset,
+    plan: &SolvePlan,
+    save: Option<&Path>,
+    checkpoint_every: Duration,
+    quiet: bool,
+) -> Result<(Solved, Method)> {
+    let graph = graph_for_plan(rules, plan, quiet)?;
+    let clock = Instant::now();
+    // The solution goes to the file to save, or to a temporary file read in
+    // place and removed at once (the mapping keeps it while it is used).
+    let (out, work_dir, temporary) = match save {
+        Some(path) => (
+            path.to_path_buf(),
+            PathBuf::from(format!("{}.work", path.display())),
+            false,
+        ),
+        None => {
+            let tmp = std::env::temp_dir();
+            let id = rules.variant_id();
+            (
+                tmp.join(format!("chopsticks-{id}-{}.sol", std::process::id())),
+                tmp.join(format!("chopsticks-{id}.work")),
+                true,
+            )
+        }
+    };
+    let cell_bytes = match plan.mode {
+        SolveMode::OutOfCore { cell_bytes } => cell_bytes,
+        _ => u64::MAX,
+    };
+    let disk = DiskPlan {
+        dir: work_dir.clone(),
+        cell_bytes,
+        checkpoint_every: Some(checkpoint_every),
+    };
+    let what = match plan.mode {
+        SolveMode::OutOfCore { .. } => format!(
+            "solving out of core: about {} needed all in memory, {} allowed; parts of at most {} of working cells, the others in {} (a killed solve resumes from there)",
+            human_bytes(plan.in_memory_bytes),
+            human_bytes(plan.budget),
+            human_bytes(cell_bytes),
+            work_dir.display()
+        ),
+        _ => format!(
+            "solving in memory, checkpoints every {} s in {} (a killed solve resumes from there)",
+            checkpoint_every.as_secs(),
+            work_dir.display()
+        ),
+    };
+    progress::announce(&what, quiet);
+    let bar = progress::counter("solving: setting up (finished positions)", quiet);
+    // The start of the pass under way, for the time left in it.
+    let pass = std::sync::Mutex::new((u32::MAX, Instant::now()));
+    let report = parts::solve_to_file(&graph, &disk, &out, &|p| {
+        bar.set_position(p.resolved);
+        let part = match p.part {
+            Some((done, of)) => {
+                let mut pass = pass.lock().expect("progress");
+                if pass.0 != p.level {
+                    *pass = (p.level, Instant::now());
+                }
+                let per_part = pass.1.elapsed().as_secs_f64() / done as f64;
+                let left = per_part * (of - done) as f64;
+                format!(", part {done} of {of}, about {left:.0} s left in this level")
+            }
+            None => String::new(),
+        };
+        bar.set_message(format!(
+            "solving {} positions: remoteness {}{part}, wins and losses found",
+            graph.count(),
+            p.level
+        ));
+    })?;
+    bar.finish_and_clear();
+    let solution = file::open(&out)?;
+    if temporary {
+        // Read in place: the mapping keeps the data after the name is gone.
+        let _ = std::fs::remove_file(&out);
+    }
+    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
+    Ok((
+        solved,
+        Method {
+            mode: plan.mode.clone(),
+            report: Some(report),
+            work_dir: Some(work_dir),
+        },
+    ))
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
     // The notation, the start and the file to save to are refused before the work.
-    let (mut s, (notation, start)) = solved_with(
-        &args.rules,
-        &DbArgs::default(),
-        args.output.quiet,
-        |rules| {
-            let notation = args.notation.notation(rules)?;
-            let start = match &args.start {
-                Some(text) => Position::parse(text, rules).context("--start")?,
-                None => Position::start(rules),
+    let prepare = |rules: &Ruleset| -> Result<_> {
+        let notation = args.notation.notation(rules)?;
+        let start = match &args.start {
+            Some(text) => Position::parse(text, rules).context("--start")?,
+            None => Position::start(rules),
+        };
+        if let Some(path) = &args.save {
+            chopsticks_files::check_writable(path).context("cannot save the solution")?;
+        }
+        Ok((notation, start))
+    };
+    let rules = args.rules.ruleset()?;
+    let count = PositionIndex::new(&rules)?.count();
+    let plan = plan_solve(&rules, count, args.memory, args.save.is_some())?;
+    let (mut s, (notation, start), method) = match plan.mode {
+        SolveMode::InMemory => {
+            let (s, prepared) =
+                solved_with(&args.rules, &DbArgs::default(), args.output.quiet, prepare)?;
+            let method = Method {
+                mode: SolveMode::InMemory,
+                report: None,
+                work_dir: None,
             };
-            if let Some(path) = &args.save {
-                chopsticks_files::check_writable(path).context("cannot save the solution")?;
-            }
-            Ok((notation, start))
-        },
-    )?;
+            (s, prepared, method)
+        }
+        _ => {
+            let prepared = prepare(&rules)?;
+            let (s, method) = solve_by_parts(
+                &rules,
+                &plan,
+                args.save.as_deref(),
+                Duration::from_secs(args.checkpoint_every),
+                args.output.quiet,
+            )?;
+            (s, prepared, method)
+        }
+    };
+    let saved_already = method.report.is_some() && args.save.is_some();
     if args.no_remoteness {
         s.solution = s.solution.without_remoteness()?;
     }
@@ -62,7 +198,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let exploration = explore_with_progress(graph, &start, args.output.quiet).exploration;
     let summary = Summary::new(graph, &s.solution, &exploration.reached, start_index)?;
     if let Some(path) = &args.save {
-        file::save(&s.solution, path)?;
+        if !saved_already || args.no_remoteness {
+            file::save(&s.solution, path)?;
+        }
     }
     let seconds = clock.elapsed().as_secs_f64();
     let solve_seconds = s.solve_time.as_secs_f64();
@@ -93,6 +231,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "solve_seconds": solve_seconds,
             "positions_per_second": rate,
             "encoding": s.solution.table().encoding(),
+            "mode": match method.mode {
+                SolveMode::InMemory => "in-memory",
+                SolveMode::Checkpointed => "checkpointed",
+                SolveMode::OutOfCore { .. } => "out-of-core",
+            },
+            "memory_budget": plan.budget,
+            "in_memory_bytes": plan.in_memory_bytes,
+            "parts": method.report.as_ref().map(|r| r.parts),
+            "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
+            "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
+            "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
             "bits_per_position": s.solution.table().bits_per_entry()
                 * s.solution.concept().width(s.rules.players()) as u64,
             "saved": args.save.as_ref().map(|p| p.display().to_string()),
@@ -205,6 +354,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         rate / 1e6,
         s.solution.table().bits_per_entry() * s.solution.concept().width(s.rules.players()) as u64
     );
+    match (&method.mode, &method.report, &method.work_dir) {
+        (SolveMode::OutOfCore { cell_bytes }, Some(r), Some(dir)) => println!(
+            "Out of core:          {} parts of at most {} of working cells ({} allowed), {} spooled between them, a checkpoint every level in {}",
+            r.parts,
+            human_bytes(*cell_bytes),
+            human_bytes(plan.budget),
+            human_bytes(r.spooled_bytes),
+            dir.display()
+        ),
+        (SolveMode::Checkpointed, Some(r), Some(dir)) => println!(
+            "Checkpoints:          {} written in {} (every {} s)",
+            r.checkpoints,
+            dir.display(),
+            args.checkpoint_every
+        ),
+        _ => {}
+    }
+    if let Some(pass) = method.report.as_ref().and_then(|r| r.resumed_from) {
+        println!("Resumed:              from the checkpoint at remoteness {pass}");
+    }
     if let Some(path) = &args.save {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         println!(

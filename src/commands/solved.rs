@@ -38,6 +38,17 @@ pub struct Solved {
 }
 
 impl Solved {
+    /// A solution solved here (by the caller) with its graph.
+    pub fn new(rules: Ruleset, graph: Graph, solution: Solution, solve_time: Duration) -> Solved {
+        Solved {
+            rules,
+            graph: OnceLock::from(graph),
+            solution,
+            solve_time,
+            loaded: false,
+        }
+    }
+
     /// The move graph of the ruleset.
     pub fn graph(&self) -> Result<&Graph> {
         if let Some(graph) = self.graph.get() {

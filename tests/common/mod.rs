@@ -7,6 +7,11 @@ pub mod server;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// A path as a command-line argument (the temporary directories are UTF-8).
+pub fn text(path: &std::path::Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
 /// Runs the binary with these arguments.
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chopsticks"))

@@ -82,21 +82,15 @@ fn error(path: &Path, message: impl Into<String>) -> SolveError {
     }
 }
 
-/// The header of a solution, as written.
-fn header_bytes(solution: &Solution) -> Vec<u8> {
-    serde_json::to_vec(&Header {
-        ruleset: solution.rules().clone(),
-        positions: solution.count(),
-        encoding: solution.table().encoding().name().to_string(),
-        concept: solution.concept(),
-        block_bytes: Some(BLOCK_BYTES),
-    })
-    .expect("the header serialises")
-}
-
-/// Writes the file of a solution to `out`, the table in pieces.
-fn write_file(solution: &Solution, out: &mut impl Write) -> Result<(), SolveError> {
-    let header = header_bytes(solution);
+/// Writes a version 3 file to `out`: the prefix, then the table's bytes as
+/// `fill` gives them (in pieces of any size), each block's checksum computed
+/// on the way, then the checksums.
+fn write_file(
+    header: &Header,
+    out: &mut dyn Write,
+    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
+    let header = serde_json::to_vec(header).expect("the header serialises");
     let mut head = Vec::with_capacity(20 + header.len());
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&VERSION.to_le_bytes());
@@ -106,34 +100,55 @@ fn write_file(solution: &Solution, out: &mut impl Write) -> Result<(), SolveErro
     head.extend_from_slice(&crc.to_le_bytes());
     let io = |e: std::io::Error| SolveError::Io(e.to_string());
     out.write_all(&head).map_err(io)?;
+    let block = BLOCK_BYTES as usize;
     let mut crcs = Vec::new();
-    solution
-        .table()
-        .for_each_chunk(BLOCK_BYTES as usize, |block| {
-            crcs.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
-            out.write_all(block).map_err(io)
-        })?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut in_block = 0usize;
+    fill(&mut |mut bytes: &[u8]| {
+        out.write_all(bytes).map_err(io)?;
+        while !bytes.is_empty() {
+            let take = (block - in_block).min(bytes.len());
+            hasher.update(&bytes[..take]);
+            in_block += take;
+            bytes = &bytes[take..];
+            if in_block == block {
+                let done = std::mem::replace(&mut hasher, crc32fast::Hasher::new());
+                crcs.extend_from_slice(&done.finalize().to_le_bytes());
+                in_block = 0;
+            }
+        }
+        Ok(())
+    })?;
+    if in_block > 0 {
+        crcs.extend_from_slice(&hasher.finalize().to_le_bytes());
+    }
     let crc = crc32fast::hash(&crcs);
     out.write_all(&crcs).map_err(io)?;
     out.write_all(&crc.to_le_bytes()).map_err(io)?;
     Ok(())
 }
 
-/// The bytes of a solution file.
-pub fn encode(solution: &Solution) -> Vec<u8> {
-    let mut out = Vec::new();
-    write_file(solution, &mut out).expect("writing to memory does not fail");
-    out
+/// The header of a solution, as written.
+fn header_of(solution: &Solution) -> Header {
+    Header {
+        ruleset: solution.rules().clone(),
+        positions: solution.count(),
+        encoding: solution.table().encoding().name().to_string(),
+        concept: solution.concept(),
+        block_bytes: Some(BLOCK_BYTES),
+    }
 }
 
-/// Writes a solution to `path` (atomically, through symbolic links, never over
-/// anything but a regular file: see `chopsticks_files`), the table streamed in
-/// blocks so that no second copy of it is made.
-pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
+/// Writes a file atomically (see [`save`]) with the table's bytes from `fill`.
+fn save_with(
+    header: &Header,
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
     let mut failure = None;
     let written = chopsticks_files::write_with(path, |file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        match write_file(solution, &mut out) {
+        match write_file(header, &mut out, fill) {
             Ok(()) => out.flush(),
             Err(e) => {
                 let message = e.to_string();
@@ -147,6 +162,62 @@ pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
         (Err(e), None) => Err(e.into()),
         (Ok(()), None) => Ok(()),
     }
+}
+
+/// Writes the file of a two-player solution whose table is produced piece by
+/// piece by `fill` (the out-of-core solver's parts), `entries` outcomes in
+/// `encoding`.
+pub(crate) fn save_table(
+    rules: &Ruleset,
+    entries: u64,
+    encoding: Encoding,
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
+) -> Result<(), SolveError> {
+    let header = Header {
+        ruleset: rules.clone(),
+        positions: entries,
+        encoding: encoding.name().to_string(),
+        concept: Concept::TwoPlayer,
+        block_bytes: Some(BLOCK_BYTES),
+    };
+    let mut written = 0u64;
+    let expected = encoding.bytes_for(entries).unwrap_or(u64::MAX);
+    save_with(&header, path, &mut |write| {
+        fill(&mut |bytes| {
+            written += bytes.len() as u64;
+            write(bytes)
+        })?;
+        if written != expected {
+            return Err(SolveError::Io(format!(
+                "the table came to {written} bytes, not {expected}"
+            )));
+        }
+        Ok(())
+    })
+}
+
+/// The bytes of a solution file.
+pub fn encode(solution: &Solution) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_file(&header_of(solution), &mut out, &mut |write| {
+        solution
+            .table()
+            .for_each_chunk(1 << 20, |bytes| write(bytes))
+    })
+    .expect("writing to memory does not fail");
+    out
+}
+
+/// Writes a solution to `path` (atomically, through symbolic links, never over
+/// anything but a regular file: see `chopsticks_files`), the table streamed in
+/// pieces so that no second copy of it is made.
+pub fn save(solution: &Solution, path: &Path) -> Result<(), SolveError> {
+    save_with(&header_of(solution), path, &mut |write| {
+        solution
+            .table()
+            .for_each_chunk(1 << 20, |bytes| write(bytes))
+    })
 }
 
 /// What the first bytes of a file say: its version and header.

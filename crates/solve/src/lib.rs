@@ -15,6 +15,7 @@ pub mod file;
 pub mod mapped;
 pub mod multi;
 mod outcome;
+pub mod parts;
 pub mod retrograde;
 pub mod strategy;
 mod table;
@@ -50,6 +51,9 @@ pub enum SolveError {
     Save(#[from] chopsticks_files::WriteError),
     #[error("{0}")]
     Io(String),
+    /// A checkpoint that cannot be resumed from.
+    #[error("checkpoint: {0}")]
+    Checkpoint(String),
     #[error("this solution holds values without remoteness (solved with --no-remoteness); strategies and the computer's moves need the remoteness: solve again without --no-remoteness")]
     NoRemoteness,
     /// A block of a solution file's table whose checksum does not match.
@@ -248,6 +252,10 @@ impl Solution {
     }
 }
 
+/// Words of the reachable set a summary of a mapped table reads before it
+/// releases the pages read (2^20 words: 64 Mi positions, 64 MiB of a narrow table).
+const SUMMARY_SLICE_WORDS: usize = 1 << 20;
+
 /// Win, loss and draw counts for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatCounts {
@@ -311,11 +319,42 @@ impl Summary {
             seats: vec![SeatCounts::default(); players],
             longest_win: None,
         };
-        reached
-            .words()
+        // A mapped table is read a slice at a time, its pages released after
+        // each, so that walking it takes no more memory than a slice.
+        let words = reached.words();
+        let slice = if solution.table.is_mapped() {
+            SUMMARY_SLICE_WORDS
+        } else {
+            words.len().max(1)
+        };
+        let mut total: Option<Summary> = None;
+        for (k, chunk) in words.chunks(slice).enumerate() {
+            let part = Self::count_words(graph, solution, chunk, k * slice, &empty)?;
+            if let Table::Mapped(table) = &solution.table {
+                table.release_pages();
+            }
+            total = Some(match total {
+                None => part,
+                Some(t) => Self::merge(t, part),
+            });
+        }
+        Ok(total.unwrap_or_else(empty))
+    }
+
+    /// Counts the outcomes of the reachable positions among `words` (the first
+    /// holding positions from `64 · first_word`).
+    fn count_words(
+        graph: &Graph,
+        solution: &Solution,
+        words: &[u64],
+        first_word: usize,
+        empty: &(dyn Fn() -> Summary + Sync),
+    ) -> Result<Summary, SolveError> {
+        words
             .par_iter()
             .enumerate()
             .with_min_len(1024)
+            .map(|(w, word)| (w + first_word, word))
             .try_fold(empty, |mut s, (w, &word)| {
                 let mut bits = word;
                 while bits != 0 {
@@ -348,37 +387,41 @@ impl Summary {
                 }
                 Ok::<Summary, SolveError>(s)
             })
-            .try_reduce(empty, |a, b| {
-                Ok(Summary {
-                    reachable: a.reachable + b.reachable,
-                    win: a.win + b.win,
-                    lose: a.lose + b.lose,
-                    draw: a.draw + b.draw,
-                    terminal: a.terminal + b.terminal,
-                    start: a.start,
-                    start_seats: a.start_seats,
-                    seats: a
-                        .seats
-                        .iter()
-                        .zip(&b.seats)
-                        .map(|(x, y)| SeatCounts {
-                            win: x.win + y.win,
-                            lose: x.lose + y.lose,
-                            draw: x.draw + y.draw,
-                        })
-                        .collect(),
-                    longest_win: match (a.longest_win, b.longest_win) {
-                        (Some((ia, ra)), Some((ib, rb))) => {
-                            // The largest remoteness; ties go to the smaller index.
-                            if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
-                                Some((ib, rb))
-                            } else {
-                                Some((ia, ra))
-                            }
+            .try_reduce(empty, |a, b| Ok(Self::merge(a, b)))
+    }
+
+    fn merge(a: Summary, b: Summary) -> Summary {
+        {
+            Summary {
+                reachable: a.reachable + b.reachable,
+                win: a.win + b.win,
+                lose: a.lose + b.lose,
+                draw: a.draw + b.draw,
+                terminal: a.terminal + b.terminal,
+                start: a.start,
+                start_seats: a.start_seats,
+                seats: a
+                    .seats
+                    .iter()
+                    .zip(&b.seats)
+                    .map(|(x, y)| SeatCounts {
+                        win: x.win + y.win,
+                        lose: x.lose + y.lose,
+                        draw: x.draw + y.draw,
+                    })
+                    .collect(),
+                longest_win: match (a.longest_win, b.longest_win) {
+                    (Some((ia, ra)), Some((ib, rb))) => {
+                        // The largest remoteness; ties go to the smaller index.
+                        if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
+                            Some((ib, rb))
+                        } else {
+                            Some((ia, ra))
                         }
-                        (x, None) | (None, x) => x,
-                    },
-                })
-            })
+                    }
+                    (x, None) | (None, x) => x,
+                },
+            }
+        }
     }
 }

@@ -190,6 +190,23 @@ impl MappedTable {
         }
     }
 
+    /// Lets the operating system drop the pages of the file read so far from
+    /// this process's memory (they are read again if needed), for a walk over
+    /// the whole table that must stay within a memory budget.
+    pub fn release_pages(&self) {
+        // SAFETY: `MADV_DONTNEED` on a read-only shared mapping of a file only
+        // drops this process's page table entries: the next read of a page
+        // faults it in again from the page cache or the file, with the same
+        // bytes (the file is not changed while mapped, see `map`). No memory
+        // becomes invalid and no byte changes, so references into the mapping
+        // held by other threads stay valid.
+        #[cfg(unix)]
+        let _ = unsafe {
+            self.map
+                .unchecked_advise(memmap2::UncheckedAdvice::DontNeed)
+        };
+    }
+
     /// Checks block `b` if it has not been checked yet.
     fn check(&self, b: usize) -> Result<(), SolveError> {
         match self.state[b].load(Relaxed) {

@@ -386,6 +386,7 @@ fn run<C: Cells>(
         level: 0,
         resolved: resolved.load(Relaxed),
         total,
+        part: None,
     });
     let candidates = Candidates::new(n);
     let mut level = 0u32;
@@ -499,6 +500,7 @@ fn run<C: Cells>(
             level: next,
             resolved: resolved.load(Relaxed),
             total,
+            part: None,
         });
         level = next;
     }

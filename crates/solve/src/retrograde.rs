@@ -39,17 +39,17 @@ use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
 use crate::SolveError;
 
-const UNRESOLVED: u16 = 0;
+pub(crate) const UNRESOLVED: u16 = 0;
 /// An unresolved position whose children are not counted yet (a counter is at
 /// least 1 while unresolved, so 0 is free to mean this).
-const NOT_COUNTED: u16 = 0;
-const WIN: u16 = 1;
-const LOSE: u16 = 2;
+pub(crate) const NOT_COUNTED: u16 = 0;
+pub(crate) const WIN: u16 = 1;
+pub(crate) const LOSE: u16 = 2;
 /// The largest counter or remoteness a cell holds.
 pub const MAX_LEVEL: u32 = (1 << 14) - 1;
 
 #[inline]
-fn cell(tag: u16, level: u32) -> u16 {
+pub(crate) fn cell(tag: u16, level: u32) -> u16 {
     (level as u16) << 2 | tag
 }
 
@@ -62,6 +62,8 @@ pub struct SolveProgress {
     pub resolved: u64,
     /// Positions in the index.
     pub total: u64,
+    /// Out of core: the parts done in this pass, of how many.
+    pub part: Option<(usize, usize)>,
 }
 
 /// Bytes a solve needs for `count` positions, besides the move tables.
@@ -111,6 +113,7 @@ pub fn solve(
         level: 0,
         resolved: resolved.load(Relaxed),
         total: n,
+        part: None,
     });
     // The last level at which each tile had a position resolved (level 0: all).
     let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
@@ -195,6 +198,7 @@ pub fn solve(
             level: next,
             resolved: resolved.load(Relaxed),
             total: n,
+            part: None,
         });
         if found == 0 {
             break;
@@ -207,7 +211,7 @@ pub fn solve(
 
 /// `count` cells holding 0, from zeroed memory (the operating system's zero
 /// pages: nothing is written until a cell is).
-fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
+pub(crate) fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
     let zeros: Vec<u16> = vec![0; count];
     let mut zeros = std::mem::ManuallyDrop::new(zeros);
     let (ptr, len, cap) = (zeros.as_mut_ptr(), zeros.len(), zeros.capacity());
@@ -234,6 +238,18 @@ pub(crate) fn end_outcome(graph: &Graph, index: u64, finished: bool) -> Outcome 
     } else {
         Outcome::lose(0)
     }
+}
+
+/// The one-byte code ([`crate::table`]'s narrow encoding) of a working cell.
+#[inline]
+pub(crate) fn narrow_cell(v: u16) -> u8 {
+    narrow(decode(v))
+}
+
+/// The two-byte code (the wide encoding) of a working cell.
+#[inline]
+pub(crate) fn wide_cell(v: u16) -> u16 {
+    wide(decode(v))
 }
 
 fn decode(v: u16) -> Outcome {

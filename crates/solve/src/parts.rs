@@ -1,0 +1,841 @@
+//! The two-player retrograde solve over parts of the index, in memory or out
+//! of core, resumable from checkpoints.
+//!
+//! **The model.** The level-by-level analysis of [`crate::retrograde`] (its
+//! cells, counters and tiles) runs over *parts*: consecutive ranges of the
+//! index made of whole rows of tiles. When the cells of every part fit in the
+//! memory allowed, there is one part and every update is made in place: this
+//! is the in-memory solver. When they do not, the parts live in files in a work
+//! directory and one part at a time is in memory. A position of the part in
+//! memory resolved at level `k` updates its parents there directly; a parent in
+//! another part is *spooled*: appended to that part's spool file as
+//! `(index, level of the update, win or count down)`. When a part is next
+//! loaded, its spool is applied first. An update resolves a parent at level
+//! `k + 1` whenever it is applied, before that parent's level is visited, and
+//! the order of the updates of one level never mattered (see
+//! [`crate::retrograde`]), so the table is the in-memory solver's, bit for bit.
+//!
+//! A *pass* handles one level: every part that has positions of that level or
+//! a spool waiting is loaded, has its spool applied, visits its positions of
+//! the level and is written back. An update for a part later in the pass goes
+//! to the spool that part reads in this pass; for a part already done, to the
+//! one it reads in the next pass. The solve ends after a pass that visited no
+//! position. The parts are then turned into the solution file one by one.
+//!
+//! **Checkpoints.** Nothing is ever overwritten: a part written in pass `k` is
+//! a new file (`part-I-K.cells`), spools are only appended to, and a manifest
+//! (`manifest.json`, replaced atomically) names the part files, the length of
+//! every spool and the tiles' marks at the start of a pass. A solve killed at
+//! any moment and started again with the same work directory goes back to the
+//! last manifest: it removes the files written after it, cuts the spools back
+//! to the recorded lengths and runs the pass again, so the result is the same
+//! as without the interruption. Out of core every pass ends with a manifest;
+//! in memory the cells are written out when `checkpoint_every` has passed since
+//! the last one. Part files and the marks carry a CRC-32 in the manifest, so a
+//! damaged checkpoint is refused rather than resumed from.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chopsticks_rules::Ruleset;
+use chopsticks_space::{Graph, Tile, TileMap};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::retrograde::{
+    cell, end_outcome, narrow_cell, wide_cell, zeroed_cells, LOSE, MAX_LEVEL, NOT_COUNTED,
+    UNRESOLVED, WIN,
+};
+use crate::table::{Encoding, NARROW_MAX};
+use crate::{SolveError, SolveProgress, Value};
+
+/// How a solve may use the disk.
+#[derive(Clone, Debug)]
+pub struct DiskPlan {
+    /// The work directory: parts, spools, the manifest. Created if missing; a
+    /// manifest found there is resumed from.
+    pub dir: PathBuf,
+    /// Bytes of working cells allowed in memory at once (two per position).
+    pub cell_bytes: u64,
+    /// In memory: write a checkpoint when this long has passed since the last
+    /// (`None`: never). Out of core every pass is a checkpoint.
+    pub checkpoint_every: Option<Duration>,
+}
+
+/// How a solve went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiskReport {
+    /// Parts of the index (1: in memory).
+    pub parts: usize,
+    /// The pass a previous run's checkpoint resumed from, if one did.
+    pub resumed_from: Option<u32>,
+    /// Checkpoints written.
+    pub checkpoints: u32,
+    /// Bytes spooled to other parts.
+    pub spooled_bytes: u64,
+}
+
+/// Update kinds in a spool entry: the child was lost (the parent wins), or won
+/// (the parent counts down).
+const CHILD_LOST: u64 = 0;
+const CHILD_WON: u64 = 1;
+
+#[inline]
+fn entry(parent: u64, next: u32, kind: u64) -> u64 {
+    parent << 16 | (next as u64) << 1 | kind
+}
+
+/// The manifest of a checkpoint (see the module documentation).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Manifest {
+    format: u32,
+    ruleset: Ruleset,
+    positions: u64,
+    /// `(first index, positions)` of every part.
+    parts: Vec<(u64, u64)>,
+    /// The pass (level) to run next.
+    pass: u32,
+    resolved: u64,
+    /// The pass after which each part's file was written, and its CRC-32.
+    part_files: Vec<(u32, u32)>,
+    /// Bytes of the spool each part reads in `pass`.
+    spools: Vec<u64>,
+    /// CRC-32 of the marks file of `pass`.
+    marks_crc: u32,
+}
+
+const MANIFEST_FORMAT: u32 = 1;
+
+fn io_error(what: &str, path: &Path) -> impl Fn(std::io::Error) -> SolveError {
+    let what = format!("{what} {}", path.display());
+    move |e| SolveError::Io(format!("{what}: {e}"))
+}
+
+/// The parts of the index for cells of at most `cell_bytes` in memory: whole
+/// rows of tiles, in index order, as few parts as fit.
+fn plan_parts(map: &TileMap, count: u64, cell_bytes: u64) -> Vec<(u64, u64)> {
+    let most = (cell_bytes / 2).max(1);
+    if count <= most {
+        return vec![(0, count)];
+    }
+    // Rows of tiles: runs of tiles with the same first index of their row.
+    let mut rows: Vec<(u64, u64)> = Vec::new();
+    for tile in map.tiles() {
+        let first = tile.row_start(tile.rows.start);
+        let end = tile.row_start(tile.rows.end);
+        if rows.last().is_none_or(|r| r.0 != first) {
+            rows.push((first, end - first));
+        }
+    }
+    let mut parts: Vec<(u64, u64)> = Vec::new();
+    for (first, len) in rows {
+        match parts.last_mut() {
+            Some(last) if last.1 + len <= most => last.1 += len,
+            _ => parts.push((first, len)),
+        }
+    }
+    parts
+}
+
+/// Where the files of a work directory are.
+struct WorkDir {
+    dir: PathBuf,
+}
+
+impl WorkDir {
+    fn manifest(&self) -> PathBuf {
+        self.dir.join("manifest.json")
+    }
+    fn part(&self, part: usize, pass: u32) -> PathBuf {
+        self.dir.join(format!("part-{part}-{pass}.cells"))
+    }
+    fn spool(&self, part: usize, pass: u32) -> PathBuf {
+        self.dir.join(format!("spool-{part}-{pass}.bin"))
+    }
+    fn marks(&self, pass: u32) -> PathBuf {
+        self.dir.join(format!("marks-{pass}.bin"))
+    }
+}
+
+/// Writes `cells` to `path` (little-endian), returning their CRC-32.
+fn write_cells(path: &Path, cells: &[AtomicU16]) -> Result<u32, SolveError> {
+    let mut crc = crc32fast::Hasher::new();
+    let file = File::create(path).map_err(io_error("cannot write", path))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    let mut buf = Vec::with_capacity(1 << 20);
+    for chunk in cells.chunks(1 << 19) {
+        buf.clear();
+        buf.extend(chunk.iter().flat_map(|c| c.load(Relaxed).to_le_bytes()));
+        crc.update(&buf);
+        out.write_all(&buf)
+            .map_err(io_error("cannot write", path))?;
+    }
+    let file = out
+        .into_inner()
+        .map_err(|e| SolveError::Io(e.to_string()))?;
+    file.sync_all().map_err(io_error("cannot write", path))?;
+    Ok(crc.finalize())
+}
+
+/// Reads the cells of a part back, checking their CRC-32.
+fn read_cells(path: &Path, len: u64, crc: u32) -> Result<Vec<AtomicU16>, SolveError> {
+    let cells = zeroed_cells(len as usize);
+    let file = File::open(path).map_err(io_error("cannot read the checkpoint", path))?;
+    let size = file
+        .metadata()
+        .map_err(io_error("cannot read", path))?
+        .len();
+    if size != 2 * len {
+        return Err(SolveError::Checkpoint(format!(
+            "{}: {size} bytes, but the part holds {len} positions",
+            path.display()
+        )));
+    }
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    for chunk in cells.chunks(buf.len() / 2) {
+        let bytes = &mut buf[..chunk.len() * 2];
+        input
+            .read_exact(bytes)
+            .map_err(io_error("cannot read the checkpoint", path))?;
+        hasher.update(bytes);
+        for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
+            c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
+        }
+    }
+    if hasher.finalize() != crc {
+        return Err(SolveError::Checkpoint(format!(
+            "{} is damaged (its checksum does not match the manifest's)",
+            path.display()
+        )));
+    }
+    Ok(cells)
+}
+
+fn marks_bytes(marks: &[Vec<AtomicU32>; 2]) -> Vec<u8> {
+    marks
+        .iter()
+        .flatten()
+        .flat_map(|m| m.load(Relaxed).to_le_bytes())
+        .collect()
+}
+
+/// A spool being appended to: entries gathered in memory, written in batches.
+struct Spool {
+    path: PathBuf,
+    pending: Vec<u64>,
+    written: u64,
+}
+
+impl Spool {
+    fn flush(&mut self) -> Result<(), SolveError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(io_error("cannot write", &self.path))?;
+        let bytes: Vec<u8> = self.pending.iter().flat_map(|e| e.to_le_bytes()).collect();
+        file.write_all(&bytes)
+            .map_err(io_error("cannot write", &self.path))?;
+        self.written += bytes.len() as u64;
+        self.pending.clear();
+        Ok(())
+    }
+}
+
+/// Entries a spool buffers in memory before writing them.
+const SPOOL_BATCH: usize = 1 << 16;
+
+/// The solve's state: parts, the cells of those in memory, the tiles' marks.
+struct State<'g> {
+    graph: &'g Graph,
+    map: TileMap,
+    parts: Vec<(u64, u64)>,
+    /// For each part, its tiles (indices into `map.tiles()`).
+    part_tiles: Vec<std::ops::Range<usize>>,
+    cells: Vec<Option<Vec<AtomicU16>>>,
+    /// Per tile and level parity: the last level `L` (of parity `L % 2`) at
+    /// which a position of the tile was resolved. Out of core a part applies
+    /// its spool, which may resolve positions at `k + 1`, before it visits
+    /// level `k`: one mark per parity keeps both levels' tiles known (a single
+    /// "last level" would forget the tile's level-`k` positions).
+    marks: [Vec<AtomicU32>; 2],
+    resolved: AtomicU64,
+}
+
+impl State<'_> {
+    #[inline]
+    fn part_of(&self, i: u64) -> usize {
+        if self.parts.len() == 1 {
+            return 0;
+        }
+        self.parts.partition_point(|&(first, _)| first <= i) - 1
+    }
+
+    /// Applies one update to a parent whose cell is in memory: the child was lost
+    /// (the parent wins at `next`) or won (the parent counts down, losing at
+    /// `next` when none is left). Whether the parent was resolved by it.
+    #[inline]
+    fn update(&self, c: &AtomicU16, p: u64, kind: u64, next: u32) -> bool {
+        let mut cur = c.load(Relaxed);
+        while cur & 3 == UNRESOLVED {
+            let (new, resolves) = if kind == CHILD_LOST {
+                (cell(WIN, next), true)
+            } else {
+                let remaining = if cur == NOT_COUNTED {
+                    self.graph.child_count(p)
+                } else {
+                    (cur >> 2) as u32
+                };
+                if remaining <= 1 {
+                    (cell(LOSE, next), true)
+                } else {
+                    (cell(UNRESOLVED, remaining - 1), false)
+                }
+            };
+            match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
+                Ok(_) => {
+                    if resolves {
+                        self.resolved.fetch_add(1, Relaxed);
+                        self.marks[(next % 2) as usize][self.map.tile_of(p)].store(next, Relaxed);
+                    }
+                    return resolves;
+                }
+                Err(now) => cur = now,
+            }
+        }
+        false
+    }
+
+    /// Visits the tiles of part `part` marked with `level`: every position
+    /// resolved at `level` updates its parents, in memory or through
+    /// `spooled(part, entry)`. Returns the number of positions visited.
+    fn visit(&self, part: usize, level: u32, spooled: &(dyn Fn(usize, &[u64]) + Sync)) -> u64 {
+        let win_here = cell(WIN, level);
+        let lose_here = cell(LOSE, level);
+        let next = level + 1;
+        let tiles = &self.map.tiles()[self.part_tiles[part].clone()];
+        let marks = &self.marks[(level % 2) as usize][self.part_tiles[part].clone()];
+        // Chosen before any tile is visited (visits mark tiles for `next`).
+        let todo: Vec<&Tile> = tiles
+            .iter()
+            .zip(marks)
+            .filter(|(_, m)| m.load(Relaxed) == level)
+            .map(|(tile, _)| tile)
+            .collect();
+        let (first, _) = self.parts[part];
+        let cells = self.cells[part]
+            .as_ref()
+            .expect("the part visited is in memory");
+        todo.par_iter()
+            .map(|tile| {
+                let mut found = 0u64;
+                let mut away: Vec<(usize, u64)> = Vec::new();
+                tile.for_each(|i| {
+                    let v = cells[(i - first) as usize].load(Relaxed);
+                    let kind = if v == lose_here {
+                        CHILD_LOST
+                    } else if v == win_here {
+                        CHILD_WON
+                    } else {
+                        return;
+                    };
+                    found += 1;
+                    self.graph.for_each_parent(i, |p| {
+                        let j = self.part_of(p);
+                        match &self.cells[j] {
+                            Some(c) => {
+                                self.update(&c[(p - self.parts[j].0) as usize], p, kind, next);
+                            }
+                            None => away.push((j, entry(p, next, kind))),
+                        }
+                    });
+                });
+                if !away.is_empty() {
+                    away.sort_unstable_by_key(|&(j, _)| j);
+                    for run in away.chunk_by(|a, b| a.0 == b.0) {
+                        let entries: Vec<u64> = run.iter().map(|&(_, e)| e).collect();
+                        spooled(run[0].0, &entries);
+                    }
+                }
+                found
+            })
+            .sum()
+    }
+
+    /// Applies the entries of a spool file (its first `len` bytes) to part
+    /// `part`, which is in memory.
+    fn apply_spool(&self, part: usize, path: &Path, len: u64) -> Result<(), SolveError> {
+        if len == 0 {
+            return Ok(());
+        }
+        let (first, size) = self.parts[part];
+        let cells = self.cells[part].as_ref().expect("in memory");
+        let file = File::open(path).map_err(io_error("cannot read the spool", path))?;
+        let mut input = BufReader::with_capacity(1 << 20, file.take(len));
+        let mut buf = vec![0u8; 8 << 16];
+        let mut left = len;
+        while left > 0 {
+            let n = (buf.len() as u64).min(left) as usize;
+            input
+                .read_exact(&mut buf[..n])
+                .map_err(io_error("cannot read the spool", path))?;
+            left -= n as u64;
+            let bad = buf[..n].par_chunks_exact(8).any(|b| {
+                let e = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+                let (p, next, kind) = (e >> 16, ((e >> 1) & 0x7FFF) as u32, e & 1);
+                if p < first || p >= first + size || next == 0 || next > MAX_LEVEL {
+                    return true;
+                }
+                self.update(&cells[(p - first) as usize], p, kind, next);
+                false
+            });
+            if bad {
+                return Err(SolveError::Checkpoint(format!(
+                    "{}: an entry for a position outside its part",
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Solves every position of a two-player variant with the cells of at most
+/// `plan.cell_bytes` in memory at once, checkpointing into `plan.dir` and
+/// resuming from a checkpoint found there, and writes the solution to `out`
+/// (see [`crate::file`]); the work directory is removed when it is written.
+pub fn solve_to_file(
+    graph: &Graph,
+    plan: &DiskPlan,
+    out: &Path,
+    progress: &(dyn Fn(SolveProgress) + Sync),
+) -> Result<DiskReport, SolveError> {
+    let rules = graph.rules();
+    if rules.players() != 2 {
+        return Err(SolveError::Players(rules.players()));
+    }
+    let bound = graph.max_children_bound();
+    if bound > MAX_LEVEL as usize {
+        return Err(SolveError::TooManyMoves(bound));
+    }
+    let n = graph.count();
+    let map = TileMap::new(graph).ok_or(SolveError::Players(rules.players()))?;
+    let work = WorkDir {
+        dir: plan.dir.clone(),
+    };
+    fs::create_dir_all(&work.dir).map_err(io_error("cannot create", &work.dir))?;
+    let found_manifest = read_manifest(&work, rules, n)?;
+    let parts = match &found_manifest {
+        Some(m) => m.parts.clone(),
+        None => plan_parts(&map, n, plan.cell_bytes),
+    };
+    let part_tiles = tiles_of_parts(&map, &parts);
+    let mut state = State {
+        graph,
+        marks: [0, u32::MAX].map(|start| {
+            (0..map.tiles().len())
+                .map(|_| AtomicU32::new(start))
+                .collect()
+        }),
+        cells: parts.iter().map(|_| None).collect(),
+        map,
+        parts,
+        part_tiles,
+        resolved: AtomicU64::new(0),
+    };
+    let k = state.parts.len();
+    let in_memory = k == 1;
+    let mut report = DiskReport {
+        parts: k,
+        resumed_from: None,
+        checkpoints: 0,
+        spooled_bytes: 0,
+    };
+    // Where each part's cells are on disk: (pass written after, CRC).
+    let mut part_files: Vec<Option<(u32, u32)>> = vec![None; k];
+    let mut spool_lens: Vec<u64> = vec![0; k];
+    let mut level = 0u32;
+    match found_manifest {
+        Some(m) => {
+            restore(&work, &m, &mut state)?;
+            level = m.pass;
+            part_files = m.part_files.iter().map(|&f| Some(f)).collect();
+            spool_lens = m.spools.clone();
+            report.resumed_from = Some(m.pass);
+            if in_memory {
+                let (pass, crc) = m.part_files[0];
+                state.cells[0] = Some(read_cells(&work.part(0, pass), n, crc)?);
+            }
+        }
+        None => {
+            // Level 0, part by part (the marks start at 0: every tile is visited
+            // at level 0).
+            for part in 0..k {
+                let cells = set_up(&state, part);
+                state.cells[part] = Some(cells);
+                if !in_memory {
+                    let cells = state.cells[part].take().expect("set up");
+                    part_files[part] = Some((0, write_cells(&work.part(part, 0), &cells)?));
+                }
+                progress(SolveProgress {
+                    level: 0,
+                    resolved: state.resolved.load(Relaxed),
+                    total: n,
+                    part: (!in_memory).then_some((part + 1, k)),
+                });
+            }
+            if !in_memory {
+                commit(&work, &state, 0, &part_files, &spool_lens)?;
+                report.checkpoints += 1;
+            }
+        }
+    }
+    let mut last_checkpoint = Instant::now();
+    loop {
+        let next = level + 1;
+        if next > MAX_LEVEL {
+            return Err(SolveError::Remoteness(next));
+        }
+        // Spools appended to in this pass: read in this pass (later parts) or
+        // in the next (earlier parts).
+        let spools: Vec<Mutex<Spool>> = (0..k)
+            .map(|j| {
+                Mutex::new(Spool {
+                    path: work.spool(j, level),
+                    pending: Vec::new(),
+                    written: spool_lens[j],
+                })
+            })
+            .collect();
+        let later: Vec<Mutex<Spool>> = (0..k)
+            .map(|j| {
+                Mutex::new(Spool {
+                    path: work.spool(j, next),
+                    pending: Vec::new(),
+                    written: 0,
+                })
+            })
+            .collect();
+        let failure: Mutex<Option<SolveError>> = Mutex::new(None);
+        let mut found = 0u64;
+        for part in 0..k {
+            let has_level = state.marks[(level % 2) as usize][state.part_tiles[part].clone()]
+                .iter()
+                .any(|m| m.load(Relaxed) == level);
+            let pending = {
+                let mut s = spools[part].lock().expect("spool");
+                s.flush()?;
+                s.written
+            };
+            if !in_memory {
+                if !has_level && pending == 0 {
+                    continue;
+                }
+                let (pass, crc) = part_files[part].expect("every part is on disk");
+                let (_, len) = state.parts[part];
+                state.cells[part] = Some(read_cells(&work.part(part, pass), len, crc)?);
+                state.apply_spool(part, &work.spool(part, level), pending)?;
+            }
+            let spooled = |j: usize, entries: &[u64]| {
+                let target = if j > part { &spools[j] } else { &later[j] };
+                let mut s = target.lock().expect("spool");
+                s.pending.extend_from_slice(entries);
+                if s.pending.len() >= SPOOL_BATCH {
+                    if let Err(e) = s.flush() {
+                        failure.lock().expect("failure").get_or_insert(e);
+                    }
+                }
+            };
+            found += state.visit(part, level, &spooled);
+            if let Some(e) = failure.lock().expect("failure").take() {
+                return Err(e);
+            }
+            if !in_memory {
+                let cells = state.cells[part].take().expect("loaded");
+                part_files[part] = Some((next, write_cells(&work.part(part, next), &cells)?));
+            }
+            progress(SolveProgress {
+                level,
+                resolved: state.resolved.load(Relaxed),
+                total: n,
+                part: (!in_memory).then_some((part + 1, k)),
+            });
+        }
+        for s in later.iter() {
+            s.lock().expect("spool").flush()?;
+        }
+        report.spooled_bytes += spools
+            .iter()
+            .zip(&spool_lens)
+            .map(|(s, &before)| s.lock().expect("spool").written - before)
+            .sum::<u64>()
+            + later
+                .iter()
+                .map(|s| s.lock().expect("spool").written)
+                .sum::<u64>();
+        spool_lens = later
+            .iter()
+            .map(|s| s.lock().expect("spool").written)
+            .collect();
+        progress(SolveProgress {
+            level: next,
+            resolved: state.resolved.load(Relaxed),
+            total: n,
+            part: None,
+        });
+        if found == 0 {
+            break;
+        }
+        level = next;
+        let due = plan
+            .checkpoint_every
+            .is_some_and(|every| last_checkpoint.elapsed() >= every);
+        if in_memory && due {
+            let cells = state.cells[0].as_ref().expect("in memory");
+            part_files[0] = Some((level, write_cells(&work.part(0, level), cells)?));
+        }
+        if !in_memory || due {
+            commit(&work, &state, level, &part_files, &spool_lens)?;
+            report.checkpoints += 1;
+            last_checkpoint = Instant::now();
+        }
+    }
+    let max_remoteness = level.saturating_sub(1);
+    let encoding = if max_remoteness <= NARROW_MAX {
+        Encoding::Narrow
+    } else {
+        Encoding::Wide
+    };
+    let entries = n;
+    crate::file::save_table(rules, entries, encoding, out, &mut |write| {
+        for part in 0..k {
+            let cells = match state.cells[part].take() {
+                Some(cells) => cells,
+                None => {
+                    let (pass, crc) = part_files[part].expect("on disk");
+                    read_cells(&work.part(part, pass), state.parts[part].1, crc)?
+                }
+            };
+            let mut buf = Vec::with_capacity(1 << 20);
+            for chunk in cells.chunks(1 << 19) {
+                buf.clear();
+                match encoding {
+                    Encoding::Narrow => {
+                        buf.extend(chunk.iter().map(|c| narrow_cell(c.load(Relaxed))))
+                    }
+                    _ => buf.extend(
+                        chunk
+                            .iter()
+                            .flat_map(|c| wide_cell(c.load(Relaxed)).to_le_bytes()),
+                    ),
+                }
+                write(&buf)?;
+            }
+        }
+        Ok(())
+    })?;
+    fs::remove_dir_all(&work.dir).map_err(io_error("cannot remove", &work.dir))?;
+    Ok(report)
+}
+
+/// The tiles of each part: parts are whole rows of tiles in index order, and
+/// so are the tiles of a [`TileMap`].
+fn tiles_of_parts(map: &TileMap, parts: &[(u64, u64)]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::with_capacity(parts.len());
+    let mut t = 0;
+    for &(first, len) in parts {
+        let start = t;
+        while t < map.tiles().len() {
+            let tile = &map.tiles()[t];
+            let i = tile.row_start(tile.rows.start) + tile.cols.start;
+            if i >= first + len {
+                break;
+            }
+            t += 1;
+        }
+        out.push(start..t);
+    }
+    out
+}
+
+/// Level 0 of one part: its finished positions and those with no move.
+fn set_up(state: &State, part: usize) -> Vec<AtomicU16> {
+    let (first, len) = state.parts[part];
+    let cells = zeroed_cells(len as usize);
+    let graph = state.graph;
+    let found: u64 = state.map.tiles()[state.part_tiles[part].clone()]
+        .par_iter()
+        .map(|tile| {
+            let mut found = 0;
+            tile.for_each_ranks(|i, r0, r1| {
+                let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
+                if !finished && has_child {
+                    return;
+                }
+                let ended = end_outcome(graph, i, finished);
+                let tag = if ended.value == Value::Win { WIN } else { LOSE };
+                cells[(i - first) as usize].store(cell(tag, 0), Relaxed);
+                found += 1;
+            });
+            found
+        })
+        .sum();
+    state.resolved.fetch_add(found, Relaxed);
+    cells
+}
+
+/// Writes the marks and the manifest of the start of pass `pass`, then removes
+/// what no manifest names any more.
+fn commit(
+    work: &WorkDir,
+    state: &State,
+    pass: u32,
+    part_files: &[Option<(u32, u32)>],
+    spools: &[u64],
+) -> Result<(), SolveError> {
+    let marks = marks_bytes(&state.marks);
+    let marks_path = work.marks(pass);
+    chopsticks_files::write_atomically(&marks_path, &marks)?;
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT,
+        ruleset: state.graph.rules().clone(),
+        positions: state.graph.count(),
+        parts: state.parts.clone(),
+        pass,
+        resolved: state.resolved.load(Relaxed),
+        part_files: part_files
+            .iter()
+            .map(|f| f.expect("every part written"))
+            .collect(),
+        spools: spools.to_vec(),
+        marks_crc: crc32fast::hash(&marks),
+    };
+    let text = serde_json::to_vec_pretty(&manifest).expect("the manifest serialises");
+    chopsticks_files::write_atomically(&work.manifest(), &text)?;
+    clean(work, &manifest)
+}
+
+/// Removes the files of the work directory that the manifest does not name:
+/// parts of other passes, spools of earlier passes, marks of other passes.
+fn clean(work: &WorkDir, manifest: &Manifest) -> Result<(), SolveError> {
+    let entries = fs::read_dir(&work.dir).map_err(io_error("cannot read", &work.dir))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let keep = if name == "manifest.json" {
+            true
+        } else if let Some(rest) = name.strip_prefix("part-") {
+            manifest
+                .part_files
+                .iter()
+                .enumerate()
+                .any(|(i, (pass, _))| rest == format!("{i}-{pass}.cells"))
+        } else if let Some(rest) = name.strip_prefix("spool-") {
+            (0..manifest.parts.len()).any(|i| rest == format!("{i}-{}.bin", manifest.pass))
+        } else if let Some(rest) = name.strip_prefix("marks-") {
+            rest == format!("{}.bin", manifest.pass)
+        } else {
+            true // not ours: left alone
+        };
+        if !keep {
+            fs::remove_file(entry.path()).map_err(io_error("cannot remove", &entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The manifest of the work directory, if there is one, checked against the
+/// solve asked for.
+fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manifest>, SolveError> {
+    let path = work.manifest();
+    let text = match fs::read(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error("cannot read", &path)(e)),
+    };
+    let m: Manifest = serde_json::from_slice(&text).map_err(|e| {
+        SolveError::Checkpoint(format!("{}: not a readable manifest: {e}", path.display()))
+    })?;
+    if m.format != MANIFEST_FORMAT {
+        return Err(SolveError::Checkpoint(format!(
+            "{}: manifest format {}, this program reads {MANIFEST_FORMAT}",
+            path.display(),
+            m.format
+        )));
+    }
+    if &m.ruleset != rules || m.positions != n {
+        return Err(SolveError::Checkpoint(format!(
+            "{} holds a solve of {}, not of {}: remove it to start over",
+            work.dir.display(),
+            m.ruleset.describe(),
+            rules.describe()
+        )));
+    }
+    let covered = m.parts.windows(2).all(|w| w[0].0 + w[0].1 == w[1].0)
+        && m.parts.first().is_some_and(|p| p.0 == 0)
+        && m.parts.last().is_some_and(|p| p.0 + p.1 == n)
+        && m.part_files.len() == m.parts.len()
+        && m.spools.len() == m.parts.len();
+    if !covered {
+        return Err(SolveError::Checkpoint(format!(
+            "{}: the parts do not cover the index",
+            path.display()
+        )));
+    }
+    Ok(Some(m))
+}
+
+/// Brings the work directory back to the manifest (files written after it are
+/// removed, spools cut back) and the state to its pass.
+fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveError> {
+    clean(work, m)?;
+    for (j, &len) in m.spools.iter().enumerate() {
+        let path = work.spool(j, m.pass);
+        match OpenOptions::new().write(true).open(&path) {
+            Ok(file) => {
+                let size = file
+                    .metadata()
+                    .map_err(io_error("cannot read", &path))?
+                    .len();
+                if size < len {
+                    return Err(SolveError::Checkpoint(format!(
+                        "{} is shorter than its manifest says",
+                        path.display()
+                    )));
+                }
+                file.set_len(len)
+                    .map_err(io_error("cannot cut back", &path))?;
+            }
+            Err(_) if len == 0 => {}
+            Err(e) => return Err(io_error("cannot open", &path)(e)),
+        }
+    }
+    let marks_path = work.marks(m.pass);
+    let mut bytes = Vec::new();
+    File::open(&marks_path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::Start(0))?;
+            f.read_to_end(&mut bytes)
+        })
+        .map_err(io_error("cannot read the checkpoint", &marks_path))?;
+    let tiles = state.marks[0].len();
+    if bytes.len() != 2 * tiles * 4 || crc32fast::hash(&bytes) != m.marks_crc {
+        return Err(SolveError::Checkpoint(format!(
+            "{} is damaged (its checksum does not match the manifest's)",
+            marks_path.display()
+        )));
+    }
+    for (mark, b) in state.marks.iter().flatten().zip(bytes.chunks_exact(4)) {
+        mark.store(u32::from_le_bytes(b.try_into().expect("4 bytes")), Relaxed);
+    }
+    state.resolved.store(m.resolved, Relaxed);
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! The solve over parts of the index (out of core, resumable) gives the
+//! in-memory solver's table exactly, however the index is cut and wherever a
+//! solve is interrupted.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::time::Duration;
+
+use chopsticks_rules::{Preset, Ruleset};
+use chopsticks_solve::parts::{solve_to_file, DiskPlan};
+use chopsticks_solve::{file, Solution};
+use chopsticks_space::Graph;
+
+fn rulesets() -> Vec<Ruleset> {
+    let mut out = Vec::new();
+    for preset in [
+        Preset::Standard,
+        Preset::Rollover,
+        Preset::Rahman,
+        Preset::Simple,
+    ] {
+        for (hands, fingers) in [
+            (vec![2, 2], 5),
+            (vec![3, 3], 5),
+            (vec![2, 3], 6),
+            (vec![4, 4], 6),
+            (vec![3, 5], 6),
+        ] {
+            let mut rules = Ruleset {
+                hands,
+                fingers,
+                ..preset.ruleset()
+            };
+            if rules.validate().is_ok() {
+                out.push(rules.clone());
+                rules.misere = true;
+                if rules.validate().is_ok() {
+                    out.push(rules);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn plan(dir: &Path, cell_bytes: u64, every: Option<Duration>) -> DiskPlan {
+    DiskPlan {
+        dir: dir.join("work"),
+        cell_bytes,
+        checkpoint_every: every,
+    }
+}
+
+#[test]
+fn parts_give_the_in_memory_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.sol");
+    let mut parted = 0;
+    for rules in rulesets() {
+        let graph = Graph::new(&rules).unwrap();
+        let solution = Solution::solve(&graph, &|_| {}).unwrap();
+        let n = graph.count();
+        // One part (in memory), a few parts, and parts of one row of tiles.
+        for cell_bytes in [u64::MAX, n, 2 * 64 * 64, 1] {
+            let report =
+                solve_to_file(&graph, &plan(dir.path(), cell_bytes, None), &out, &|_| {}).unwrap();
+            if report.parts > 1 {
+                parted += 1;
+            }
+            let back = file::load(&out).unwrap();
+            assert_eq!(
+                back.table(),
+                solution.table(),
+                "{} in {} parts",
+                rules.describe(),
+                report.parts
+            );
+            assert_eq!(
+                std::fs::read(&out).unwrap(),
+                file::encode(&solution),
+                "the same file, byte for byte"
+            );
+            assert!(
+                !dir.path().join("work").exists(),
+                "the work directory is removed"
+            );
+        }
+    }
+    assert!(parted > 20, "{parted}");
+}
+
+/// Stops a solve by a panic in its progress report after `reports` reports,
+/// leaving its work directory as a crash would (files of the pass under way
+/// written, the manifest of the pass before).
+fn interrupted(graph: &Graph, plan: &DiskPlan, out: &Path, reports: usize) -> bool {
+    let count = std::sync::atomic::AtomicUsize::new(0);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        solve_to_file(graph, plan, out, &|_| {
+            if count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == reports {
+                panic!("interrupted");
+            }
+        })
+    }));
+    result.is_err()
+}
+
+#[test]
+fn an_interrupted_solve_resumes_to_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.sol");
+    // Cutoff rules with many levels, cut into many parts (a row of tiles each).
+    let rules = Ruleset {
+        hands: vec![4, 4],
+        fingers: 8,
+        ..Preset::Standard.ruleset()
+    };
+    let graph = Graph::new(&rules).unwrap();
+    let want = file::encode(&Solution::solve(&graph, &|_| {}).unwrap());
+    let mut resumed = 0;
+    for (cell_bytes, every) in [(1, None), (u64::MAX, Some(Duration::ZERO))] {
+        let plan = plan(dir.path(), cell_bytes, every);
+        for reports in [3, 10, 25, 40, 77] {
+            if !interrupted(&graph, &plan, &out, reports) {
+                std::fs::remove_file(&out).unwrap();
+                continue;
+            }
+            assert!(!out.exists());
+            // Interrupted again, later, then finished.
+            interrupted(&graph, &plan, &out, reports / 2);
+            let report = solve_to_file(&graph, &plan, &out, &|_| {}).unwrap();
+            if report.resumed_from.is_some() {
+                resumed += 1;
+            }
+            assert_eq!(
+                std::fs::read(&out).unwrap(),
+                want,
+                "stopped after {reports} reports"
+            );
+            std::fs::remove_file(&out).unwrap();
+        }
+    }
+    assert!(resumed >= 6, "{resumed}");
+}
+
+#[test]
+fn a_checkpoint_of_other_rules_or_damaged_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.sol");
+    let rules = Ruleset {
+        hands: vec![4, 4],
+        fingers: 8,
+        ..Preset::Standard.ruleset()
+    };
+    let graph = Graph::new(&rules).unwrap();
+    let plan = plan(dir.path(), 1, None);
+    assert!(interrupted(&graph, &plan, &out, 30));
+    let other = Graph::new(&Preset::Standard.ruleset()).unwrap();
+    let err = solve_to_file(&other, &plan, &out, &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("holds a solve of") && err.contains("remove it"),
+        "{err}"
+    );
+    // A part file damaged: refused, not resumed from.
+    let part = std::fs::read_dir(&plan.dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "cells"))
+        .unwrap();
+    let mut bytes = std::fs::read(&part).unwrap();
+    bytes[3] ^= 0x10;
+    std::fs::write(&part, &bytes).unwrap();
+    let err = solve_to_file(&graph, &plan, &out, &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("damaged"), "{err}");
+    assert!(!out.exists());
+}

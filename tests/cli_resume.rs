@@ -1,0 +1,127 @@
+//! A long solve killed (SIGKILL, at no chosen moment) and started again with
+//! the same command resumes from its checkpoint and saves the same file as a
+//! solve that was never interrupted; out of core and in memory.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fails_with, json, text};
+
+/// Cutoff rules with many levels: 2 players × 6 hands, F = 8 (2,944,656 positions).
+const RULES: [&str; 6] = ["--preset", "standard", "--hands", "6", "--fingers", "8"];
+
+/// The pass recorded in the work directory's manifest, if there is one.
+fn manifest_pass(work: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(work.join("manifest.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["pass"].as_u64()
+}
+
+/// Starts `solve` with `extra` options, kills it with SIGKILL once its
+/// checkpoint has reached level `at`, and returns the level it had reached.
+fn kill_after(save: &Path, extra: &[&str], at: u64) -> u64 {
+    let work = Path::new(&format!("{}.work", save.display())).to_path_buf();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .arg("solve")
+        .args(RULES)
+        .args(["--save", text(save), "--quiet"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let clock = Instant::now();
+    loop {
+        if let Some(pass) = manifest_pass(&work) {
+            if pass >= at {
+                child.kill().unwrap();
+                let status = child.wait().unwrap();
+                assert!(!status.success(), "killed, not finished");
+                return pass;
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the solve ended ({status}) before level {at} was checkpointed");
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(120),
+            "no checkpoint came"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn a_killed_solve_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference.sol");
+    let mut args: Vec<&str> = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--save", text(&reference), "--json", "--quiet"]);
+    let v = json(&args);
+    assert_eq!(v["mode"], "checkpointed", "{v}");
+    let want = std::fs::read(&reference).unwrap();
+    for (name, extra, at) in [
+        // Out of core: parts of 2 MiB of cells (a dozen parts), a checkpoint a level.
+        ("parts.sol", vec!["--memory", "3M"], 4),
+        // In memory, a checkpoint every level (every 0 s).
+        ("memory.sol", vec!["--checkpoint-every", "0"], 6),
+    ] {
+        let save = dir.path().join(name);
+        let reached = kill_after(&save, &extra, at);
+        assert!(!save.exists(), "nothing saved by the killed solve");
+        // Killed again, later.
+        let reached = kill_after(&save, &extra, reached + 3);
+        let mut args: Vec<&str> = vec!["solve"];
+        args.extend(RULES);
+        args.extend(["--save", text(&save), "--json", "--quiet"]);
+        args.extend(extra.iter().copied());
+        let v = json(&args);
+        assert!(v["resumed_from"].as_u64().unwrap() >= reached, "{v}");
+        assert_eq!(std::fs::read(&save).unwrap(), want, "{name}: the same file");
+        assert!(!Path::new(&format!("{}.work", save.display())).exists());
+        // Its summary is the uninterrupted one's.
+        for key in ["reachable", "win", "lose", "draw", "start", "longest_win"] {
+            let mut again: Vec<&str> = vec!["solve"];
+            again.extend(RULES);
+            again.extend(["--json", "--quiet"]);
+            assert_eq!(v[key], json(&again)[key], "{key}");
+        }
+    }
+}
+
+#[test]
+fn memory_too_small_or_a_foreign_checkpoint_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("x.sol");
+    let mut args: Vec<&str> = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--save", text(&save), "--memory", "100K"]);
+    fails_with(&args, "more than the 100.0 KiB allowed");
+    args.pop();
+    args.push("5X");
+    fails_with(&args, "unknown unit");
+    // Three players cannot go out of core.
+    fails_with(
+        &[
+            "solve",
+            "--players",
+            "3",
+            "--hands",
+            "3",
+            "--fingers",
+            "8",
+            "--memory",
+            "1M",
+        ],
+        "solving out of core is for two players",
+    );
+    // A checkpoint of other rules in the work directory.
+    kill_after(&save, &["--memory", "3M"], 2);
+    let mut other: Vec<&str> = vec!["solve", "--preset", "standard", "--hands", "6"];
+    other.extend(["--fingers", "7", "--memory", "3M", "--save", text(&save)]);
+    fails_with(&other, "remove it to start over");
+}
