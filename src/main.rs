@@ -2,6 +2,7 @@
 //! generalisations. This binary only parses options and formats results; the work
 //! is done by the library crates (see ARCHITECTURE.md).
 
+mod cluster;
 mod commands;
 mod memory;
 mod progress;
@@ -72,6 +73,10 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Check the paper's theorems (and the closed form for n = 3) by exhaustion.
     Verify(commands::verify::VerifyArgs),
+    /// The distributed solver across hosts: one worker process per host of a
+    /// hostfile, then the solution file assembled (`solve --workers N` does both
+    /// on this machine).
+    Cluster(commands::cluster::ClusterArgs),
 }
 
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
@@ -151,6 +156,7 @@ fn main() {
         Command::Table(args) => commands::table::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
         Command::Verify(args) => commands::verify::run(&args),
+        Command::Cluster(args) => commands::cluster::run(&args),
     };
     if let Err(error) = result {
         if is_broken_pipe(&error) {

@@ -181,8 +181,9 @@ pub fn plan_solve(
         let explore = explore_bytes(count) + (1 << 20);
         if explore >= budget {
             anyhow::bail!(
-                "solving {count} positions out of core still needs about {} of memory for \
-                 the summary's exploration, more than the {} allowed",
+                "solving {count} positions needs about {} of memory; out of core it still \
+                 needs about {} for the summary's exploration, more than the {} allowed",
+                human_bytes(in_memory_bytes),
                 human_bytes(explore),
                 human_bytes(budget)
             );

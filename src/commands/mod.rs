@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod cluster;
 pub mod export;
 pub mod moves;
 pub mod play;

@@ -45,6 +45,11 @@ pub struct SolveArgs {
     /// killed solve, started again with the same command, resumes from it.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     checkpoint_every: u64,
+    /// Solve with this many processes of the distributed solver on this machine
+    /// (timely dataflow over loopback TCP; two players); `chopsticks cluster`
+    /// runs it across hosts.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    workers: Option<u64>,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -54,6 +59,68 @@ struct Method {
     mode: SolveMode,
     report: Option<DiskReport>,
     work_dir: Option<PathBuf>,
+    /// The solution file was written by the solve itself.
+    saved: bool,
+    /// The distributed solve's workers.
+    workers: Option<Vec<chopsticks_distributed::WorkerReport>>,
+}
+
+/// Solves with `workers` processes of the distributed solver on loopback.
+fn solve_by_workers(
+    rules: &Ruleset,
+    workers: usize,
+    save: Option<&Path>,
+    quiet: bool,
+) -> Result<(Solved, Method)> {
+    if rules.players() != 2 {
+        anyhow::bail!(
+            "the distributed solver is for two players; this ruleset has {}",
+            rules.players()
+        );
+    }
+    let count = PositionIndex::new(rules)?.count();
+    crate::memory::ensure_fits(
+        chopsticks_solve::solve_bytes(count),
+        &format!("solving {count} positions with {workers} workers"),
+    )?;
+    let clock = Instant::now();
+    let (dir, out, temporary) = crate::cluster::dirs_for(rules, save);
+    progress::announce(
+        &format!(
+            "solving with {workers} worker processes on loopback (timely dataflow), their cells in {}",
+            dir.display()
+        ),
+        quiet,
+    );
+    let spinner = progress::counter("solving with workers", quiet);
+    let reports = crate::cluster::solve_on_loopback(rules, workers, &dir, &out);
+    spinner.finish_and_clear();
+    let reports = reports?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let graph = graph_for_exploring_after_solve(rules, quiet)?;
+    let solution = file::open(&out)?;
+    if temporary {
+        let _ = std::fs::remove_file(&out);
+    }
+    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
+    Ok((
+        solved,
+        Method {
+            mode: SolveMode::InMemory,
+            report: None,
+            work_dir: None,
+            saved: true,
+            workers: Some(reports),
+        },
+    ))
+}
+
+/// The move graph for the summary after a solve done elsewhere.
+fn graph_for_exploring_after_solve(
+    rules: &Ruleset,
+    quiet: bool,
+) -> Result<chopsticks_space::Graph> {
+    crate::workload::graph_for_exploring(rules, quiet)
 }
 
 /// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
@@ -144,6 +211,8 @@ fn solve_by_parts(
             mode: plan.mode.clone(),
             report: Some(report),
             work_dir: Some(work_dir),
+            saved: true,
+            workers: None,
         },
     ))
 }
@@ -165,30 +234,44 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let count = PositionIndex::new(&rules)?.count();
     let plan = plan_solve(&rules, count, args.memory, args.save.is_some())?;
-    let (mut s, (notation, start), method) = match plan.mode {
-        SolveMode::InMemory => {
-            let (s, prepared) =
-                solved_with(&args.rules, &DbArgs::default(), args.output.quiet, prepare)?;
-            let method = Method {
-                mode: SolveMode::InMemory,
-                report: None,
-                work_dir: None,
-            };
-            (s, prepared, method)
-        }
-        _ => {
+    let (mut s, (notation, start), method) = match (args.workers, &plan.mode) {
+        (Some(workers), _) => {
             let prepared = prepare(&rules)?;
-            let (s, method) = solve_by_parts(
+            let (s, method) = solve_by_workers(
                 &rules,
-                &plan,
+                workers as usize,
                 args.save.as_deref(),
-                Duration::from_secs(args.checkpoint_every),
                 args.output.quiet,
             )?;
             (s, prepared, method)
         }
+        (None, _) => match plan.mode {
+            SolveMode::InMemory => {
+                let (s, prepared) =
+                    solved_with(&args.rules, &DbArgs::default(), args.output.quiet, prepare)?;
+                let method = Method {
+                    mode: SolveMode::InMemory,
+                    report: None,
+                    work_dir: None,
+                    saved: false,
+                    workers: None,
+                };
+                (s, prepared, method)
+            }
+            _ => {
+                let prepared = prepare(&rules)?;
+                let (s, method) = solve_by_parts(
+                    &rules,
+                    &plan,
+                    args.save.as_deref(),
+                    Duration::from_secs(args.checkpoint_every),
+                    args.output.quiet,
+                )?;
+                (s, prepared, method)
+            }
+        },
     };
-    let saved_already = method.report.is_some() && args.save.is_some();
+    let saved_already = method.saved && args.save.is_some();
     if args.no_remoteness {
         s.solution = s.solution.without_remoteness()?;
     }
@@ -203,7 +286,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     }
     let seconds = clock.elapsed().as_secs_f64();
-    let solve_seconds = s.solve_time.as_secs_f64();
+    // The distributed solve's own time: its slowest worker's, from its set-up to
+    // the end of the dataflow (the processes' start-up, timely's connections and
+    // the assembly of the file are in `seconds`).
+    let solve_seconds = match &method.workers {
+        Some(w) => w.iter().map(|r| r.seconds).fold(0.0, f64::max),
+        None => s.solve_time.as_secs_f64(),
+    };
     let rate = s.solution.count() as f64 / solve_seconds.max(1e-9);
     let longest = match summary.longest_win {
         Some((i, r)) => Some((write(&graph.position(i))?, r)),
@@ -232,6 +321,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "positions_per_second": rate,
             "encoding": s.solution.table().encoding(),
             "mode": match method.mode {
+                _ if method.workers.is_some() => "distributed",
                 SolveMode::InMemory => "in-memory",
                 SolveMode::Checkpointed => "checkpointed",
                 SolveMode::OutOfCore { .. } => "out-of-core",
@@ -242,6 +332,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
             "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
             "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
+            "workers": method.workers.as_ref().map(|w| w.len()),
+            "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
+            "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
             "bits_per_position": s.solution.table().bits_per_entry()
                 * s.solution.concept().width(s.rules.players()) as u64,
             "saved": args.save.as_ref().map(|p| p.display().to_string()),
@@ -370,6 +463,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             args.checkpoint_every
         ),
         _ => {}
+    }
+    if let Some(workers) = &method.workers {
+        println!(
+            "Distributed:          {} worker processes on loopback, {} parent updates sent as messages",
+            workers.len(),
+            workers.iter().map(|r| r.messages).sum::<u64>()
+        );
     }
     if let Some(pass) = method.report.as_ref().and_then(|r| r.resumed_from) {
         println!("Resumed:              from the checkpoint at remoteness {pass}");

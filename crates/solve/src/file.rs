@@ -82,14 +82,15 @@ fn error(path: &Path, message: impl Into<String>) -> SolveError {
     }
 }
 
+/// Something that writes bytes, piece by piece.
+type Sink<'a> = dyn FnMut(&[u8]) -> Result<(), SolveError> + 'a;
+/// Something that gives a table's bytes to a [`Sink`], in order.
+pub(crate) type Fill<'a> = dyn FnMut(&mut Sink<'_>) -> Result<(), SolveError> + 'a;
+
 /// Writes a version 3 file to `out`: the prefix, then the table's bytes as
 /// `fill` gives them (in pieces of any size), each block's checksum computed
 /// on the way, then the checksums.
-fn write_file(
-    header: &Header,
-    out: &mut dyn Write,
-    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
-) -> Result<(), SolveError> {
+fn write_file(header: &Header, out: &mut dyn Write, fill: &mut Fill<'_>) -> Result<(), SolveError> {
     let header = serde_json::to_vec(header).expect("the header serialises");
     let mut head = Vec::with_capacity(20 + header.len());
     head.extend_from_slice(MAGIC);
@@ -140,11 +141,7 @@ fn header_of(solution: &Solution) -> Header {
 }
 
 /// Writes a file atomically (see [`save`]) with the table's bytes from `fill`.
-fn save_with(
-    header: &Header,
-    path: &Path,
-    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
-) -> Result<(), SolveError> {
+fn save_with(header: &Header, path: &Path, fill: &mut Fill<'_>) -> Result<(), SolveError> {
     let mut failure = None;
     let written = chopsticks_files::write_with(path, |file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
@@ -172,7 +169,7 @@ pub(crate) fn save_table(
     entries: u64,
     encoding: Encoding,
     path: &Path,
-    fill: &mut dyn FnMut(&mut dyn FnMut(&[u8]) -> Result<(), SolveError>) -> Result<(), SolveError>,
+    fill: &mut Fill<'_>,
 ) -> Result<(), SolveError> {
     let header = Header {
         ruleset: rules.clone(),

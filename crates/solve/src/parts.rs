@@ -479,12 +479,12 @@ pub fn solve_to_file(
         None => {
             // Level 0, part by part (the marks start at 0: every tile is visited
             // at level 0).
-            for part in 0..k {
+            for (part, file) in part_files.iter_mut().enumerate() {
                 let cells = set_up(&state, part);
-                state.cells[part] = Some(cells);
-                if !in_memory {
-                    let cells = state.cells[part].take().expect("set up");
-                    part_files[part] = Some((0, write_cells(&work.part(part, 0), &cells)?));
+                if in_memory {
+                    state.cells[part] = Some(cells);
+                } else {
+                    *file = Some((0, write_cells(&work.part(part, 0), &cells)?));
                 }
                 progress(SolveProgress {
                     level: 0,
@@ -617,11 +617,11 @@ pub fn solve_to_file(
     };
     let entries = n;
     crate::file::save_table(rules, entries, encoding, out, &mut |write| {
-        for part in 0..k {
+        for (part, file) in part_files.iter().enumerate() {
             let cells = match state.cells[part].take() {
                 Some(cells) => cells,
                 None => {
-                    let (pass, crc) = part_files[part].expect("on disk");
+                    let (pass, crc) = file.expect("on disk");
                     read_cells(&work.part(part, pass), state.parts[part].1, crc)?
                 }
             };
@@ -838,4 +838,65 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
     }
     state.resolved.store(m.resolved, Relaxed);
     Ok(())
+}
+
+/// Writes the solution file of a two-player ruleset from working cells kept in
+/// files, little-endian 16-bit cells of consecutive ranges of the index in
+/// order (what the distributed solver's workers leave): `files` are the paths
+/// with their numbers of positions, `max_remoteness` the largest remoteness in
+/// them (it chooses the encoding).
+pub fn save_from_cell_files(
+    rules: &Ruleset,
+    files: &[(PathBuf, u64)],
+    max_remoteness: u32,
+    out: &Path,
+) -> Result<(), SolveError> {
+    let entries: u64 = files.iter().map(|(_, n)| n).sum();
+    let count = chopsticks_rules::PositionIndex::new(rules)?.count();
+    if entries != count {
+        return Err(SolveError::Io(format!(
+            "the cell files hold {entries} positions, the ruleset has {count}"
+        )));
+    }
+    let encoding = if max_remoteness <= NARROW_MAX {
+        Encoding::Narrow
+    } else {
+        Encoding::Wide
+    };
+    crate::file::save_table(rules, entries, encoding, out, &mut |write| {
+        for (path, len) in files {
+            let file = File::open(path).map_err(io_error("cannot read", path))?;
+            let size = file
+                .metadata()
+                .map_err(io_error("cannot read", path))?
+                .len();
+            if size != 2 * len {
+                return Err(SolveError::Io(format!(
+                    "{}: {size} bytes, not the {len} cells expected",
+                    path.display()
+                )));
+            }
+            let mut input = BufReader::with_capacity(1 << 20, file);
+            let mut bytes = vec![0u8; 1 << 20];
+            let mut buf = Vec::with_capacity(1 << 20);
+            let mut left = 2 * len;
+            while left > 0 {
+                let n = (bytes.len() as u64).min(left) as usize;
+                input
+                    .read_exact(&mut bytes[..n])
+                    .map_err(io_error("cannot read", path))?;
+                left -= n as u64;
+                buf.clear();
+                for c in bytes[..n].chunks_exact(2) {
+                    let v = u16::from_le_bytes([c[0], c[1]]);
+                    match encoding {
+                        Encoding::Narrow => buf.push(narrow_cell(v)),
+                        _ => buf.extend(wide_cell(v).to_le_bytes()),
+                    }
+                }
+                write(&buf)?;
+            }
+        }
+        Ok(())
+    })
 }

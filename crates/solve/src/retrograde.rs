@@ -39,17 +39,22 @@ use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
 use crate::SolveError;
 
-pub(crate) const UNRESOLVED: u16 = 0;
+/// The tag of an unresolved cell (bits 0-1).
+pub const UNRESOLVED: u16 = 0;
 /// An unresolved position whose children are not counted yet (a counter is at
 /// least 1 while unresolved, so 0 is free to mean this).
-pub(crate) const NOT_COUNTED: u16 = 0;
-pub(crate) const WIN: u16 = 1;
-pub(crate) const LOSE: u16 = 2;
+pub const NOT_COUNTED: u16 = 0;
+/// The tag of a win for the mover.
+pub const WIN: u16 = 1;
+/// The tag of a loss for the mover.
+pub const LOSE: u16 = 2;
 /// The largest counter or remoteness a cell holds.
 pub const MAX_LEVEL: u32 = (1 << 14) - 1;
 
+/// A cell: `tag` (`WIN`, `LOSE`, `UNRESOLVED`) in bits 0-1, the counter or
+/// remoteness above. For solvers built on this encoding (the distributed solver).
 #[inline]
-pub(crate) fn cell(tag: u16, level: u32) -> u16 {
+pub fn cell(tag: u16, level: u32) -> u16 {
     (level as u16) << 2 | tag
 }
 
@@ -226,7 +231,7 @@ pub(crate) fn zeroed_cells(count: usize) -> Vec<AtomicU16> {
 /// The outcome of a position with no move (level 0): a finished game is won by
 /// the mover if alive (normal play) or dead (misère); a position where the mover,
 /// though the game is not over, has no move is lost (normal) or won (misère).
-pub(crate) fn end_outcome(graph: &Graph, index: u64, finished: bool) -> Outcome {
+pub fn end_outcome(graph: &Graph, index: u64, finished: bool) -> Outcome {
     let misere = graph.rules().misere;
     let mover_wins = if finished {
         graph.mover_alive(index) != misere

@@ -84,7 +84,7 @@ pub fn explore_bytes(count: u64) -> u64 {
 }
 
 /// Explores every position reachable from `start`, calling `progress` after each layer.
-/// Two-player indices are walked by tiles (see [`crate::tiles`]), others in
+/// Two-player indices are walked by tiles (see [`crate::TileMap`]), others in
 /// index order.
 pub fn explore(graph: &Graph, start: u64, progress: &(dyn Fn(Progress) + Sync)) -> Exploration {
     explore_by(graph, TileMap::new(graph), start, progress)
@@ -240,7 +240,7 @@ fn expand_words(graph: &Graph, frontier: &BitSet, seen: &BitSet, next: &AtomicBi
 }
 
 /// Expands the layer `frontier` of a two-player index tile by tile (see
-/// [`crate::tiles`]): only the tiles marked with `depth` hold positions of the
+/// [`crate::TileMap`]): only the tiles marked with `depth` hold positions of the
 /// layer; a tile that receives a new child is marked with `depth + 1`.
 fn expand_tiles(
     graph: &Graph,

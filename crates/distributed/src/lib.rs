@@ -1,0 +1,416 @@
+//! The two-player retrograde solve on a cluster, through timely dataflow.
+//!
+//! **The model.** The index is cut among the workers (threads of timely
+//! processes, on one machine or many) into consecutive ranges of whole rows of
+//! tiles ([`chopsticks_space::TileMap`]), of about the same number of positions.
+//! A worker holds the 16-bit cells of its range (the encoding of
+//! [`chopsticks_solve::retrograde`]) and nothing else of the table. The
+//! analysis is the same level by level: a position resolved at level `k`
+//! updates its parents (the child was lost: the parent wins; won: the parent
+//! counts down), but an update is a message, `parent · 2 + kind`, sent to the
+//! parent's worker under timestamp `k`. The messages go round a loop whose
+//! edge adds one to the timestamp, so a message arrives at time `k + 1`, the
+//! level at which it resolves its parent. A worker keeps what arrives at each
+//! time until timely's frontier says no more can come at that time (every
+//! worker has sent everything of the level before), applies it, visits its
+//! positions of that level and sends their updates. Level 0 is visited at the
+//! start. When a level sends nothing, no message is left and the dataflow ends:
+//! what is unresolved is a draw. The order in which a level's updates are
+//! applied never mattered, so the table is the one-machine solver's, bit for bit
+//! (tested with threads and with processes on loopback).
+//!
+//! Each worker then writes its cells to a file; [`assemble`] turns the files
+//! into a solution file ([`chopsticks_solve::file`]).
+//!
+//! **Why timely.** It runs the same binary as several processes that connect
+//! over TCP from a list of addresses (one per process, the same list for all),
+//! with no daemon, no system library and no launcher of its own to install
+//! (MPI would need Debian's OpenMPI and `mpirun` on every host); its timestamps
+//! and frontiers are exactly the level barrier a retrograde analysis needs, with
+//! no barrier code of ours; and it is pure Rust under the MIT licence.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use chopsticks_rules::Ruleset;
+use chopsticks_solve::retrograde::{
+    cell, end_outcome, LOSE, MAX_LEVEL, NOT_COUNTED, UNRESOLVED, WIN,
+};
+use chopsticks_solve::{SolveError, Value};
+use chopsticks_space::{Graph, TileMap};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Capability, ConnectLoop, Feedback};
+
+pub use timely::{CommunicationConfig, Config, WorkerConfig};
+
+/// What can stop a distributed solve.
+#[derive(Debug, Error)]
+pub enum DistributedError {
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error(transparent)]
+    Rules(#[from] chopsticks_rules::RulesError),
+    #[error("the cluster: {0}")]
+    Cluster(String),
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+}
+
+/// What one worker solved: its range of the index and where its cells are.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct WorkerReport {
+    /// The worker's index among all workers.
+    pub worker: usize,
+    /// Workers in all.
+    pub workers: usize,
+    /// The first index of its range, and its number of positions.
+    pub first: u64,
+    pub len: u64,
+    /// The largest remoteness among its positions (0 when none is resolved).
+    pub max_remoteness: u32,
+    /// Levels it visited, and the updates it sent.
+    pub levels: u32,
+    pub messages: u64,
+    /// Seconds from its set-up to the end of the dataflow (the cluster's start-up
+    /// and the writing of its cells not included).
+    pub seconds: f64,
+    /// The ruleset (checked by [`assemble`]).
+    pub ruleset: Ruleset,
+}
+
+/// The ranges of the index of each of `workers` workers: consecutive rows of
+/// tiles, about `count / workers` positions each.
+pub fn ranges(map: &TileMap, count: u64, workers: usize) -> Vec<(u64, u64)> {
+    let mut rows: Vec<(u64, u64)> = Vec::new();
+    for tile in map.tiles() {
+        let first = tile.row_start(tile.rows.start);
+        let end = tile.row_start(tile.rows.end);
+        if rows.last().is_none_or(|r| r.0 != first) {
+            rows.push((first, end - first));
+        }
+    }
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(workers);
+    let mut row = 0;
+    for w in 0..workers {
+        let start = out.last().map_or(0, |&(f, l)| f + l);
+        let target = count * (w as u64 + 1) / workers as u64;
+        let mut end = start;
+        while row < rows.len() && (end < target || w + 1 == workers) {
+            end = rows[row].0 + rows[row].1;
+            row += 1;
+        }
+        out.push((start, end - start));
+    }
+    out
+}
+
+/// The state of one worker: its range's cells and its tiles' marks.
+struct Part {
+    graph: Arc<Graph>,
+    map: Arc<TileMap>,
+    first: u64,
+    cells: Vec<u16>,
+    /// Its tiles (indices into `map.tiles()`).
+    tiles: std::ops::Range<usize>,
+    /// The last level at which each of its tiles had a position resolved.
+    marks: Vec<u32>,
+    messages: u64,
+    levels: u32,
+}
+
+impl Part {
+    fn new(graph: Arc<Graph>, map: Arc<TileMap>, first: u64, len: u64) -> Part {
+        let tiles = {
+            let all = map.tiles();
+            let start_of = |t: usize| all[t].row_start(all[t].rows.start) + all[t].cols.start;
+            let a = (0..all.len())
+                .find(|&t| start_of(t) >= first)
+                .unwrap_or(all.len());
+            let b = (a..all.len())
+                .find(|&t| start_of(t) >= first + len)
+                .unwrap_or(all.len());
+            a..b
+        };
+        // Level 0 (few positions), found by the tiles in parallel.
+        let ends: Vec<Vec<(u64, u16)>> = map.tiles()[tiles.clone()]
+            .par_iter()
+            .map(|tile| {
+                let mut found = Vec::new();
+                tile.for_each_ranks(|i, r0, r1| {
+                    let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
+                    if finished || !has_child {
+                        let ended = end_outcome(&graph, i, finished);
+                        let tag = if ended.value == Value::Win { WIN } else { LOSE };
+                        found.push((i, cell(tag, 0)));
+                    }
+                });
+                found
+            })
+            .collect();
+        let mut cells = vec![0u16; len as usize];
+        for (i, c) in ends.into_iter().flatten() {
+            cells[(i - first) as usize] = c;
+        }
+        Part {
+            marks: vec![0; tiles.len()],
+            graph,
+            map,
+            first,
+            cells,
+            tiles,
+            messages: 0,
+            levels: 0,
+        }
+    }
+
+    /// Applies an update that resolves at `level`.
+    fn apply(&mut self, message: u64, level: u32) {
+        let (p, won) = (message >> 1, message & 1 == 1);
+        let c = &mut self.cells[(p - self.first) as usize];
+        if *c & 3 != UNRESOLVED {
+            return;
+        }
+        let resolved = if !won {
+            *c = cell(WIN, level);
+            true
+        } else {
+            let remaining = if *c == NOT_COUNTED {
+                self.graph.child_count(p)
+            } else {
+                (*c >> 2) as u32
+            };
+            if remaining <= 1 {
+                *c = cell(LOSE, level);
+                true
+            } else {
+                *c = cell(UNRESOLVED, remaining - 1);
+                false
+            }
+        };
+        if resolved {
+            let t = self.map.tile_of(p) - self.tiles.start;
+            self.marks[t] = self.marks[t].max(level);
+        }
+    }
+
+    /// The updates of the positions resolved at `level`.
+    fn visit(&mut self, level: u32, send: &mut impl FnMut(u64)) {
+        let (win_here, lose_here) = (cell(WIN, level), cell(LOSE, level));
+        self.levels = self.levels.max(level + 1);
+        let tiles = &self.map.tiles()[self.tiles.clone()];
+        for (tile, &mark) in tiles.iter().zip(&self.marks) {
+            if mark != level {
+                continue;
+            }
+            tile.for_each(|i| {
+                let v = self.cells[(i - self.first) as usize];
+                let kind = if v == lose_here {
+                    0
+                } else if v == win_here {
+                    1
+                } else {
+                    return;
+                };
+                self.graph.for_each_parent(i, |p| {
+                    self.messages += 1;
+                    send(p << 1 | kind);
+                });
+            });
+        }
+    }
+
+    fn max_remoteness(&self) -> u32 {
+        self.cells
+            .iter()
+            .filter(|&&c| c & 3 != UNRESOLVED)
+            .map(|&c| (c >> 2) as u32)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The cell file of worker `w` in `dir`.
+pub fn cells_path(dir: &Path, worker: usize) -> PathBuf {
+    dir.join(format!("cells-{worker}.bin"))
+}
+
+/// The report file of worker `w` in `dir`.
+pub fn report_path(dir: &Path, worker: usize) -> PathBuf {
+    dir.join(format!("worker-{worker}.json"))
+}
+
+fn file_error(path: &Path) -> impl Fn(std::io::Error) -> DistributedError + '_ {
+    move |e| DistributedError::File {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Runs this process's workers of a distributed solve of `rules` under
+/// `config` (timely's: threads of one process, or one process of a cluster),
+/// each writing its cells and report to `dir`. Returns the reports of this
+/// process's workers.
+pub fn run(
+    rules: &Ruleset,
+    config: Config,
+    dir: &Path,
+) -> Result<Vec<WorkerReport>, DistributedError> {
+    if rules.players() != 2 {
+        return Err(SolveError::Players(rules.players()).into());
+    }
+    let graph = Arc::new(Graph::new(rules)?);
+    let bound = graph.max_children_bound();
+    if bound > MAX_LEVEL as usize {
+        return Err(SolveError::TooManyMoves(bound).into());
+    }
+    let map = Arc::new(TileMap::new(&graph).expect("two players"));
+    std::fs::create_dir_all(dir).map_err(file_error(dir))?;
+    let dir = dir.to_path_buf();
+    let rules = rules.clone();
+    let guards = timely::execute(config, move |worker| {
+        let index = worker.index();
+        let peers = worker.peers();
+        let n = graph.count();
+        let ranges = ranges(&map, n, peers);
+        let starts: Vec<u64> = ranges.iter().map(|r| r.0).collect();
+        let (first, len) = ranges[index];
+        let clock = std::time::Instant::now();
+        let part = Rc::new(RefCell::new(Part::new(
+            Arc::clone(&graph),
+            Arc::clone(&map),
+            first,
+            len,
+        )));
+        let state = Rc::clone(&part);
+        let failed = Rc::new(RefCell::new(None::<String>));
+        let failure = Rc::clone(&failed);
+        worker.dataflow::<u32, _, _>(move |scope| {
+            let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
+            let owner = move |m: &u64| {
+                let p = m >> 1;
+                (starts.partition_point(|&s| s <= p) - 1) as u64
+            };
+            stream
+                .unary_frontier(Exchange::new(owner), "Retrograde", move |start, _info| {
+                    let mut start = Some(start);
+                    // Updates received, by the level they resolve at.
+                    let mut pending: BTreeMap<u32, (Capability<u32>, Vec<u64>)> = BTreeMap::new();
+                    move |(input, frontier), output| {
+                        if let Some(cap) = start.take() {
+                            let mut session = output.session(&cap);
+                            state.borrow_mut().visit(0, &mut |m| session.give(m));
+                        }
+                        input.for_each_stamp(|cap, data| {
+                            let Some(cap) = cap.retain_least(0) else {
+                                return;
+                            };
+                            let entry = pending
+                                .entry(*cap.time())
+                                .or_insert_with(|| (cap, Vec::new()));
+                            for batch in data {
+                                entry.1.append(batch);
+                            }
+                        });
+                        while let Some(&level) = pending.keys().next() {
+                            if frontier.less_equal(&level) {
+                                break;
+                            }
+                            let (cap, updates) = pending.remove(&level).expect("present");
+                            if level > MAX_LEVEL {
+                                failure
+                                    .borrow_mut()
+                                    .get_or_insert(SolveError::Remoteness(level).to_string());
+                                continue;
+                            }
+                            let mut part = state.borrow_mut();
+                            for m in updates {
+                                part.apply(m, level);
+                            }
+                            let mut session = output.session(&cap);
+                            part.visit(level, &mut |m| session.give(m));
+                        }
+                    }
+                })
+                .connect_loop(handle);
+        });
+        while worker.step_or_park(None) {}
+        let seconds = clock.elapsed().as_secs_f64();
+        if let Some(message) = failed.borrow_mut().take() {
+            return Err(message);
+        }
+        let part = part.borrow();
+        let report = WorkerReport {
+            worker: index,
+            workers: peers,
+            first,
+            len,
+            max_remoteness: part.max_remoteness(),
+            levels: part.levels,
+            messages: part.messages,
+            seconds,
+            ruleset: rules.clone(),
+        };
+        let write = || -> std::io::Result<()> {
+            let bytes: Vec<u8> = part.cells.iter().flat_map(|c| c.to_le_bytes()).collect();
+            std::fs::write(cells_path(&dir, index), bytes)?;
+            let text = serde_json::to_vec_pretty(&report).expect("serialises");
+            std::fs::write(report_path(&dir, index), text)
+        };
+        write().map_err(|e| format!("worker {index}: {e}"))?;
+        Ok(report)
+    })
+    .map_err(DistributedError::Cluster)?;
+    let mut reports = Vec::new();
+    for result in guards.join() {
+        match result {
+            Ok(Ok(report)) => reports.push(report),
+            Ok(Err(message)) | Err(message) => return Err(DistributedError::Cluster(message)),
+        }
+    }
+    Ok(reports)
+}
+
+/// Reads the reports of every worker in `dir` and writes the solution file
+/// `out` from their cells; returns the reports.
+pub fn assemble(
+    rules: &Ruleset,
+    dir: &Path,
+    out: &Path,
+) -> Result<Vec<WorkerReport>, DistributedError> {
+    let first = report_path(dir, 0);
+    let read = |path: &Path| -> Result<WorkerReport, DistributedError> {
+        let text = std::fs::read(path).map_err(file_error(path))?;
+        serde_json::from_slice(&text).map_err(|e| DistributedError::File {
+            path: path.display().to_string(),
+            message: format!("not a worker report: {e}"),
+        })
+    };
+    let workers = read(&first)?.workers;
+    let reports: Vec<WorkerReport> = (0..workers)
+        .map(|w| read(&report_path(dir, w)))
+        .collect::<Result<_, _>>()?;
+    let mut next = 0;
+    for (w, r) in reports.iter().enumerate() {
+        if r.worker != w || r.workers != workers || r.first != next || &r.ruleset != rules {
+            return Err(DistributedError::Cluster(format!(
+                "{}: not worker {w} of {workers} of this solve",
+                report_path(dir, w).display()
+            )));
+        }
+        next += r.len;
+    }
+    let files: Vec<(PathBuf, u64)> = reports
+        .iter()
+        .map(|r| (cells_path(dir, r.worker), r.len))
+        .collect();
+    let max = reports.iter().map(|r| r.max_remoteness).max().unwrap_or(0);
+    chopsticks_solve::parts::save_from_cell_files(rules, &files, max, out)?;
+    Ok(reports)
+}

@@ -1,0 +1,120 @@
+//! The distributed solve gives the one-machine solver's file, byte for byte:
+//! with worker threads in one process, and with processes that talk over TCP
+//! on loopback (here several timely processes in one test, each on a thread).
+
+use std::net::TcpListener;
+use std::path::Path;
+
+use chopsticks_distributed::{assemble, run, CommunicationConfig, Config, WorkerConfig};
+use chopsticks_rules::{Preset, Ruleset};
+use chopsticks_solve::{file, Solution};
+use chopsticks_space::Graph;
+
+fn reference(rules: &Ruleset) -> Vec<u8> {
+    let graph = Graph::new(rules).unwrap();
+    file::encode(&Solution::solve(&graph, &|_| {}).unwrap())
+}
+
+fn rulesets() -> Vec<Ruleset> {
+    let mut out = Vec::new();
+    for preset in [Preset::Standard, Preset::Rollover, Preset::Rahman] {
+        for (hands, fingers) in [(vec![2, 2], 5), (vec![4, 4], 6), (vec![3, 5], 6)] {
+            let rules = Ruleset {
+                hands,
+                fingers,
+                ..preset.ruleset()
+            };
+            if rules.validate().is_ok() {
+                out.push(rules);
+            }
+        }
+    }
+    out
+}
+
+fn solved_by(rules: &Ruleset, dir: &Path, configs: Vec<Config>) -> Vec<u8> {
+    let handles: Vec<_> = configs
+        .into_iter()
+        .map(|config| {
+            let (rules, dir) = (rules.clone(), dir.to_path_buf());
+            std::thread::spawn(move || run(&rules, config, &dir).unwrap())
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    let out = dir.join("out.sol");
+    assemble(rules, dir, &out).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+#[test]
+fn worker_threads_give_the_one_machine_file() {
+    for rules in rulesets() {
+        for threads in [1, 2, 4] {
+            let dir = tempfile::tempdir().unwrap();
+            let got = solved_by(&rules, dir.path(), vec![Config::process(threads)]);
+            assert!(
+                got == reference(&rules),
+                "{} with {threads} threads",
+                rules.describe()
+            );
+        }
+    }
+}
+
+/// `n` free ports on loopback.
+fn addresses(n: usize) -> Vec<String> {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn processes_on_loopback_give_the_one_machine_file() {
+    let rules = Ruleset {
+        hands: vec![4, 4],
+        fingers: 7,
+        ..Preset::Standard.ruleset()
+    };
+    let want = reference(&rules);
+    for processes in [2, 4] {
+        let dir = tempfile::tempdir().unwrap();
+        let addresses = addresses(processes);
+        let configs = (0..processes)
+            .map(|process| Config {
+                communication: CommunicationConfig::Cluster {
+                    threads: 1,
+                    process,
+                    addresses: addresses.clone(),
+                    report: false,
+                    zerocopy: false,
+                },
+                worker: WorkerConfig::default(),
+            })
+            .collect();
+        let got = solved_by(&rules, dir.path(), configs);
+        assert!(got == want, "{processes} processes");
+    }
+}
+
+#[test]
+fn reports_of_another_solve_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Preset::Standard.ruleset();
+    run(&rules, Config::process(2), dir.path()).unwrap();
+    let other = Preset::Rollover.ruleset();
+    let err = assemble(&other, dir.path(), &dir.path().join("x.sol"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not worker 0 of 2 of this solve"), "{err}");
+    std::fs::remove_file(chopsticks_distributed::report_path(dir.path(), 1)).unwrap();
+    let err = assemble(&rules, dir.path(), &dir.path().join("x.sol"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("worker-1.json"), "{err}");
+}

@@ -1,0 +1,127 @@
+//! `chopsticks cluster`: the distributed solver on several hosts.
+//!
+//! On one machine `solve --workers N` does everything. Across hosts: write a
+//! hostfile (one `host:port` a line, the same file everywhere), run `cluster
+//! worker --process I` on each host with the same rules and a directory, copy
+//! every host's `cells-*.bin` and `worker-*.json` into one directory, then
+//! `cluster assemble --save FILE` there.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::cluster::{cluster_config, read_hostfile};
+use crate::memory::human_bytes;
+use crate::rules_args::RulesArgs;
+
+#[derive(Args, Debug)]
+pub struct ClusterArgs {
+    #[command(subcommand)]
+    command: ClusterCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum ClusterCommand {
+    /// Run process I of a distributed solve: its share of the index, exchanging
+    /// parent updates with the other processes of the hostfile over TCP; its
+    /// cells and report go to --dir.
+    Worker(WorkerArgs),
+    /// Write the solution file from every worker's cells and report in --dir.
+    Assemble(AssembleArgs),
+}
+
+#[derive(Args, Debug)]
+struct WorkerArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// One `host:port` a line, process I on line I (the same file on every host).
+    #[arg(long, value_name = "FILE")]
+    hostfile: PathBuf,
+    /// This process's line in the hostfile, from 0.
+    #[arg(long, value_name = "I")]
+    process: usize,
+    /// Worker threads in this process.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Where this process writes its cells and report.
+    #[arg(long, value_name = "DIR")]
+    dir: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// No messages on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct AssembleArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The directory holding every worker's `cells-*.bin` and `worker-*.json`.
+    #[arg(long, value_name = "DIR")]
+    dir: PathBuf,
+    /// The solution file to write.
+    #[arg(long, value_name = "FILE")]
+    save: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &ClusterArgs) -> Result<()> {
+    match &args.command {
+        ClusterCommand::Worker(a) => worker(a),
+        ClusterCommand::Assemble(a) => assemble(a),
+    }
+}
+
+fn worker(args: &WorkerArgs) -> Result<()> {
+    let rules = args.rules.ruleset()?;
+    let addresses = read_hostfile(&args.hostfile)?;
+    let config = cluster_config(addresses, args.process, args.threads as usize)?;
+    let reports = crate::cluster::with_stdout_on_stderr(|| {
+        chopsticks_distributed::run(&rules, config, &args.dir)
+    })?;
+    if args.json {
+        super::print_json(&json!({ "workers": reports }));
+    } else if !args.quiet {
+        for r in &reports {
+            println!(
+                "worker {} of {}: positions {} to {}, {} updates sent, {} levels, cells in {}",
+                r.worker,
+                r.workers,
+                r.first,
+                r.first + r.len.saturating_sub(1),
+                r.messages,
+                r.levels,
+                chopsticks_distributed::cells_path(&args.dir, r.worker).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn assemble(args: &AssembleArgs) -> Result<()> {
+    let rules = args.rules.ruleset()?;
+    chopsticks_files::check_writable(&args.save)?;
+    let reports = chopsticks_distributed::assemble(&rules, &args.dir, &args.save)?;
+    let size = std::fs::metadata(&args.save).map(|m| m.len()).unwrap_or(0);
+    if args.json {
+        super::print_json(&json!({
+            "workers": reports.len(),
+            "saved": args.save.display().to_string(),
+            "bytes": size,
+        }));
+    } else {
+        println!(
+            "Saved {} ({}) from {} workers",
+            args.save.display(),
+            human_bytes(size),
+            reports.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,141 @@
+//! `solve --workers N`: the distributed solver as N processes on loopback gives
+//! the one-process solver's file, byte for byte; `cluster worker` and `cluster
+//! assemble` do the same by hand from a hostfile. Every run is bounded in time.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fails_with, json, text};
+
+/// Runs the binary, killing it (and failing) after two minutes.
+fn bounded(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("{args:?} ran for more than two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+const RULES: [&str; 6] = ["--preset", "standard", "--hands", "4", "--fingers", "8"];
+
+fn solve(save: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--save", text(save), "--json", "--quiet"]);
+    args.extend(extra);
+    let out = bounded(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn workers_on_loopback_give_the_one_process_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.sol");
+    let v = solve(&one, &[]);
+    let want = std::fs::read(&one).unwrap();
+    for workers in ["2", "4"] {
+        let save = dir.path().join(format!("w{workers}.sol"));
+        let w = solve(&save, &["--workers", workers]);
+        assert_eq!(w["mode"], "distributed", "{w}");
+        assert_eq!(w["workers"].to_string(), workers);
+        assert!(w["messages"].as_u64().unwrap() > 0);
+        assert_eq!(std::fs::read(&save).unwrap(), want, "{workers} workers");
+        for key in ["reachable", "win", "lose", "draw", "start", "longest_win"] {
+            assert_eq!(w[key], v[key], "{key}");
+        }
+        assert!(!Path::new(&format!("{}.cluster", save.display())).exists());
+    }
+}
+
+#[test]
+fn cluster_worker_and_assemble_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.sol");
+    solve(&one, &[]);
+    // Two processes on loopback from a hostfile, as on two hosts.
+    let ports: Vec<String> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    let hostfile = dir.path().join("hosts");
+    std::fs::write(
+        &hostfile,
+        format!("# two processes\n{}\n{}\n", ports[0], ports[1]),
+    )
+    .unwrap();
+    let cells = dir.path().join("cells");
+    let workers: Vec<_> = (0..2)
+        .map(|process| {
+            let mut args: Vec<String> = vec!["cluster".into(), "worker".into()];
+            args.extend(RULES.iter().map(|s| s.to_string()));
+            args.extend([
+                "--hostfile".into(),
+                text(&hostfile).into(),
+                "--process".into(),
+                process.to_string(),
+                "--dir".into(),
+                text(&cells).into(),
+                "--json".into(),
+            ]);
+            std::thread::spawn(move || {
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                bounded(&args)
+            })
+        })
+        .collect();
+    for w in workers {
+        let out = w.join().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["workers"][0]["workers"], 2, "{v}");
+    }
+    let save = dir.path().join("assembled.sol");
+    let mut args = vec!["cluster", "assemble"];
+    args.extend(RULES);
+    args.extend(["--dir", text(&cells), "--save", text(&save), "--json"]);
+    let v = json(&args);
+    assert_eq!(v["workers"], 2);
+    assert_eq!(std::fs::read(&save).unwrap(), std::fs::read(&one).unwrap());
+    // Assembling for other rules, or from a hostfile without this process: refused.
+    let mut other = vec!["cluster", "assemble", "--preset", "rollover"];
+    other.extend(["--dir", text(&cells), "--save", text(&save)]);
+    fails_with(&other, "not worker 0 of 2 of this solve");
+    let mut bad = vec!["cluster", "worker"];
+    bad.extend(RULES);
+    bad.extend([
+        "--hostfile",
+        text(&hostfile),
+        "--process",
+        "2",
+        "--dir",
+        text(&cells),
+    ]);
+    fails_with(&bad, "the hostfile lists 2 processes");
+    fails_with(
+        &["solve", "--players", "3", "--workers", "2"],
+        "the distributed solver is for two players",
+    );
+}
