@@ -44,6 +44,7 @@ use chopsticks_space::{Graph, TileMap};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, ConnectLoop, Feedback};
@@ -281,6 +282,23 @@ pub fn run(
         let ranges = ranges(&map, n, peers);
         let starts: Vec<u64> = ranges.iter().map(|r| r.0).collect();
         let (first, len) = ranges[index];
+        // A barrier: a dataflow that ends only when every worker has run it, so
+        // that the clocks start together (timely's processes connect one after
+        // another, a second apart at worst).
+        worker.dataflow::<u32, _, _>(|scope| {
+            let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
+            stream
+                .unary_frontier::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(
+                    Exchange::new(|m: &u64| *m),
+                    "Barrier",
+                    |start, _info| {
+                        drop(start);
+                        move |(input, _frontier), _output| input.for_each_stamp(|_, _| {})
+                    },
+                )
+                .connect_loop(handle);
+        });
+        while worker.step_or_park(None) {}
         let clock = std::time::Instant::now();
         let part = Rc::new(RefCell::new(Part::new(
             Arc::clone(&graph),

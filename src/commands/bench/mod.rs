@@ -11,6 +11,7 @@ use serde_json::json;
 
 use chopsticks_solve::Solution;
 
+mod cluster;
 mod query;
 
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
@@ -43,6 +44,9 @@ pub enum Workload {
     /// position, positions spread over the index; `--cold` empties the page
     /// cache before each (root only).
     Query,
+    /// The distributed solver with 1, 2 and 4 processes on loopback against the
+    /// one-process solver, on the 25,050,025-position variant.
+    Cluster,
 }
 
 #[derive(Args, Debug)]
@@ -95,6 +99,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Export => export(args),
         Workload::Outcomes => outcomes(args),
         Workload::Loopy => loopy(args),
+        Workload::Cluster => cluster::run(args.runs, args.json),
         Workload::Query => match &args.db {
             Some(db) => query::run(db, args.runs, args.cold, args.json),
             None => anyhow::bail!("bench query needs --db FILE (a file written by `solve --save`)"),
