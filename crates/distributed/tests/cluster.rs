@@ -32,16 +32,25 @@ fn rulesets() -> Vec<Ruleset> {
     out
 }
 
+/// Runs one solve per configuration at once (the processes of one cluster),
+/// failing the test if they have not all finished within a minute.
 fn solved_by(rules: &Ruleset, dir: &Path, configs: Vec<Config>) -> Vec<u8> {
-    let handles: Vec<_> = configs
-        .into_iter()
-        .map(|config| {
-            let (rules, dir) = (rules.clone(), dir.to_path_buf());
-            std::thread::spawn(move || run(&rules, config, &dir).unwrap())
-        })
-        .collect();
-    for h in handles {
-        h.join().unwrap();
+    let (done, finished) = std::sync::mpsc::channel();
+    let n = configs.len();
+    for config in configs {
+        let (rules, dir, done) = (rules.clone(), dir.to_path_buf(), done.clone());
+        std::thread::spawn(move || {
+            let result = run(&rules, config, &dir)
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            let _ = done.send(result);
+        });
+    }
+    for _ in 0..n {
+        let result = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the workers finish within a minute");
+        result.unwrap();
     }
     let out = dir.join("out.sol");
     assemble(rules, dir, &out).unwrap();
