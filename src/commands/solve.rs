@@ -97,12 +97,8 @@ fn solve_by_workers(
     spinner.finish_and_clear();
     let reports = reports?;
     let _ = std::fs::remove_dir_all(&dir);
-    let graph = graph_for_exploring_after_solve(rules, quiet)?;
-    let solution = file::open(&out)?;
-    if temporary {
-        let _ = std::fs::remove_file(&out);
-    }
-    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
+    let graph = crate::workload::graph_for_exploring(rules, quiet)?;
+    let solved = solved_from_file(rules, graph, &out, temporary, clock.elapsed())?;
     Ok((
         solved,
         Method {
@@ -115,12 +111,20 @@ fn solve_by_workers(
     ))
 }
 
-/// The move graph for the summary after a solve done elsewhere.
-fn graph_for_exploring_after_solve(
+/// The solution a solve wrote to `out`, read in place (a temporary file is
+/// removed at once: the mapping keeps its data while it is used).
+fn solved_from_file(
     rules: &Ruleset,
-    quiet: bool,
-) -> Result<chopsticks_space::Graph> {
-    crate::workload::graph_for_exploring(rules, quiet)
+    graph: chopsticks_space::Graph,
+    out: &Path,
+    temporary: bool,
+    solve_time: Duration,
+) -> Result<Solved> {
+    let solution = file::open(out)?;
+    if temporary {
+        let _ = std::fs::remove_file(out);
+    }
+    Ok(Solved::new(rules.clone(), graph, solution, solve_time))
 }
 
 /// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
@@ -199,12 +203,7 @@ fn solve_by_parts(
         ));
     })?;
     bar.finish_and_clear();
-    let solution = file::open(&out)?;
-    if temporary {
-        // Read in place: the mapping keeps the data after the name is gone.
-        let _ = std::fs::remove_file(&out);
-    }
-    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
+    let solved = solved_from_file(rules, graph, &out, temporary, clock.elapsed())?;
     Ok((
         solved,
         Method {

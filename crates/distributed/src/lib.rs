@@ -37,9 +37,9 @@ use std::sync::Arc;
 
 use chopsticks_rules::Ruleset;
 use chopsticks_solve::retrograde::{
-    cell, end_outcome, LOSE, MAX_LEVEL, NOT_COUNTED, UNRESOLVED, WIN,
+    cell, for_each_level_zero, tiles_to_solve, LOSE, MAX_LEVEL, NOT_COUNTED, UNRESOLVED, WIN,
 };
-use chopsticks_solve::{SolveError, Value};
+use chopsticks_solve::SolveError;
 use chopsticks_space::{Graph, TileMap};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -89,14 +89,7 @@ pub struct WorkerReport {
 /// The ranges of the index of each of `workers` workers: consecutive rows of
 /// tiles, about `count / workers` positions each.
 pub fn ranges(map: &TileMap, count: u64, workers: usize) -> Vec<(u64, u64)> {
-    let mut rows: Vec<(u64, u64)> = Vec::new();
-    for tile in map.tiles() {
-        let first = tile.row_start(tile.rows.start);
-        let end = tile.row_start(tile.rows.end);
-        if rows.last().is_none_or(|r| r.0 != first) {
-            rows.push((first, end - first));
-        }
-    }
+    let rows = map.rows();
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(workers);
     let mut row = 0;
     for w in 0..workers {
@@ -128,30 +121,13 @@ struct Part {
 
 impl Part {
     fn new(graph: Arc<Graph>, map: Arc<TileMap>, first: u64, len: u64) -> Part {
-        let tiles = {
-            let all = map.tiles();
-            let start_of = |t: usize| all[t].row_start(all[t].rows.start) + all[t].cols.start;
-            let a = (0..all.len())
-                .find(|&t| start_of(t) >= first)
-                .unwrap_or(all.len());
-            let b = (a..all.len())
-                .find(|&t| start_of(t) >= first + len)
-                .unwrap_or(all.len());
-            a..b
-        };
+        let tiles = map.tiles_in(first, len);
         // Level 0 (few positions), found by the tiles in parallel.
         let ends: Vec<Vec<(u64, u16)>> = map.tiles()[tiles.clone()]
             .par_iter()
             .map(|tile| {
                 let mut found = Vec::new();
-                tile.for_each_ranks(|i, r0, r1| {
-                    let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
-                    if finished || !has_child {
-                        let ended = end_outcome(&graph, i, finished);
-                        let tag = if ended.value == Value::Win { WIN } else { LOSE };
-                        found.push((i, cell(tag, 0)));
-                    }
-                });
+                for_each_level_zero(&graph, tile, |i, c| found.push((i, c)));
                 found
             })
             .collect();
@@ -267,11 +243,7 @@ pub fn run(
         return Err(SolveError::Players(rules.players()).into());
     }
     let graph = Arc::new(Graph::new(rules)?);
-    let bound = graph.max_children_bound();
-    if bound > MAX_LEVEL as usize {
-        return Err(SolveError::TooManyMoves(bound).into());
-    }
-    let map = Arc::new(TileMap::new(&graph).expect("two players"));
+    let map = Arc::new(tiles_to_solve(&graph)?);
     std::fs::create_dir_all(dir).map_err(file_error(dir))?;
     let dir = dir.to_path_buf();
     let rules = rules.clone();

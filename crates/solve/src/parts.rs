@@ -47,11 +47,11 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::retrograde::{
-    cell, end_outcome, narrow_cell, wide_cell, zeroed_cells, LOSE, MAX_LEVEL, NOT_COUNTED,
+    cell, for_each_level_zero, narrow_cell, wide_cell, zeroed_cells, LOSE, MAX_LEVEL, NOT_COUNTED,
     UNRESOLVED, WIN,
 };
 use crate::table::{Encoding, NARROW_MAX};
-use crate::{SolveError, SolveProgress, Value};
+use crate::{SolveError, SolveProgress};
 
 /// How a solve may use the disk.
 #[derive(Clone, Debug)]
@@ -122,17 +122,8 @@ fn plan_parts(map: &TileMap, count: u64, cell_bytes: u64) -> Vec<(u64, u64)> {
     if count <= most {
         return vec![(0, count)];
     }
-    // Rows of tiles: runs of tiles with the same first index of their row.
-    let mut rows: Vec<(u64, u64)> = Vec::new();
-    for tile in map.tiles() {
-        let first = tile.row_start(tile.rows.start);
-        let end = tile.row_start(tile.rows.end);
-        if rows.last().is_none_or(|r| r.0 != first) {
-            rows.push((first, end - first));
-        }
-    }
     let mut parts: Vec<(u64, u64)> = Vec::new();
-    for (first, len) in rows {
+    for (first, len) in map.rows() {
         match parts.last_mut() {
             Some(last) if last.1 + len <= most => last.1 += len,
             _ => parts.push((first, len)),
@@ -420,15 +411,8 @@ pub fn solve_to_file(
     progress: &(dyn Fn(SolveProgress) + Sync),
 ) -> Result<DiskReport, SolveError> {
     let rules = graph.rules();
-    if rules.players() != 2 {
-        return Err(SolveError::Players(rules.players()));
-    }
-    let bound = graph.max_children_bound();
-    if bound > MAX_LEVEL as usize {
-        return Err(SolveError::TooManyMoves(bound));
-    }
+    let map = crate::retrograde::tiles_to_solve(graph)?;
     let n = graph.count();
-    let map = TileMap::new(graph).ok_or(SolveError::Players(rules.players()))?;
     let work = WorkDir {
         dir: plan.dir.clone(),
     };
@@ -647,24 +631,12 @@ pub fn solve_to_file(
     Ok(report)
 }
 
-/// The tiles of each part: parts are whole rows of tiles in index order, and
-/// so are the tiles of a [`TileMap`].
+/// The tiles of each part (parts are whole rows of tiles).
 fn tiles_of_parts(map: &TileMap, parts: &[(u64, u64)]) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::with_capacity(parts.len());
-    let mut t = 0;
-    for &(first, len) in parts {
-        let start = t;
-        while t < map.tiles().len() {
-            let tile = &map.tiles()[t];
-            let i = tile.row_start(tile.rows.start) + tile.cols.start;
-            if i >= first + len {
-                break;
-            }
-            t += 1;
-        }
-        out.push(start..t);
-    }
-    out
+    parts
+        .iter()
+        .map(|&(first, len)| map.tiles_in(first, len))
+        .collect()
 }
 
 /// Level 0 of one part: its finished positions and those with no move.
@@ -676,14 +648,8 @@ fn set_up(state: &State, part: usize) -> Vec<AtomicU16> {
         .par_iter()
         .map(|tile| {
             let mut found = 0;
-            tile.for_each_ranks(|i, r0, r1| {
-                let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
-                if !finished && has_child {
-                    return;
-                }
-                let ended = end_outcome(graph, i, finished);
-                let tag = if ended.value == Value::Win { WIN } else { LOSE };
-                cells[(i - first) as usize].store(cell(tag, 0), Relaxed);
+            for_each_level_zero(graph, tile, |i, c| {
+                cells[(i - first) as usize].store(c, Relaxed);
                 found += 1;
             });
             found

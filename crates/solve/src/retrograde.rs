@@ -77,36 +77,48 @@ pub fn solve_bytes(count: u64) -> u64 {
     3 * count
 }
 
-/// Solves every position of a two-player variant.
-pub fn solve(
-    graph: &Graph,
-    progress: &(dyn Fn(SolveProgress) + Sync),
-) -> Result<Table, SolveError> {
-    let rules = graph.rules();
-    if rules.players() != 2 {
-        return Err(SolveError::Players(rules.players()));
+/// The tiles of a graph this solver can solve: two players, and no position
+/// with more moves than a cell's counter holds.
+pub fn tiles_to_solve(graph: &Graph) -> Result<TileMap, SolveError> {
+    let players = graph.rules().players();
+    if players != 2 {
+        return Err(SolveError::Players(players));
     }
     let bound = graph.max_children_bound();
     if bound > MAX_LEVEL as usize {
         return Err(SolveError::TooManyMoves(bound));
     }
+    TileMap::new(graph).ok_or(SolveError::Players(players))
+}
+
+/// Calls `f(index, cell)` for every position of the tile resolved at level 0
+/// (finished, or with no move), with its cell; from the ranks, no division.
+#[inline]
+pub fn for_each_level_zero(graph: &Graph, tile: &Tile, mut f: impl FnMut(u64, u16)) {
+    tile.for_each_ranks(|i, r0, r1| {
+        let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
+        if finished || !has_child {
+            let ended = end_outcome(graph, i, finished);
+            let tag = if ended.value == Value::Win { WIN } else { LOSE };
+            f(i, cell(tag, 0));
+        }
+    });
+}
+
+/// Solves every position of a two-player variant.
+pub fn solve(
+    graph: &Graph,
+    progress: &(dyn Fn(SolveProgress) + Sync),
+) -> Result<Table, SolveError> {
+    let map = tiles_to_solve(graph)?;
     let n = graph.count();
-    let map = TileMap::new(graph).ok_or(SolveError::Players(rules.players()))?;
     let tiles = map.tiles();
     // Level 0; every other position starts with its children not counted (0, so
     // the zeroed allocation is already right for them). Walked by tiles, whose
     // ranks are known, so no index is divided.
     let cells: Vec<AtomicU16> = zeroed_cells(n as usize);
     tiles.par_iter().for_each(|tile| {
-        tile.for_each_ranks(|i, r0, r1| {
-            let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
-            if !finished && has_child {
-                return;
-            }
-            let ended = end_outcome(graph, i, finished);
-            let tag = if ended.value == Value::Win { WIN } else { LOSE };
-            cells[i as usize].store(cell(tag, 0), Relaxed);
-        });
+        for_each_level_zero(graph, tile, |i, c| cells[i as usize].store(c, Relaxed));
     });
     let resolved = AtomicU64::new(
         cells

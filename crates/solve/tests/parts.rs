@@ -104,17 +104,22 @@ fn interrupted(graph: &Graph, plan: &DiskPlan, out: &Path, reports: usize) -> bo
     result.is_err()
 }
 
+/// Cutoff rules with many levels (standard, 2 × 4 hands, F = 8), cut into many
+/// parts when a part is a row of tiles.
+fn many_levels() -> Graph {
+    Graph::new(&Ruleset {
+        hands: vec![4, 4],
+        fingers: 8,
+        ..Preset::Standard.ruleset()
+    })
+    .unwrap()
+}
+
 #[test]
 fn an_interrupted_solve_resumes_to_the_same_table() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.sol");
-    // Cutoff rules with many levels, cut into many parts (a row of tiles each).
-    let rules = Ruleset {
-        hands: vec![4, 4],
-        fingers: 8,
-        ..Preset::Standard.ruleset()
-    };
-    let graph = Graph::new(&rules).unwrap();
+    let graph = many_levels();
     let want = file::encode(&Solution::solve(&graph, &|_| {}).unwrap());
     let mut resumed = 0;
     for (cell_bytes, every) in [(1, None), (u64::MAX, Some(Duration::ZERO))] {
@@ -146,12 +151,7 @@ fn an_interrupted_solve_resumes_to_the_same_table() {
 fn a_checkpoint_of_other_rules_or_damaged_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.sol");
-    let rules = Ruleset {
-        hands: vec![4, 4],
-        fingers: 8,
-        ..Preset::Standard.ruleset()
-    };
-    let graph = Graph::new(&rules).unwrap();
+    let graph = many_levels();
     let plan = plan(dir.path(), 1, None);
     assert!(interrupted(&graph, &plan, &out, 30));
     let other = Graph::new(&Preset::Standard.ruleset()).unwrap();

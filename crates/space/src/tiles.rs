@@ -121,6 +121,30 @@ impl TileMap {
         &self.tiles
     }
 
+    /// The rows of tiles in index order (tiles sharing their rows `r₀`): the
+    /// first index of each and its number of positions. Cutting the index
+    /// between rows of tiles keeps every tile whole.
+    pub fn rows(&self) -> Vec<(u64, u64)> {
+        let mut rows: Vec<(u64, u64)> = Vec::new();
+        for tile in &self.tiles {
+            let first = tile.row_start(tile.rows.start);
+            let end = tile.row_start(tile.rows.end);
+            if rows.last().is_none_or(|r| r.0 != first) {
+                rows.push((first, end - first));
+            }
+        }
+        rows
+    }
+
+    /// The tiles (indices into [`TileMap::tiles`]) of the positions
+    /// `first..first + len`, a range made of whole rows of tiles.
+    pub fn tiles_in(&self, first: u64, len: u64) -> std::ops::Range<usize> {
+        let start_of = |t: &Tile| t.row_start(t.rows.start) + t.cols.start;
+        let a = self.tiles.partition_point(|t| start_of(t) < first);
+        let b = self.tiles.partition_point(|t| start_of(t) < first + len);
+        a..b
+    }
+
     /// The tile holding index `i`.
     #[inline]
     pub fn tile_of(&self, i: u64) -> usize {
@@ -155,6 +179,19 @@ mod tests {
                 assert_eq!(len, t.len());
             }
             assert!(seen.iter().all(|&k| k == 1), "{:?}", graph.rules().hands);
+            // Rows cover the index in order; the tiles of each row are its own.
+            let rows = map.rows();
+            let mut next = 0;
+            for &(first, len) in &rows {
+                assert_eq!(first, next);
+                for t in map.tiles_in(first, len) {
+                    let tile = &map.tiles()[t];
+                    tile.for_each(|i| assert!(i >= first && i < first + len));
+                }
+                next += len;
+            }
+            assert_eq!(next, graph.count());
+            assert_eq!(map.tiles_in(0, graph.count()), 0..map.tiles().len());
         }
     }
 
