@@ -6,6 +6,8 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -128,7 +130,17 @@ pub fn solve_on_loopback(
                         use std::io::Read;
                         let _ = e.read_to_string(&mut err);
                     }
-                    bail!("worker process {k} failed ({status}): {}", err.trim());
+                    // Timely's own connection chatter is not the cause.
+                    let err: Vec<&str> = err
+                        .lines()
+                        .filter(|l| {
+                            !l.starts_with("awaiting connections") && !l.contains("retrying")
+                        })
+                        .collect();
+                    bail!(
+                        "worker process {k} failed ({status}): {}",
+                        err.join(" ").trim()
+                    );
                 }
             }
         }
@@ -160,23 +172,36 @@ pub fn dirs_for(rules: &Ruleset, save: Option<&Path>) -> (PathBuf, PathBuf, bool
     }
 }
 
-/// Runs `f` with the process's standard output sent to standard error: timely
-/// prints its connection messages ("awaiting connections") on standard
-/// output, where they would mix with results and break `--json`.
-pub fn with_stdout_on_stderr<T>(f: impl FnOnce() -> T) -> T {
+/// Runs `f` with the process's standard output sent to standard error (or,
+/// `quiet`, to /dev/null): timely prints its connection messages ("awaiting
+/// connections") on standard output, where they would mix with results and
+/// break `--json`.
+pub fn with_stdout_elsewhere<T>(quiet: bool, f: impl FnOnce() -> T) -> T {
     use std::io::Write;
     let _ = std::io::stdout().flush();
+    let null = if quiet {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/null")
+            .ok()
+    } else {
+        None
+    };
+    let target = match &null {
+        Some(file) => std::os::fd::AsRawFd::as_raw_fd(file),
+        None => 2,
+    };
     // SAFETY: `dup` and `dup2` only change which open file the process's file
     // descriptor 1 refers to; they touch no Rust memory. Descriptor 1 is not
     // closed at any time (dup2 replaces it atomically), so the `Stdout` handle
-    // stays valid; what is written while it points at stderr goes to stderr.
-    // The saved descriptor is put back and closed afterwards. A failure of
-    // `dup` leaves everything as it was.
+    // stays valid; what is written meanwhile goes to `target`, which stays open
+    // (`null` lives to the end of this function). The saved descriptor is put
+    // back and closed afterwards. A failure of `dup` leaves everything as it was.
     let saved = unsafe { libc::dup(1) };
     if saved < 0 {
         return f();
     }
-    unsafe { libc::dup2(2, 1) };
+    unsafe { libc::dup2(target, 1) };
     let result = f();
     let _ = std::io::stdout().flush();
     unsafe {
@@ -184,4 +209,68 @@ pub fn with_stdout_on_stderr<T>(f: impl FnOnce() -> T) -> T {
         libc::close(saved);
     }
     result
+}
+
+/// Refuses a hostfile whose addresses do not resolve (timely would retry them
+/// once a second for ever).
+pub fn check_addresses(addresses: &[String], hostfile: &Path) -> Result<()> {
+    use std::net::ToSocketAddrs;
+    for (line, address) in addresses.iter().enumerate() {
+        let resolved = address.to_socket_addrs();
+        if !resolved.is_ok_and(|mut a| a.next().is_some()) {
+            bail!(
+                "{}: address {line} `{address}` is not a reachable host:port (it does not resolve)",
+                hostfile.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Turns timely's panic on a lost connection (another worker process ended)
+/// into one line and exit status 1, instead of a panic report.
+pub fn one_line_on_lost_connection() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("timely communication error") || message.contains("poisoned") {
+            eprintln!(
+                "error: the cluster: lost the connection to another worker process (did it stop?): {message}"
+            );
+            std::process::exit(1);
+        }
+        previous(info);
+    }));
+}
+
+/// A watchdog: ends the process with an error when `started` is not set within
+/// `timeout` (the other processes of the hostfile never all connected), and,
+/// with `exit_with_parent`, as soon as the process that started this one ends.
+pub fn watch(started: Arc<AtomicBool>, timeout: Duration, exit_with_parent: bool) {
+    let parent = std::os::unix::process::parent_id();
+    std::thread::spawn(move || {
+        let clock = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(100));
+            if exit_with_parent && std::os::unix::process::parent_id() != parent {
+                eprintln!("error: the process that started this worker ended");
+                std::process::exit(1);
+            }
+            if !started.load(Ordering::Relaxed) && clock.elapsed() > timeout {
+                eprintln!(
+                    "error: the cluster: the other worker processes were not all connected after {} s (are they started, with the same hostfile?)",
+                    timeout.as_secs()
+                );
+                std::process::exit(1);
+            }
+            if started.load(Ordering::Relaxed) && !exit_with_parent {
+                return;
+            }
+        }
+    });
 }

@@ -162,7 +162,9 @@ pub fn plan_solve(
         memory.unwrap_or_else(|| crate::memory::available_bytes().map_or(u64::MAX, |a| a / 4 * 3));
     let in_memory_bytes = solving_bytes(rules, count);
     let mode = if in_memory_bytes <= budget {
-        if checkpoints {
+        // Checkpoints are the two-player solver's (three or more players are
+        // solved in memory, without).
+        if checkpoints && Concept::of(rules) == Concept::TwoPlayer {
             SolveMode::Checkpointed
         } else {
             SolveMode::InMemory

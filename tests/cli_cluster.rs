@@ -122,7 +122,7 @@ fn cluster_worker_and_assemble_by_hand() {
     // Assembling for other rules, or from a hostfile without this process: refused.
     let mut other = vec!["cluster", "assemble", "--preset", "rollover"];
     other.extend(["--dir", text(&cells), "--save", text(&save)]);
-    fails_with(&other, "not worker 0 of 2 of this solve");
+    fails_with(&other, "holds a solve of");
     let mut bad = vec!["cluster", "worker"];
     bad.extend(RULES);
     bad.extend([
@@ -138,4 +138,46 @@ fn cluster_worker_and_assemble_by_hand() {
         &["solve", "--players", "3", "--workers", "2"],
         "the distributed solver is for two players",
     );
+    // An address that does not resolve: refused at once, not retried for ever.
+    let bad_hosts = dir.path().join("bad-hosts");
+    std::fs::write(
+        &bad_hosts,
+        format!("nosuchhost.invalid:4000\n{}\n", ports[1]),
+    )
+    .unwrap();
+    let mut unresolved = vec!["cluster", "worker"];
+    unresolved.extend(RULES);
+    unresolved.extend([
+        "--hostfile",
+        text(&bad_hosts),
+        "--process",
+        "1",
+        "--dir",
+        text(&cells),
+    ]);
+    let out = bounded(&unresolved);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not resolve"));
+    // A peer that never comes: the connection timeout ends the worker.
+    let alone = dir.path().join("alone-hosts");
+    let free: Vec<String> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    std::fs::write(&alone, format!("{}\n{}\n", free[0], free[1])).unwrap();
+    let mut waiting = vec!["cluster", "worker"];
+    waiting.extend(RULES);
+    waiting.extend([
+        "--hostfile",
+        text(&alone),
+        "--process",
+        "0",
+        "--dir",
+        text(&cells),
+    ]);
+    waiting.extend(["--connect-timeout", "2"]);
+    let out = bounded(&waiting);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("were not all connected after 2 s"), "{err}");
 }

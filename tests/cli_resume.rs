@@ -125,3 +125,48 @@ fn memory_too_small_or_a_foreign_checkpoint_is_refused() {
     other.extend(["--fingers", "7", "--memory", "3M", "--save", text(&save)]);
     fails_with(&other, "remove it to start over");
 }
+
+#[test]
+fn three_players_save_in_memory_and_one_solve_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three players: saved (in memory, without checkpoints) and read back.
+    let p3 = dir.path().join("p3.sol");
+    let v = json(&[
+        "solve",
+        "--preset",
+        "rollover",
+        "--players",
+        "3",
+        "--save",
+        text(&p3),
+        "--json",
+    ]);
+    assert_eq!(v["mode"], "in-memory", "{v}");
+    let q = json(&["query", "110101", "--db", text(&p3), "--json"]);
+    assert_eq!(q["seats"].as_array().unwrap().len(), 3, "{q}");
+    // A second solve of the same file while the first runs: refused.
+    let save = dir.path().join("busy.sol");
+    let work = Path::new(&format!("{}.work", save.display())).to_path_buf();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .arg("solve")
+        .args(RULES)
+        .args(["--save", text(&save), "--quiet", "--memory", "3M"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let clock = Instant::now();
+    while manifest_pass(&work).is_none() {
+        assert!(
+            clock.elapsed() < Duration::from_secs(60),
+            "no checkpoint came"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let mut second: Vec<&str> = vec!["solve"];
+    second.extend(RULES);
+    second.extend(["--save", text(&save), "--memory", "3M"]);
+    fails_with(&second, "is in use by another solve");
+    first.kill().unwrap();
+    first.wait().unwrap();
+}

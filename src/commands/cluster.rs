@@ -7,6 +7,9 @@
 //! `cluster assemble --save FILE` there.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -54,6 +57,13 @@ struct WorkerArgs {
     /// No messages on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Give up when the other processes of the hostfile are not all connected
+    /// after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    connect_timeout: u64,
+    /// End when the process that started this one ends (`solve --workers`).
+    #[arg(long, hide = true)]
+    exit_with_parent: bool,
 }
 
 #[derive(Args, Debug)]
@@ -81,9 +91,20 @@ pub fn run(args: &ClusterArgs) -> Result<()> {
 fn worker(args: &WorkerArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let addresses = read_hostfile(&args.hostfile)?;
+    crate::cluster::check_addresses(&addresses, &args.hostfile)?;
     let config = cluster_config(addresses, args.process, args.threads as usize)?;
-    let reports = crate::cluster::with_stdout_on_stderr(|| {
-        chopsticks_distributed::run(&rules, config, &args.dir)
+    if args.dir.exists() && !args.dir.is_dir() {
+        anyhow::bail!("--dir {}: not a directory", args.dir.display());
+    }
+    crate::cluster::one_line_on_lost_connection();
+    let started = Arc::new(AtomicBool::new(false));
+    crate::cluster::watch(
+        Arc::clone(&started),
+        Duration::from_secs(args.connect_timeout),
+        args.exit_with_parent,
+    );
+    let reports = crate::cluster::with_stdout_elsewhere(args.quiet, || {
+        chopsticks_distributed::run_watched(&rules, config, &args.dir, started)
     })?;
     if args.json {
         super::print_json(&json!({ "workers": reports }));
@@ -117,10 +138,11 @@ fn assemble(args: &AssembleArgs) -> Result<()> {
         }));
     } else {
         println!(
-            "Saved {} ({}) from {} workers",
+            "Saved {} ({}) from {} worker{}",
             args.save.display(),
             human_bytes(size),
-            reports.len()
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" }
         );
     }
     Ok(())

@@ -148,9 +148,12 @@ fn solve_by_parts(
         None => {
             let tmp = std::env::temp_dir();
             let id = rules.variant_id();
+            // Without --save nothing is kept, so nothing resumes: the work
+            // directory is this process's own.
+            let pid = std::process::id();
             (
-                tmp.join(format!("chopsticks-{id}-{}.sol", std::process::id())),
-                tmp.join(format!("chopsticks-{id}.work")),
+                tmp.join(format!("chopsticks-{id}-{pid}.sol")),
+                tmp.join(format!("chopsticks-{id}-{pid}.work")),
                 true,
             )
         }
@@ -178,7 +181,13 @@ fn solve_by_parts(
             work_dir.display()
         ),
     };
-    progress::announce(&what, quiet);
+    // Out of core is always said; checkpoints only for solves long enough to
+    // write one.
+    let count = graph.count();
+    let long = crate::workload::solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
+    if matches!(plan.mode, SolveMode::OutOfCore { .. }) || long {
+        progress::announce(&what, quiet);
+    }
     let bar = progress::counter("solving: setting up (finished positions)", quiet);
     // The start of the pass under way, for the time left in it.
     let pass = std::sync::Mutex::new((u32::MAX, Instant::now()));
@@ -455,7 +464,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             human_bytes(r.spooled_bytes),
             dir.display()
         ),
-        (SolveMode::Checkpointed, Some(r), Some(dir)) => println!(
+        (SolveMode::Checkpointed, Some(r), Some(dir)) if r.checkpoints > 0 => println!(
             "Checkpoints:          {} written in {} (every {} s)",
             r.checkpoints,
             dir.display(),

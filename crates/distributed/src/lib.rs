@@ -33,6 +33,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use chopsticks_rules::Ruleset;
@@ -82,6 +83,8 @@ pub struct WorkerReport {
     /// Seconds from its set-up to the end of the dataflow (the cluster's start-up
     /// and the writing of its cells not included).
     pub seconds: f64,
+    /// The CRC-32 of its cells file.
+    pub cells_crc: u32,
     /// The ruleset (checked by [`assemble`]).
     pub ruleset: Ruleset,
 }
@@ -239,6 +242,17 @@ pub fn run(
     config: Config,
     dir: &Path,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
+    run_watched(rules, config, dir, Arc::new(AtomicBool::new(false)))
+}
+
+/// [`run`], setting `started` once this process's workers are connected to
+/// every other process and start (for a watchdog on the connections).
+pub fn run_watched(
+    rules: &Ruleset,
+    config: Config,
+    dir: &Path,
+    started: Arc<AtomicBool>,
+) -> Result<Vec<WorkerReport>, DistributedError> {
     if rules.players() != 2 {
         return Err(SolveError::Players(rules.players()).into());
     }
@@ -248,6 +262,7 @@ pub fn run(
     let dir = dir.to_path_buf();
     let rules = rules.clone();
     let guards = timely::execute(config, move |worker| {
+        started.store(true, std::sync::atomic::Ordering::Relaxed);
         let index = worker.index();
         let peers = worker.peers();
         let n = graph.count();
@@ -336,6 +351,7 @@ pub fn run(
             return Err(message);
         }
         let part = part.borrow();
+        let bytes: Vec<u8> = part.cells.iter().flat_map(|c| c.to_le_bytes()).collect();
         let report = WorkerReport {
             worker: index,
             workers: peers,
@@ -345,11 +361,11 @@ pub fn run(
             levels: part.levels,
             messages: part.messages,
             seconds,
+            cells_crc: crc32fast::hash(&bytes),
             ruleset: rules.clone(),
         };
         let write = || -> std::io::Result<()> {
-            let bytes: Vec<u8> = part.cells.iter().flat_map(|c| c.to_le_bytes()).collect();
-            std::fs::write(cells_path(&dir, index), bytes)?;
+            std::fs::write(cells_path(&dir, index), &bytes)?;
             let text = serde_json::to_vec_pretty(&report).expect("serialises");
             std::fs::write(report_path(&dir, index), text)
         };
@@ -375,6 +391,12 @@ pub fn assemble(
     out: &Path,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
     let first = report_path(dir, 0);
+    if !first.exists() {
+        return Err(DistributedError::Cluster(format!(
+            "no worker reports in {} (worker-0.json is missing): run `cluster worker` first, and gather every worker's files there",
+            dir.display()
+        )));
+    }
     let read = |path: &Path| -> Result<WorkerReport, DistributedError> {
         let text = std::fs::read(path).map_err(file_error(path))?;
         serde_json::from_slice(&text).map_err(|e| DistributedError::File {
@@ -388,7 +410,15 @@ pub fn assemble(
         .collect::<Result<_, _>>()?;
     let mut next = 0;
     for (w, r) in reports.iter().enumerate() {
-        if r.worker != w || r.workers != workers || r.first != next || &r.ruleset != rules {
+        if &r.ruleset != rules {
+            return Err(DistributedError::Cluster(format!(
+                "{} holds a solve of {}, not of {}",
+                report_path(dir, w).display(),
+                r.ruleset.describe(),
+                rules.describe()
+            )));
+        }
+        if r.worker != w || r.workers != workers || r.first != next {
             return Err(DistributedError::Cluster(format!(
                 "{}: not worker {w} of {workers} of this solve",
                 report_path(dir, w).display()
@@ -396,9 +426,9 @@ pub fn assemble(
         }
         next += r.len;
     }
-    let files: Vec<(PathBuf, u64)> = reports
+    let files: Vec<(PathBuf, u64, u32)> = reports
         .iter()
-        .map(|r| (cells_path(dir, r.worker), r.len))
+        .map(|r| (cells_path(dir, r.worker), r.len, r.cells_crc))
         .collect();
     let max = reports.iter().map(|r| r.max_remoteness).max().unwrap_or(0);
     chopsticks_solve::parts::save_from_cell_files(rules, &files, max, out)?;

@@ -120,10 +120,25 @@ fn reports_of_another_solve_are_refused() {
     let err = assemble(&other, dir.path(), &dir.path().join("x.sol"))
         .unwrap_err()
         .to_string();
-    assert!(err.contains("not worker 0 of 2 of this solve"), "{err}");
+    assert!(err.contains("holds a solve of"), "{err}");
+    // A cells file damaged on its way between hosts: refused.
+    let cells = chopsticks_distributed::cells_path(dir.path(), 0);
+    let mut bytes = std::fs::read(&cells).unwrap();
+    bytes[7] ^= 0x04;
+    std::fs::write(&cells, &bytes).unwrap();
+    let err = assemble(&rules, dir.path(), &dir.path().join("x.sol"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cells-0.bin is damaged"), "{err}");
+    assert!(!dir.path().join("x.sol").exists());
     std::fs::remove_file(chopsticks_distributed::report_path(dir.path(), 1)).unwrap();
     let err = assemble(&rules, dir.path(), &dir.path().join("x.sol"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("worker-1.json"), "{err}");
+    let empty = tempfile::tempdir().unwrap();
+    let err = assemble(&rules, empty.path(), &empty.path().join("x.sol"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no worker reports in"), "{err}");
 }

@@ -55,8 +55,14 @@ fn value_name(v: Value) -> &'static str {
     v.name()
 }
 
-fn remoteness(o: &Outcome) -> i64 {
-    o.remoteness.map_or(DRAW_REMOTENESS, i64::from)
+/// The remoteness as the API gives it: a draw's is `-200`; a win or loss read
+/// from a file saved without remoteness (`--no-remoteness`) has none: `null`.
+fn remoteness(o: &Outcome) -> Option<i64> {
+    match (o.value, o.remoteness) {
+        (_, Some(r)) => Some(i64::from(r)),
+        (Value::Draw, None) => Some(DRAW_REMOTENESS),
+        (_, None) => None,
+    }
 }
 
 fn rules_of(variant: &str) -> Result<Ruleset, ApiError> {
@@ -236,7 +242,13 @@ pub async fn strategy(
                             .collect()
                     })
                     .map(Arc::new)
-                    .map_err(|e| ApiError::internal(format!("internal error: {e}")))
+                    .map_err(|e| {
+                        if solved.solution.has_remoteness() {
+                            ApiError::internal(format!("internal error: {e}"))
+                        } else {
+                            ApiError::unprocessable(e)
+                        }
+                    })
                 })
                 .await
                 .unwrap_or_else(|e| Err(ApiError::internal(format!("the strategy stopped: {e}"))))

@@ -102,8 +102,8 @@ struct Manifest {
     resolved: u64,
     /// The pass after which each part's file was written, and its CRC-32.
     part_files: Vec<(u32, u32)>,
-    /// Bytes of the spool each part reads in `pass`.
-    spools: Vec<u64>,
+    /// Bytes of the spool each part reads in `pass`, and their CRC-32.
+    spools: Vec<(u64, u32)>,
     /// CRC-32 of the marks file of `pass`.
     marks_crc: u32,
 }
@@ -150,6 +150,14 @@ impl WorkDir {
     fn marks(&self, pass: u32) -> PathBuf {
         self.dir.join(format!("marks-{pass}.bin"))
     }
+}
+
+/// The error of a damaged checkpoint file.
+fn damaged(path: &Path) -> SolveError {
+    SolveError::Checkpoint(format!(
+        "{} is damaged (its checksum does not match the manifest's): remove the work directory to start over",
+        path.display()
+    ))
 }
 
 /// Writes `cells` to `path` (little-endian), returning their CRC-32.
@@ -200,10 +208,7 @@ fn read_cells(path: &Path, len: u64, crc: u32) -> Result<Vec<AtomicU16>, SolveEr
         }
     }
     if hasher.finalize() != crc {
-        return Err(SolveError::Checkpoint(format!(
-            "{} is damaged (its checksum does not match the manifest's)",
-            path.display()
-        )));
+        return Err(damaged(path));
     }
     Ok(cells)
 }
@@ -221,6 +226,8 @@ struct Spool {
     path: PathBuf,
     pending: Vec<u64>,
     written: u64,
+    /// The CRC-32 of what this spool wrote (from an empty file).
+    crc: crc32fast::Hasher,
 }
 
 impl Spool {
@@ -236,6 +243,7 @@ impl Spool {
         let bytes: Vec<u8> = self.pending.iter().flat_map(|e| e.to_le_bytes()).collect();
         file.write_all(&bytes)
             .map_err(io_error("cannot write", &self.path))?;
+        self.crc.update(&bytes);
         self.written += bytes.len() as u64;
         self.pending.clear();
         Ok(())
@@ -417,6 +425,19 @@ pub fn solve_to_file(
         dir: plan.dir.clone(),
     };
     fs::create_dir_all(&work.dir).map_err(io_error("cannot create", &work.dir))?;
+    // One solve at a time in a work directory: an advisory lock, released by
+    // the operating system however the process ends.
+    let lock_path = work.dir.join("lock");
+    let lock = File::create(&lock_path).map_err(io_error("cannot create", &lock_path))?;
+    if let Err(e) = lock.try_lock() {
+        return Err(match e {
+            fs::TryLockError::WouldBlock => SolveError::Checkpoint(format!(
+                "{} is in use by another solve of the same file; wait for it to end",
+                work.dir.display()
+            )),
+            fs::TryLockError::Error(e) => io_error("cannot lock", &lock_path)(e),
+        });
+    }
     let found_manifest = read_manifest(&work, rules, n)?;
     let parts = match &found_manifest {
         Some(m) => m.parts.clone(),
@@ -446,7 +467,7 @@ pub fn solve_to_file(
     };
     // Where each part's cells are on disk: (pass written after, CRC).
     let mut part_files: Vec<Option<(u32, u32)>> = vec![None; k];
-    let mut spool_lens: Vec<u64> = vec![0; k];
+    let mut spool_lens: Vec<(u64, u32)> = vec![(0, 0); k];
     let mut level = 0u32;
     match found_manifest {
         Some(m) => {
@@ -496,7 +517,8 @@ pub fn solve_to_file(
                 Mutex::new(Spool {
                     path: work.spool(j, level),
                     pending: Vec::new(),
-                    written: spool_lens[j],
+                    written: spool_lens[j].0,
+                    crc: crc32fast::Hasher::new(),
                 })
             })
             .collect();
@@ -506,6 +528,7 @@ pub fn solve_to_file(
                     path: work.spool(j, next),
                     pending: Vec::new(),
                     written: 0,
+                    crc: crc32fast::Hasher::new(),
                 })
             })
             .collect();
@@ -560,7 +583,7 @@ pub fn solve_to_file(
         report.spooled_bytes += spools
             .iter()
             .zip(&spool_lens)
-            .map(|(s, &before)| s.lock().expect("spool").written - before)
+            .map(|(s, &(before, _))| s.lock().expect("spool").written - before)
             .sum::<u64>()
             + later
                 .iter()
@@ -568,7 +591,10 @@ pub fn solve_to_file(
                 .sum::<u64>();
         spool_lens = later
             .iter()
-            .map(|s| s.lock().expect("spool").written)
+            .map(|s| {
+                let s = s.lock().expect("spool");
+                (s.written, s.crc.clone().finalize())
+            })
             .collect();
         progress(SolveProgress {
             level: next,
@@ -628,6 +654,7 @@ pub fn solve_to_file(
         Ok(())
     })?;
     fs::remove_dir_all(&work.dir).map_err(io_error("cannot remove", &work.dir))?;
+    drop(lock);
     Ok(report)
 }
 
@@ -666,7 +693,7 @@ fn commit(
     state: &State,
     pass: u32,
     part_files: &[Option<(u32, u32)>],
-    spools: &[u64],
+    spools: &[(u64, u32)],
 ) -> Result<(), SolveError> {
     let marks = marks_bytes(&state.marks);
     let marks_path = work.marks(pass);
@@ -763,10 +790,10 @@ fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manif
 /// removed, spools cut back) and the state to its pass.
 fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveError> {
     clean(work, m)?;
-    for (j, &len) in m.spools.iter().enumerate() {
+    for (j, &(len, crc)) in m.spools.iter().enumerate() {
         let path = work.spool(j, m.pass);
-        match OpenOptions::new().write(true).open(&path) {
-            Ok(file) => {
+        match OpenOptions::new().read(true).write(true).open(&path) {
+            Ok(mut file) => {
                 let size = file
                     .metadata()
                     .map_err(io_error("cannot read", &path))?
@@ -779,6 +806,12 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
                 }
                 file.set_len(len)
                     .map_err(io_error("cannot cut back", &path))?;
+                let mut bytes = Vec::with_capacity(len as usize);
+                file.read_to_end(&mut bytes)
+                    .map_err(io_error("cannot read the checkpoint", &path))?;
+                if crc32fast::hash(&bytes) != crc {
+                    return Err(damaged(&path));
+                }
             }
             Err(_) if len == 0 => {}
             Err(e) => return Err(io_error("cannot open", &path)(e)),
@@ -794,10 +827,7 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
         .map_err(io_error("cannot read the checkpoint", &marks_path))?;
     let tiles = state.marks[0].len();
     if bytes.len() != 2 * tiles * 4 || crc32fast::hash(&bytes) != m.marks_crc {
-        return Err(SolveError::Checkpoint(format!(
-            "{} is damaged (its checksum does not match the manifest's)",
-            marks_path.display()
-        )));
+        return Err(damaged(&marks_path));
     }
     for (mark, b) in state.marks.iter().flatten().zip(bytes.chunks_exact(4)) {
         mark.store(u32::from_le_bytes(b.try_into().expect("4 bytes")), Relaxed);
@@ -809,15 +839,16 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
 /// Writes the solution file of a two-player ruleset from working cells kept in
 /// files, little-endian 16-bit cells of consecutive ranges of the index in
 /// order (what the distributed solver's workers leave): `files` are the paths
-/// with their numbers of positions, `max_remoteness` the largest remoteness in
-/// them (it chooses the encoding).
+/// with their numbers of positions and the CRC-32 of their bytes (checked:
+/// nothing is saved from a damaged file), `max_remoteness` the largest
+/// remoteness in them (it chooses the encoding).
 pub fn save_from_cell_files(
     rules: &Ruleset,
-    files: &[(PathBuf, u64)],
+    files: &[(PathBuf, u64, u32)],
     max_remoteness: u32,
     out: &Path,
 ) -> Result<(), SolveError> {
-    let entries: u64 = files.iter().map(|(_, n)| n).sum();
+    let entries: u64 = files.iter().map(|(_, n, _)| n).sum();
     let count = chopsticks_rules::PositionIndex::new(rules)?.count();
     if entries != count {
         return Err(SolveError::Io(format!(
@@ -830,7 +861,8 @@ pub fn save_from_cell_files(
         Encoding::Wide
     };
     crate::file::save_table(rules, entries, encoding, out, &mut |write| {
-        for (path, len) in files {
+        for (path, len, crc) in files {
+            let mut hasher = crc32fast::Hasher::new();
             let file = File::open(path).map_err(io_error("cannot read", path))?;
             let size = file
                 .metadata()
@@ -852,6 +884,7 @@ pub fn save_from_cell_files(
                     .read_exact(&mut bytes[..n])
                     .map_err(io_error("cannot read", path))?;
                 left -= n as u64;
+                hasher.update(&bytes[..n]);
                 buf.clear();
                 for c in bytes[..n].chunks_exact(2) {
                     let v = u16::from_le_bytes([c[0], c[1]]);
@@ -861,6 +894,12 @@ pub fn save_from_cell_files(
                     }
                 }
                 write(&buf)?;
+            }
+            if hasher.finalize() != *crc {
+                return Err(SolveError::Io(format!(
+                    "{} is damaged: its checksum does not match its worker's report",
+                    path.display()
+                )));
             }
         }
         Ok(())

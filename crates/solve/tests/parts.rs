@@ -174,6 +174,34 @@ fn a_checkpoint_of_other_rules_or_damaged_is_refused() {
     let err = solve_to_file(&graph, &plan, &out, &|_| {})
         .unwrap_err()
         .to_string();
-    assert!(err.contains("damaged"), "{err}");
+    assert!(
+        err.contains("damaged") && err.contains("start over"),
+        "{err}"
+    );
     assert!(!out.exists());
+    // A spool damaged: refused too (its CRC-32 is in the manifest).
+    let mut damaged_spool = false;
+    for reports in [20, 40, 60, 80, 100] {
+        std::fs::remove_dir_all(&plan.dir).unwrap();
+        assert!(interrupted(&graph, &plan, &out, reports));
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(plan.dir.join("manifest.json")).unwrap())
+                .unwrap();
+        let pass = manifest["pass"].as_u64().unwrap();
+        let spools = manifest["spools"].as_array().unwrap();
+        let Some(part) = spools.iter().position(|s| s[0].as_u64().unwrap() >= 16) else {
+            continue;
+        };
+        let spool = plan.dir.join(format!("spool-{part}-{pass}.bin"));
+        let mut bytes = std::fs::read(&spool).unwrap();
+        bytes[9] ^= 0x01;
+        std::fs::write(&spool, &bytes).unwrap();
+        let err = solve_to_file(&graph, &plan, &out, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("damaged"), "{err}");
+        damaged_spool = true;
+        break;
+    }
+    assert!(damaged_spool, "no spool to damage");
 }
