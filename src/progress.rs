@@ -114,3 +114,16 @@ pub fn announce(text: &str, quiet: bool) {
         eprintln!("{text}");
     }
 }
+
+/// The time left of work estimated to take `estimate` seconds, `elapsed` into
+/// it, for a progress message: `about 40 s left (estimated)`, or once past the
+/// estimate `longer than estimated` (solves do not know their number of levels
+/// in advance, so the estimate is the measured rate's, not the work's).
+pub fn time_left(estimate: f64, elapsed: f64) -> String {
+    let left = estimate - elapsed;
+    if left >= 1.0 {
+        format!("about {left:.0} s left (estimated)")
+    } else {
+        "longer than estimated".to_string()
+    }
+}

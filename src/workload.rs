@@ -92,6 +92,15 @@ pub fn solving_bytes(rules: &Ruleset, count: u64) -> u64 {
     cells + count / 4
 }
 
+/// Seconds to solve (only) the `count` positions of `rules` in memory,
+/// estimated from the rates measured on the reference machine.
+pub fn solve_seconds_estimate(rules: &Ruleset, count: u64) -> f64 {
+    match Concept::of(rules) {
+        Concept::TwoPlayer => count as f64 / scaled(SOLVE_RATE),
+        concept => count as f64 * concept.width(rules.players()) as f64 / scaled(MULTI_SOLVE_RATE),
+    }
+}
+
 /// Seconds to solve and explore `count` positions of `rules`, estimated.
 pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
     let states = count as f64 * Concept::of(rules).width(rules.players()) as f64;

@@ -189,6 +189,8 @@ fn solve_by_parts(
         progress::announce(&what, quiet);
     }
     let bar = progress::counter("solving: setting up (finished positions)", quiet);
+    let estimate = crate::workload::solve_seconds_estimate(rules, count);
+    let started = Instant::now();
     // The start of the pass under way, for the time left in it.
     let pass = std::sync::Mutex::new((u32::MAX, Instant::now()));
     let report = parts::solve_to_file(&graph, &disk, &out, &|p| {
@@ -203,7 +205,10 @@ fn solve_by_parts(
                 let left = per_part * (of - done) as f64;
                 format!(", part {done} of {of}, about {left:.0} s left in this level")
             }
-            None => String::new(),
+            None => format!(
+                ", {}",
+                progress::time_left(estimate, started.elapsed().as_secs_f64())
+            ),
         };
         bar.set_message(format!(
             "solving {} positions: remoteness {}{part}, wins and losses found",

@@ -146,12 +146,14 @@ pub fn solved_with<T>(
     // How many positions will be resolved (the rest are draws) is not known in
     // advance, so this counts resolved positions level by level.
     let bar = progress::counter("solving: setting up (finished positions)", quiet);
+    let estimate = crate::workload::solve_seconds_estimate(&rules, graph.count());
     let solution = Solution::solve(&graph, &|p| {
         bar.set_position(p.resolved);
         bar.set_message(format!(
-            "solving {} positions: remoteness {} done, wins and losses found",
+            "solving {} positions: remoteness {} done, {}; wins and losses found",
             graph.count(),
-            p.level
+            p.level,
+            progress::time_left(estimate, clock.elapsed().as_secs_f64())
         ));
     })?;
     bar.finish_and_clear();
