@@ -115,7 +115,6 @@ pub fn solve_on_loopback(
         children.0.push(child);
     }
     // Wait for all; the first failure stops the others.
-    let clock = Instant::now();
     let mut done = vec![false; workers];
     while done.iter().any(|d| !d) {
         for (k, child) in children.0.iter_mut().enumerate() {
@@ -144,7 +143,6 @@ pub fn solve_on_loopback(
                 }
             }
         }
-        let _ = clock;
         std::thread::sleep(Duration::from_millis(5));
     }
     let reports = chopsticks_distributed::assemble(rules, dir, out)?;
@@ -232,12 +230,7 @@ pub fn check_addresses(addresses: &[String], hostfile: &Path) -> Result<()> {
 pub fn one_line_on_lost_connection() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let message = crate::panic_message(info);
         if message.contains("timely communication error") || message.contains("poisoned") {
             eprintln!(
                 "error: the cluster: lost the connection to another worker process (did it stop?): {message}"

@@ -79,18 +79,22 @@ enum Command {
     Cluster(commands::cluster::ClusterArgs),
 }
 
+/// The text a panic was raised with (empty when it is not text).
+pub fn panic_message<'a>(info: &'a std::panic::PanicHookInfo<'_>) -> &'a str {
+    info.payload()
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| info.payload().downcast_ref::<&str>().copied())
+        .unwrap_or("")
+}
+
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
 /// as command-line tools do, instead of reporting `println!`'s panic; any other
 /// failure to write stdout (a full disk) is one line of error and status 1.
 fn exit_quietly_on_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let message = panic_message(info);
         if message.contains("Broken pipe") {
             // 128 + SIGPIPE, the status of a process killed by a closed pipe.
             std::process::exit(141);

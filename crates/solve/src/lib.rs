@@ -391,37 +391,35 @@ impl Summary {
     }
 
     fn merge(a: Summary, b: Summary) -> Summary {
-        {
-            Summary {
-                reachable: a.reachable + b.reachable,
-                win: a.win + b.win,
-                lose: a.lose + b.lose,
-                draw: a.draw + b.draw,
-                terminal: a.terminal + b.terminal,
-                start: a.start,
-                start_seats: a.start_seats,
-                seats: a
-                    .seats
-                    .iter()
-                    .zip(&b.seats)
-                    .map(|(x, y)| SeatCounts {
-                        win: x.win + y.win,
-                        lose: x.lose + y.lose,
-                        draw: x.draw + y.draw,
-                    })
-                    .collect(),
-                longest_win: match (a.longest_win, b.longest_win) {
-                    (Some((ia, ra)), Some((ib, rb))) => {
-                        // The largest remoteness; ties go to the smaller index.
-                        if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
-                            Some((ib, rb))
-                        } else {
-                            Some((ia, ra))
-                        }
+        Summary {
+            reachable: a.reachable + b.reachable,
+            win: a.win + b.win,
+            lose: a.lose + b.lose,
+            draw: a.draw + b.draw,
+            terminal: a.terminal + b.terminal,
+            start: a.start,
+            start_seats: a.start_seats,
+            seats: a
+                .seats
+                .iter()
+                .zip(&b.seats)
+                .map(|(x, y)| SeatCounts {
+                    win: x.win + y.win,
+                    lose: x.lose + y.lose,
+                    draw: x.draw + y.draw,
+                })
+                .collect(),
+            longest_win: match (a.longest_win, b.longest_win) {
+                (Some((ia, ra)), Some((ib, rb))) => {
+                    // The largest remoteness; ties go to the smaller index.
+                    if (rb, u64::MAX - ib) > (ra, u64::MAX - ia) {
+                        Some((ib, rb))
+                    } else {
+                        Some((ia, ra))
                     }
-                    (x, None) | (None, x) => x,
-                },
-            }
+                }
+                (x, None) | (None, x) => x,
+            },
         }
     }
 }

@@ -50,7 +50,7 @@ use crate::retrograde::{
     cell, for_each_level_zero, narrow_cell, wide_cell, zeroed_cells, LOSE, MAX_LEVEL, NOT_COUNTED,
     UNRESOLVED, WIN,
 };
-use crate::table::{Encoding, NARROW_MAX};
+use crate::table::Encoding;
 use crate::{SolveError, SolveProgress};
 
 /// How a solve may use the disk.
@@ -180,34 +180,78 @@ fn write_cells(path: &Path, cells: &[AtomicU16]) -> Result<u32, SolveError> {
     Ok(crc.finalize())
 }
 
-/// Reads the cells of a part back, checking their CRC-32.
-fn read_cells(path: &Path, len: u64, crc: u32) -> Result<Vec<AtomicU16>, SolveError> {
-    let cells = zeroed_cells(len as usize);
-    let file = File::open(path).map_err(io_error("cannot read the checkpoint", path))?;
-    let size = file
-        .metadata()
-        .map_err(io_error("cannot read", path))?
-        .len();
+/// Reads a file of `len` little-endian 16-bit cells in pieces of whole cells,
+/// giving each piece's bytes to `f`, and returns the CRC-32 of the file; a file
+/// of another size is refused with `size_error(its size)`. I/O errors say
+/// `cannot {what}`.
+fn read_cell_file(
+    path: &Path,
+    len: u64,
+    what: &str,
+    size_error: impl FnOnce(u64) -> SolveError,
+    mut f: impl FnMut(&[u8]) -> Result<(), SolveError>,
+) -> Result<u32, SolveError> {
+    let file = File::open(path).map_err(io_error(what, path))?;
+    let size = file.metadata().map_err(io_error(what, path))?.len();
     if size != 2 * len {
-        return Err(SolveError::Checkpoint(format!(
-            "{}: {size} bytes, but the part holds {len} positions",
-            path.display()
-        )));
+        return Err(size_error(size));
     }
     let mut input = BufReader::with_capacity(1 << 20, file);
     let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 1 << 20];
-    for chunk in cells.chunks(buf.len() / 2) {
-        let bytes = &mut buf[..chunk.len() * 2];
+    let mut bytes = vec![0u8; 1 << 20];
+    let mut left = 2 * len;
+    while left > 0 {
+        let n = (bytes.len() as u64).min(left) as usize;
         input
-            .read_exact(bytes)
-            .map_err(io_error("cannot read the checkpoint", path))?;
-        hasher.update(bytes);
-        for (c, b) in chunk.iter().zip(bytes.chunks_exact(2)) {
-            c.store(u16::from_le_bytes([b[0], b[1]]), Relaxed);
-        }
+            .read_exact(&mut bytes[..n])
+            .map_err(io_error(what, path))?;
+        left -= n as u64;
+        hasher.update(&bytes[..n]);
+        f(&bytes[..n])?;
     }
-    if hasher.finalize() != crc {
+    Ok(hasher.finalize())
+}
+
+/// The cells in little-endian bytes.
+fn cells_of(bytes: &[u8]) -> impl Iterator<Item = u16> + '_ {
+    bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+}
+
+/// Appends the table codes of working cells in `encoding` (narrow or wide) to
+/// `buf`.
+fn encode_cells(encoding: Encoding, cells: impl Iterator<Item = u16>, buf: &mut Vec<u8>) {
+    match encoding {
+        Encoding::Narrow => buf.extend(cells.map(narrow_cell)),
+        _ => buf.extend(cells.flat_map(|c| wide_cell(c).to_le_bytes())),
+    }
+}
+
+/// Reads the cells of a part back, checking their CRC-32.
+fn read_cells(path: &Path, len: u64, crc: u32) -> Result<Vec<AtomicU16>, SolveError> {
+    let cells = zeroed_cells(len as usize);
+    let mut next = 0;
+    let size_error = |size: u64| {
+        SolveError::Checkpoint(format!(
+            "{}: {size} bytes, but the part holds {len} positions",
+            path.display()
+        ))
+    };
+    let read = read_cell_file(
+        path,
+        len,
+        "cannot read the checkpoint",
+        size_error,
+        |bytes| {
+            for v in cells_of(bytes) {
+                cells[next].store(v, Relaxed);
+                next += 1;
+            }
+            Ok(())
+        },
+    )?;
+    if read != crc {
         return Err(damaged(path));
     }
     Ok(cells)
@@ -619,14 +663,8 @@ pub fn solve_to_file(
             last_checkpoint = Instant::now();
         }
     }
-    let max_remoteness = level.saturating_sub(1);
-    let encoding = if max_remoteness <= NARROW_MAX {
-        Encoding::Narrow
-    } else {
-        Encoding::Wide
-    };
-    let entries = n;
-    crate::file::save_table(rules, entries, encoding, out, &mut |write| {
+    let encoding = Encoding::for_remoteness(level.saturating_sub(1));
+    crate::file::save_table(rules, n, encoding, out, &mut |write| {
         for (part, file) in part_files.iter().enumerate() {
             let cells = match state.cells[part].take() {
                 Some(cells) => cells,
@@ -638,16 +676,7 @@ pub fn solve_to_file(
             let mut buf = Vec::with_capacity(1 << 20);
             for chunk in cells.chunks(1 << 19) {
                 buf.clear();
-                match encoding {
-                    Encoding::Narrow => {
-                        buf.extend(chunk.iter().map(|c| narrow_cell(c.load(Relaxed))))
-                    }
-                    _ => buf.extend(
-                        chunk
-                            .iter()
-                            .flat_map(|c| wide_cell(c.load(Relaxed)).to_le_bytes()),
-                    ),
-                }
+                encode_cells(encoding, chunk.iter().map(|c| c.load(Relaxed)), &mut buf);
                 write(&buf)?;
             }
         }
@@ -855,47 +884,22 @@ pub fn save_from_cell_files(
             "the cell files hold {entries} positions, the ruleset has {count}"
         )));
     }
-    let encoding = if max_remoteness <= NARROW_MAX {
-        Encoding::Narrow
-    } else {
-        Encoding::Wide
-    };
+    let encoding = Encoding::for_remoteness(max_remoteness);
     crate::file::save_table(rules, entries, encoding, out, &mut |write| {
+        let mut buf = Vec::with_capacity(1 << 20);
         for (path, len, crc) in files {
-            let mut hasher = crc32fast::Hasher::new();
-            let file = File::open(path).map_err(io_error("cannot read", path))?;
-            let size = file
-                .metadata()
-                .map_err(io_error("cannot read", path))?
-                .len();
-            if size != 2 * len {
-                return Err(SolveError::Io(format!(
+            let size_error = |size: u64| {
+                SolveError::Io(format!(
                     "{}: {size} bytes, not the {len} cells expected",
                     path.display()
-                )));
-            }
-            let mut input = BufReader::with_capacity(1 << 20, file);
-            let mut bytes = vec![0u8; 1 << 20];
-            let mut buf = Vec::with_capacity(1 << 20);
-            let mut left = 2 * len;
-            while left > 0 {
-                let n = (bytes.len() as u64).min(left) as usize;
-                input
-                    .read_exact(&mut bytes[..n])
-                    .map_err(io_error("cannot read", path))?;
-                left -= n as u64;
-                hasher.update(&bytes[..n]);
+                ))
+            };
+            let read = read_cell_file(path, *len, "cannot read", size_error, |bytes| {
                 buf.clear();
-                for c in bytes[..n].chunks_exact(2) {
-                    let v = u16::from_le_bytes([c[0], c[1]]);
-                    match encoding {
-                        Encoding::Narrow => buf.push(narrow_cell(v)),
-                        _ => buf.extend(wide_cell(v).to_le_bytes()),
-                    }
-                }
-                write(&buf)?;
-            }
-            if hasher.finalize() != *crc {
+                encode_cells(encoding, cells_of(bytes), &mut buf);
+                write(&buf)
+            })?;
+            if read != *crc {
                 return Err(SolveError::Io(format!(
                     "{} is damaged: its checksum does not match its worker's report",
                     path.display()

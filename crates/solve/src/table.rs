@@ -40,6 +40,16 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The encoding with remoteness for a table whose largest remoteness is
+    /// `max_remoteness`: one byte up to [`NARROW_MAX`], else two.
+    pub fn for_remoteness(max_remoteness: u32) -> Encoding {
+        if max_remoteness <= NARROW_MAX {
+            Encoding::Narrow
+        } else {
+            Encoding::Wide
+        }
+    }
+
     /// The name stored in solution files.
     pub fn name(self) -> &'static str {
         match self {
