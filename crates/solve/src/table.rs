@@ -41,7 +41,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// The encoding with remoteness for a table whose largest remoteness is
-    /// `max_remoteness`: one byte up to [`NARROW_MAX`], else two.
+    /// `max_remoteness`: one byte up to a remoteness of 126, else two.
     pub fn for_remoteness(max_remoteness: u32) -> Encoding {
         if max_remoteness <= NARROW_MAX {
             Encoding::Narrow
