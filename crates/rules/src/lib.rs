@@ -20,6 +20,7 @@ mod index;
 mod notation;
 mod position;
 mod ruleset;
+mod seated;
 mod variant;
 
 pub use error::{quoted, Result, RulesError, MAX_QUOTED};
@@ -28,4 +29,5 @@ pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
 pub use position::{hands_text, Move, Position};
 pub use ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
+pub use seated::SeatedPosition;
 pub use variant::MAX_VARIANT_ID;

@@ -74,7 +74,7 @@ fn error_at(text: &str, at: usize, message: impl std::fmt::Display) -> RulesErro
     error(text, format!("at character {character}: {message}"))
 }
 
-fn error(text: &str, message: impl std::fmt::Display) -> RulesError {
+pub(crate) fn error(text: &str, message: impl std::fmt::Display) -> RulesError {
     RulesError::Position {
         text: quoted(text),
         message: message.to_string(),
@@ -153,7 +153,7 @@ fn read_group(text: &str, start: usize, end: usize, rules: &Ruleset) -> Result<V
     Ok(values)
 }
 
-fn read_dashed(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
+pub(crate) fn read_dashed(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
     let mut players = Vec::new();
     let mut start = 0;
     for (i, c) in text
@@ -168,7 +168,7 @@ fn read_dashed(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
     Ok(players)
 }
 
-fn read_compact(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
+pub(crate) fn read_compact(text: &str, rules: &Ruleset) -> Result<Vec<Vec<u32>>> {
     let (inner, offset) = match (text.strip_prefix('['), text.ends_with(']')) {
         (Some(rest), true) => (&rest[..rest.len() - 1], 1),
         (None, false) => (text, 0),

@@ -1,7 +1,7 @@
 //! Property tests: dense indexing and notations are bijections.
 
 use chopsticks_rules::{
-    MultisetIndex, Notation, Overflow, Position, PositionIndex, Preset, Ruleset,
+    MultisetIndex, Notation, Overflow, Position, PositionIndex, Preset, Ruleset, SeatedPosition,
 };
 use proptest::prelude::*;
 
@@ -89,6 +89,30 @@ proptest! {
     fn garbage_never_panics(text in "\\PC{0,12}") {
         let rules = Preset::Standard.ruleset();
         let _ = Position::parse(&text, &rules);
+        let _ = SeatedPosition::parse(&text, &rules);
+    }
+
+    /// A seated text (`2_1112`) reads back to the same seat and position, from every
+    /// seat that has the mover's number of hands; it uses URL-safe characters only.
+    #[test]
+    fn seated_text_round_trips(rules in ruleset(), seed in any::<u64>(), turn in 0usize..4) {
+        let index = PositionIndex::new(&rules).unwrap();
+        let p = index.unrank(seed % index.count());
+        if !p.is_terminal(&rules) && p.mover().iter().all(|&v| v == 0) {
+            return Ok(());
+        }
+        let period = rules.rotation_period();
+        let turn = (turn % rules.players()) / period * period + p.seat();
+        if turn >= rules.players() {
+            return Ok(());
+        }
+        let seated = SeatedPosition::new(&rules, turn, p.clone()).unwrap();
+        let text = seated.to_text(&rules).unwrap();
+        prop_assert!(text.bytes().all(|b| b.is_ascii_digit() || b"_-,".contains(&b)), "{}", text);
+        let back = SeatedPosition::parse(&text, &rules).unwrap();
+        prop_assert_eq!(back.turn(), turn);
+        prop_assert_eq!(back.position(), &p);
+        prop_assert_eq!(back.to_text(&rules).unwrap(), text);
     }
 
     #[test]

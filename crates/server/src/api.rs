@@ -1,36 +1,46 @@
 //! The JSON API, in the shape of GamesmanUni's so that its clients can read it.
 //!
 //! ```text
-//! GET /api/v1/                                       the games: [{id, name, type, gui}]
-//! GET /api/v1/chopsticks/                            the game and its named variants
-//! GET /api/v1/chopsticks/{variant}/                  a variant: canonical id, start position
-//! GET /api/v1/chopsticks/{variant}/positions/?p=POS  a position's value and its moves, best first
-//! GET /api/v1/chopsticks/{variant}/strategy          a checked winning strategy, or the traps of a draw
-//! GET /api/v1/value?expr=EXPR[&variant=V]            a canonical game value (`chopsticks value`)
-//! GET /healthz                                       "ok"
+//! GET /api/v1/                                          the games: [{id, name, type, gui}]
+//! GET /api/v1/chopsticks/                               the game and its listed variants
+//! GET /api/v1/chopsticks/{variant}/                     a variant: id, name, start, AutoGUI theme
+//! GET /api/v1/chopsticks/{variant}/positions/?p=POS     a position's values and its moves, best first
+//! GET /api/v1/chopsticks/{variant}/instructions/        the variant's rules (Markdown)
+//! GET /api/v1/chopsticks/{variant}/strategy             a checked winning strategy, or the traps of a draw
+//! GET /api/v1/value?expr=EXPR[&variant=V]               a canonical game value (`chopsticks value`)
+//! GET /healthz                                          "ok"
 //! ```
 //!
 //! GamesmanUni's field names are kept as they are (`positionValue`, `remoteness`,
-//! `moves[].moveValue`, `deltaRemoteness`, …) and a draw's remoteness is its sentinel
-//! `-200`; fields of ours are added beside them, never renamed: `terminal`, `hands`,
-//! `cgt` (the canonical value, for loop-free rules), each move's `kind` and `detail`
-//! (the move as data). A variant is named by a variant id (`rollover.h3.f7.suicide`,
-//! see `chopsticks_rules::Ruleset::from_variant_id`) and answered with its canonical
-//! id. Positions are read in any notation and written in the variant's default one.
+//! `moves[].moveValue`, `deltaRemoteness`, `winby`, `mex`, …) and a draw's
+//! remoteness is its sentinel `-200`; fields of ours are added beside them, never
+//! renamed: `terminal`, `turn`, `seats` (every seat's hands and value), `hands`,
+//! `moverFirst`, `cgt` (the canonical value, for loop-free rules), each move's
+//! `kind`, `detail` (the move as data), `seat`, `targetSeat` and `seats`.
+//!
+//! Positions are named by [`SeatedPosition`] texts, `2_1112`: the seat to move,
+//! then every seat's hands, Player 1 first, so that a client knows whose turn it
+//! is in absolute terms; any notation of the command line (mover first) is read
+//! too. The AutoGUI strings and theme come from [`crate::autogui`]. A variant is
+//! named by a variant id (`rollover.h3.f7.suicide`, see
+//! `chopsticks_rules::Ruleset::from_variant_id`) and answered with its canonical id
+//! and one name, `Ruleset::describe`, everywhere.
 
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use axum::Json;
-use chopsticks_rules::{Notation, Position, PositionIndex, Preset, Ruleset};
+use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
 use chopsticks_solve::strategy::{advice, seat_name, Advice};
-use chopsticks_solve::{Outcome, Value};
+use chopsticks_solve::{Concept, Outcome, Value};
 use chopsticks_space::explore;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
-use crate::cache::SolutionCache;
+use crate::autogui::Layout;
+use crate::cache::{SolutionCache, Solved};
 use crate::error::ApiError;
+use crate::instructions;
 use crate::values::{expression_value, position_value, Evaluations};
 
 /// GamesmanUni's remoteness for a draw.
@@ -69,6 +79,12 @@ fn rules_of(variant: &str) -> Result<Ruleset, ApiError> {
     Ruleset::from_variant_id(variant).map_err(|e| ApiError::unprocessable(e.to_string()))
 }
 
+fn seated_text(seated: &SeatedPosition, rules: &Ruleset) -> Result<String, ApiError> {
+    seated
+        .to_text(rules)
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
 fn write(position: &Position, rules: &Ruleset) -> Result<String, ApiError> {
     position
         .to_notation(rules, Notation::default_for(rules))
@@ -85,15 +101,29 @@ pub async fn games() -> Json<Json_> {
     }]))
 }
 
+/// The variants listed by `GET /api/v1/chopsticks/`: the presets, then three and
+/// four players and teams (any other variant id works too).
+pub const LISTED: [&str; 7] = [
+    "standard",
+    "rollover",
+    "rahman",
+    "simple",
+    "standard.p3",
+    "standard.p4",
+    "standard.p4.teams",
+];
+
 /// `GET /api/v1/chopsticks/`
 pub async fn game() -> Json<Json_> {
-    let variants: Vec<Json_> = Preset::ALL
+    let variants: Vec<Json_> = LISTED
         .iter()
-        .map(|p| {
+        .map(|id| {
+            let rules = Ruleset::from_variant_id(id).expect("listed variants are valid");
             json!({
-                "id": p.name(),
-                "name": p.description(),
+                "id": rules.variant_id(),
+                "name": rules.describe(),
                 "gui": "v3",
+                "players": rules.players(),
             })
         })
         .collect();
@@ -107,38 +137,115 @@ pub async fn game() -> Json<Json_> {
             one of your live hands on a live hand of your opponent: it gains your hand's \
             fingers, and dies when it reaches F (cutoff) or lands on exactly F (rollover). \
             Variants may allow tapping your own hands, moving fingers between your hands, \
-            and reviving a dead hand. Whoever loses every hand loses (wins, in misère play).",
+            and reviving a dead hand. Whoever loses every hand loses (wins, in misère play). \
+            Each variant's rules: /api/v1/chopsticks/{variant}/instructions/",
     }))
 }
 
 /// `GET /api/v1/chopsticks/{variant}/`
 ///
-/// Besides GamesmanUni's fields: the `ruleset`, its number of `positions`, and
-/// `refused`, the message its positions would be refused with here (too large for
-/// the memory budget, or more than two players), or `null`.
+/// Besides GamesmanUni's fields: the `ruleset`, its number of `positions`, the
+/// number of `players`, the solution `concept` (`two-player`, `coalition` or
+/// `teams`), and `refused`, the message its positions would be refused with here
+/// (too large for the memory budget), or `null`.
 pub async fn variant(
     State(state): State<AppState>,
     Path(variant): Path<String>,
 ) -> Result<Json<Json_>, ApiError> {
     let rules = rules_of(&variant)?;
-    let start = write(&Position::start(&rules), &rules)?;
+    let start = SeatedPosition::start(&rules);
+    let layout = Layout::of(&rules);
     let count = PositionIndex::new(&rules).ok().map(|i| i.count());
     let refused = state.cache.admit(&rules).err().map(|e| e.message);
     Ok(Json(json!({
         "id": rules.variant_id(),
         "name": rules.describe(),
-        "startPosition": start,
-        "autoguiStartPosition": start,
+        "startPosition": seated_text(&start, &rules)?,
+        "autoguiStartPosition": layout.position(&rules, &start),
+        "imageAutoGUIData": layout.image_data(),
         "gui": "v3",
         "ruleset": rules,
+        "players": rules.players(),
+        "concept": Concept::of(&rules).name(),
         "positions": count,
         "refused": refused,
     })))
 }
 
 #[derive(Deserialize)]
+pub struct InstructionsQuery {
+    locale: Option<String>,
+}
+
+/// `GET /api/v1/chopsticks/{variant}/instructions/?locale=en-US`: the variant's
+/// rules as Markdown (English whatever the locale).
+pub async fn instructions(
+    Path(variant): Path<String>,
+    Query(query): Query<InstructionsQuery>,
+) -> Result<Json<Json_>, ApiError> {
+    let rules = rules_of(&variant)?;
+    if let Some(locale) = &query.locale {
+        if !instructions::is_locale(locale) {
+            return Err(ApiError::bad_request(format!(
+                "`locale` must be a language tag such as en-US (letters and digits in parts \
+                 of at most 8, joined by `-`, {} characters at most)",
+                instructions::MAX_LOCALE
+            )));
+        }
+    }
+    Ok(Json(json!({
+        "instructions": instructions::markdown(&rules),
+        "locale": "en-US",
+        "variant": rules.variant_id(),
+    })))
+}
+
+#[derive(Deserialize)]
 pub struct PositionQuery {
     p: Option<String>,
+}
+
+/// An outcome as a seat's entry: `{"value", "remoteness"}`.
+fn outcome_json(o: &Outcome) -> Json_ {
+    json!({"value": value_name(o.value), "remoteness": remoteness(o)})
+}
+
+/// Every seat's hands and value, Player 1 first.
+fn seats_json(
+    solved: &Solved,
+    seated: &SeatedPosition,
+) -> Result<Vec<Json_>, chopsticks_solve::SolveError> {
+    let rules = &solved.rules;
+    let p = rules.players();
+    let outcomes = solved.solution.seat_outcomes(seated.position())?;
+    Ok(seated
+        .hands_by_seat()
+        .into_iter()
+        .enumerate()
+        .map(|(seat, hands)| {
+            let o = outcomes[(seat + p - seated.turn()) % p];
+            let mut entry = json!({
+                "seat": seat + 1,
+                "alive": hands.iter().any(|&v| v != 0),
+                "hands": hands,
+                "value": value_name(o.value),
+                "remoteness": remoteness(&o),
+            });
+            if rules.teams {
+                entry["team"] = json!(seat % 2 + 1);
+            }
+            entry
+        })
+        .collect())
+}
+
+/// GamesmanUni's fields that this server does not compute, with the values that
+/// mean "not used": no win-by count, no Grundy value, no pure-draw analysis.
+fn unused_fields(entry: &mut Json_) {
+    entry["winby"] = json!(0);
+    entry["mex"] = json!("");
+    entry["drawLevel"] = json!(-1);
+    entry["drawRemoteness"] = json!(-1);
 }
 
 /// `GET /api/v1/chopsticks/{variant}/positions/?p=POSITION`
@@ -156,13 +263,17 @@ pub async fn position(
             "the position is longer than {MAX_POSITION_TEXT} bytes"
         )));
     }
-    let position =
-        Position::parse(&text, &rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let seated =
+        SeatedPosition::parse(&text, &rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let solved = state.cache.get(rules).await?;
     let rules = &solved.rules;
+    let position = seated.position();
     let damaged = |e: chopsticks_solve::SolveError| ApiError::internal(e.to_string());
-    let outcome = solved.solution.outcome(&position).map_err(damaged)?;
-    let moves = solved.solution.evaluate_moves(&position).map_err(damaged)?;
+    let outcome = solved.solution.outcome(position).map_err(damaged)?;
+    let moves = solved.solution.evaluate_moves(position).map_err(damaged)?;
+    let layout = Layout::of(rules);
+    let move_refs: Vec<&chopsticks_rules::Move> = moves.iter().map(|m| &m.mv).collect();
+    let autogui_moves = layout.moves(&seated, &move_refs, rules);
     // The best child remoteness for each move value: deltaRemoteness is measured
     // from it (fastest win, slowest loss).
     let best = |v: Value| -> Option<u32> {
@@ -178,46 +289,57 @@ pub async fn position(
     };
     let list = moves
         .iter()
-        .map(|m| {
-            // The child's outcome for its own mover: the opposite value, one ply less.
-            let child = Outcome {
-                value: m.outcome.value.flip(),
-                remoteness: m.outcome.remoteness.map(|r| r - 1),
-            };
+        .zip(autogui_moves)
+        .map(|(m, autogui_move)| {
+            let child = seated.after(m.to.clone(), m.step);
+            // The child's outcome for its own mover.
+            let child_outcome = solved.solution.outcome(&m.to).map_err(damaged)?;
             let delta = match (best(m.outcome.value), m.outcome.remoteness) {
                 (Some(b), Some(r)) => i64::from(b.abs_diff(r)),
                 _ => 0,
             };
             let text = m.mv.describe(rules);
-            let to = write(&m.to, rules)?;
-            Ok(json!({
+            let mut entry = json!({
                 "move": text,
-                "autoguiMove": text,
+                "autoguiMove": autogui_move,
                 "kind": m.mv.kind(),
                 "detail": m.mv,
-                "position": to,
-                "autoguiPosition": to,
+                "seat": seated.turn() + 1,
+                "position": seated_text(&child, rules)?,
+                "autoguiPosition": layout.position(rules, &child),
                 "moveValue": value_name(m.outcome.value),
-                "positionValue": value_name(child.value),
-                "remoteness": remoteness(&child),
+                "moveRemoteness": remoteness(&m.outcome),
+                "positionValue": value_name(child_outcome.value),
+                "remoteness": remoteness(&child_outcome),
                 "deltaRemoteness": delta,
-            }))
+                "seats": seats_json(&solved, &child).map_err(damaged)?,
+            });
+            if let chopsticks_rules::Move::Tap { target, .. } = m.mv {
+                entry["targetSeat"] = json!(seated.seat_of(target) + 1);
+            }
+            unused_fields(&mut entry);
+            Ok(entry)
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
-    let position_text = write(&position, rules)?;
-    let cgt = position_value(&state.evaluations, rules, &position).await;
-    Ok(Json(json!({
-        "position": position_text,
-        "autoguiPosition": position_text,
+    let cgt = position_value(&state.evaluations, rules, position).await;
+    let mut answer = json!({
+        "position": seated_text(&seated, rules)?,
+        "autoguiPosition": layout.position(rules, &seated),
         "positionValue": value_name(outcome.value),
         "remoteness": remoteness(&outcome),
-        "winby": 0,
         "terminal": position.is_terminal(rules),
+        "turn": seated.turn() + 1,
+        "players": rules.players(),
+        "concept": solved.solution.concept().name(),
+        "moverFirst": write(position, rules)?,
         "hands": position.players(),
+        "seats": seats_json(&solved, &seated).map_err(damaged)?,
         "variant": rules.variant_id(),
         "cgt": cgt,
         "moves": list,
-    })))
+    });
+    unused_fields(&mut answer);
+    Ok(Json(answer))
 }
 
 /// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,
@@ -260,10 +382,16 @@ pub async fn strategy(
         .solution
         .outcome(&Position::start(&solved.rules))
         .map_err(|e| ApiError::internal(e.to_string()))?;
+    let start_seats = solved
+        .solution
+        .seat_outcomes(&Position::start(&solved.rules))
+        .map_err(|e| ApiError::internal(e.to_string()))?;
     let mut out = json!({
         "variant": solved.rules.variant_id(),
+        "concept": solved.solution.concept().name(),
         "startValue": value_name(start.value),
         "startRemoteness": remoteness(&start),
+        "startSeats": start_seats.iter().map(outcome_json).collect::<Vec<_>>(),
     });
     match &*advice {
         Advice::Win {
@@ -274,6 +402,7 @@ pub async fn strategy(
             positions_faced,
         } => {
             out["winner"] = json!(seat_name(*seat));
+            out["winnerSeat"] = json!(seat + 1);
             out["winImmediately"] = json!(win_immediately);
             out["configurations"] = json!(configurations);
             out["listed"] = json!(listed);
@@ -281,6 +410,7 @@ pub async fn strategy(
         }
         Advice::Draw { avoid } => {
             out["winner"] = Json_::Null;
+            out["winnerSeat"] = Json_::Null;
             out["avoid"] = avoid
                 .iter()
                 .map(|(c, n)| json!({"configuration": c, "opponentWinsIn": n}))

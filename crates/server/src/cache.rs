@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use chopsticks_rules::{PositionIndex, Ruleset};
 use chopsticks_solve::strategy::Advice;
-use chopsticks_solve::{solve_bytes, Solution};
+use chopsticks_solve::{multi_solve_bytes, solve_bytes, Solution};
 use chopsticks_space::{human_bytes, Graph};
 use tokio::sync::OnceCell;
 
@@ -66,8 +66,14 @@ pub struct SolutionCache {
 /// The solver's peak memory for a variant of `count` positions, estimated before
 /// anything is built: working cells, result and the move graph's tables (bounded by
 /// a quarter of a byte per position in every variant measured).
-pub fn solve_estimate(count: u64) -> u64 {
-    solve_bytes(count) + count / 4 + (1 << 20)
+pub fn solve_estimate(rules: &Ruleset, count: u64) -> u64 {
+    let cells = if rules.players() == 2 {
+        solve_bytes(count)
+    } else {
+        // One byte per seat's state, two when remoteness passes 126 (a restart).
+        2 * multi_solve_bytes(rules, count)
+    };
+    cells + count / 4 + (1 << 20)
 }
 
 impl SolutionCache {
@@ -84,16 +90,9 @@ impl SolutionCache {
     }
 
     /// Serves `solution` (read from a file) for its variant from now on, instead
-    /// of solving it; returns the variant's id. Two players only, as every
-    /// variant this server plays.
+    /// of solving it; returns the variant's id.
     pub fn add_saved(&self, solution: Solution) -> Result<String, ApiError> {
         let rules = solution.rules().clone();
-        if rules.players() != 2 {
-            return Err(ApiError::unprocessable(format!(
-                "this server plays two players only; the saved solution has {}",
-                rules.players()
-            )));
-        }
         let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
         let id = rules.variant_id();
         let solved = Solved {
@@ -129,20 +128,14 @@ impl SolutionCache {
         ids
     }
 
-    /// Whether this server can solve `rules`: two players, an index that fits, and a
-    /// solver's estimate within the budget. The number of positions and the estimate
-    /// in bytes, or the refusal the positions of the variant would get.
+    /// Whether this server can solve `rules`: an index that fits, and a solver's
+    /// estimate within the budget. The number of positions and the estimate in
+    /// bytes, or the refusal the positions of the variant would get.
     pub fn admit(&self, rules: &Ruleset) -> Result<(u64, u64), ApiError> {
-        if rules.players() != 2 {
-            return Err(ApiError::unprocessable(format!(
-                "this server plays two players only; this ruleset has {} (the command line solves it: `chopsticks solve --players N`)",
-                rules.players()
-            )));
-        }
         let count = PositionIndex::new(rules)
-            .map_err(|e| ApiError::unprocessable(e.to_string()))?
+            .map_err(|e| ApiError::too_large(e.to_string()))?
             .count();
-        let needed = solve_estimate(count);
+        let needed = solve_estimate(rules, count);
         if needed > self.budget {
             return Err(ApiError::too_large(format!(
                 "solving {count} positions needs about {} of memory; this server's budget is {}",

@@ -13,8 +13,10 @@
 //! and returns when the server has stopped.
 
 pub mod api;
+pub mod autogui;
 pub mod cache;
 pub mod error;
+pub mod instructions;
 pub mod load;
 pub mod page;
 pub mod values;
@@ -44,6 +46,14 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/v1/chopsticks/{variant}/positions/",
             get(api::position),
+        )
+        .route(
+            "/api/v1/chopsticks/{variant}/instructions",
+            get(api::instructions),
+        )
+        .route(
+            "/api/v1/chopsticks/{variant}/instructions/",
+            get(api::instructions),
         )
         .route("/api/v1/chopsticks/{variant}/strategy", get(api::strategy))
         .route("/api/v1/chopsticks/{variant}/strategy/", get(api::strategy))

@@ -66,7 +66,9 @@ async fn values_equal_the_solver_on_every_reachable_position() {
             assert_eq!(status, StatusCode::OK, "{uri}: {v}");
             assert_eq!(cors.as_deref(), Some("*"));
             let o = solution.outcome_at(i).unwrap();
-            assert_eq!(v["position"], text);
+            // Answered with the seat to move: Player 1, for a mover-first text.
+            assert_eq!(v["position"], format!("1_{text}"));
+            assert_eq!(v["moverFirst"], text);
             assert_eq!(v["positionValue"], o.value.name(), "{uri}");
             assert_eq!(
                 v["remoteness"],
@@ -107,11 +109,23 @@ async fn variants_are_answered_with_their_canonical_id() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["id"], "rahman.h3.f7.no-transfer");
-    assert_eq!(v["startPosition"], "111111");
+    assert_eq!(v["startPosition"], "1_111111");
+    assert_eq!(
+        v["name"],
+        "2 players × 3 hands, F = 7 rollover; attack, division, suicide"
+    );
     let (_, v, _) = get(&state, "/api/v1/").await;
     assert_eq!(v[0]["id"], "chopsticks");
     let (_, v, _) = get(&state, "/api/v1/chopsticks/").await;
-    assert_eq!(v["variants"].as_array().unwrap().len(), 4);
+    let variants = v["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), chopsticks_server::api::LISTED.len());
+    // One name per variant: the list's is the variant's own.
+    for listed in variants {
+        let id = listed["id"].as_str().unwrap();
+        let (_, own, _) = get(&state, &format!("/api/v1/chopsticks/{id}/")).await;
+        assert_eq!(own["id"], id);
+        assert_eq!(own["name"], listed["name"], "{id}");
+    }
     let (status, v, _) = get(&state, "/healthz").await;
     assert_eq!((status, v), (StatusCode::OK, Value::String("ok".into())));
 }
@@ -146,9 +160,44 @@ async fn bad_input_gets_a_4xx_with_the_message() {
             "contradict",
         ),
         (
-            "/api/v1/chopsticks/standard.p3/positions/?p=11-11-11",
+            "/api/v1/chopsticks/standard/positions/?p=3_1111",
             StatusCode::UNPROCESSABLE_ENTITY,
-            "two players",
+            "names no seat",
+        ),
+        (
+            "/api/v1/chopsticks/standard.p3/positions/?p=4_11-11-11",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the seat to move is 1 to 3",
+        ),
+        (
+            "/api/v1/chopsticks/standard.p3/positions/?p=1_00-11-11",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no live hand",
+        ),
+        (
+            "/api/v1/chopsticks/standard/positions/?p=1_f---f---f---f---",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "is not a digit",
+        ),
+        (
+            "/api/v1/chopsticks/standard/positions/?p=1_",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no hands",
+        ),
+        (
+            "/api/v1/chopsticks/standard.p99/",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "players",
+        ),
+        (
+            "/api/v1/chopsticks/standard/instructions/?locale=%3Cscript%3E",
+            StatusCode::BAD_REQUEST,
+            "language tag",
+        ),
+        (
+            "/api/v1/chopsticks/nope/instructions/",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not a preset",
         ),
         (
             "/api/v1/chopsticks/standard.h6.f10/positions/?p=111111-111111",

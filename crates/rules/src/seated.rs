@@ -1,0 +1,281 @@
+//! Positions that name the seat to move, for clients that show seats.
+//!
+//! A [`Position`] is mover-relative: the player to move comes first, and for
+//! symmetric rules nothing records which seat that is. That is what solving needs
+//! (a position and its rotation are one game), but a client that draws Player 1 on
+//! the left and Player 2 on the right must know whose turn it is. A
+//! [`SeatedPosition`] adds the absolute seat to move and writes the players in seat
+//! order, behind the seat's number and an underscore:
+//!
+//! | text | meaning |
+//! |---|---|
+//! | `1_1112` | Player 1 to move; Player 1 has `11`, Player 2 has `12` |
+//! | `2_1112` | the same hands, Player 2 to move |
+//! | `3_11-01-12` | three players, Player 3 (`12`) to move |
+//! | `1_1,12-3,4` | `F > 10`: hands separated by commas |
+//!
+//! The hands after the underscore are in the compact or dashed notation, in seat
+//! order (Player 1 first), not mover first. The texts use only characters that are
+//! safe in a URL unencoded (digits, `_`, `-`, `,`), as GamesmanUni requires of
+//! position ids. A text without the prefix is read as the command line reads it,
+//! mover first, and seated at the mover's seat class (Player 1 for symmetric rules),
+//! so every notation keeps working.
+
+use crate::error::{Result, RulesError};
+use crate::hands::is_alive;
+use crate::notation::{error, read_compact, read_dashed, Notation};
+use crate::position::Position;
+use crate::ruleset::Ruleset;
+
+/// A position with the absolute seat of the player to move (0 = Player 1).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SeatedPosition {
+    turn: usize,
+    position: Position,
+}
+
+impl SeatedPosition {
+    /// Seats `position` with `turn` (0-based) to move. Fails when the seat is not a
+    /// seat of the rules or does not have the mover's number of hands.
+    pub fn new(rules: &Ruleset, turn: usize, position: Position) -> Result<SeatedPosition> {
+        let p = rules.players();
+        if turn >= p {
+            return Err(RulesError::Position {
+                text: format!("{}_…", turn + 1),
+                message: format!(
+                    "there is no Player {}: the rules have {p} players",
+                    turn + 1
+                ),
+            });
+        }
+        if turn % rules.rotation_period() != position.seat() {
+            return Err(RulesError::Position {
+                text: format!("{}_…", turn + 1),
+                message: format!(
+                    "Player {} has {} hands, but the player to move has {}",
+                    turn + 1,
+                    rules.hands[turn],
+                    position.mover().len()
+                ),
+            });
+        }
+        Ok(SeatedPosition { turn, position })
+    }
+
+    /// The start: Player 1 to move, one finger on every hand.
+    pub fn start(rules: &Ruleset) -> SeatedPosition {
+        SeatedPosition {
+            turn: 0,
+            position: Position::start(rules),
+        }
+    }
+
+    /// The seat to move, 0-based (0 = Player 1).
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// The mover-relative position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The absolute seat of the player `relative` places after the mover.
+    pub fn seat_of(&self, relative: usize) -> usize {
+        (self.turn + relative) % self.position.players().len()
+    }
+
+    /// Every seat's sorted hands, Player 1 first.
+    pub fn hands_by_seat(&self) -> Vec<Vec<u32>> {
+        let players = self.position.players();
+        let p = players.len();
+        (0..p)
+            .map(|seat| players[(seat + p - self.turn) % p].clone())
+            .collect()
+    }
+
+    /// The position a move leads to: `to`, reached with the turn moving `step` seats
+    /// on (as [`Position::moves_with_steps`] gives them).
+    pub fn after(&self, to: Position, step: usize) -> SeatedPosition {
+        let p = to.players().len();
+        SeatedPosition {
+            turn: (self.turn + step) % p,
+            position: to,
+        }
+    }
+
+    /// Reads `N_HANDS` (Player `N` to move, hands in seat order, see the module
+    /// documentation) or any notation [`Position::parse`] reads (mover first).
+    pub fn parse(text: &str, rules: &Ruleset) -> Result<SeatedPosition> {
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let prefix_end = compact
+            .find('_')
+            .filter(|&i| i > 0 && compact[..i].bytes().all(|b| b.is_ascii_digit()));
+        let Some(at) = prefix_end else {
+            let position = Position::parse(text, rules)?;
+            return Ok(SeatedPosition {
+                turn: position.seat(),
+                position,
+            });
+        };
+        let p = rules.players();
+        let turn = compact[..at]
+            .parse::<usize>()
+            .ok()
+            .filter(|t| (1..=p).contains(t))
+            .ok_or_else(|| {
+                error(
+                    &compact,
+                    format!(
+                        "`{}_` names no seat: the seat to move is 1 to {p}",
+                        &compact[..at]
+                    ),
+                )
+            })?
+            - 1;
+        let hands = &compact[at + 1..];
+        if hands.is_empty() {
+            return Err(error(&compact, "no hands after the seat to move"));
+        }
+        let mut players = if hands.starts_with('(') {
+            return Err(error(
+                &compact,
+                "after the seat to move write the hands in compact or dashed notation (`1_1112`, `1_11-12`), Player 1 first",
+            ));
+        } else if hands.contains('-') {
+            read_dashed(hands, rules)?
+        } else {
+            read_compact(hands, rules)?
+        };
+        if players.len() != p {
+            return Err(error(
+                &compact,
+                format!("{} players written, the rules have {p}", players.len()),
+            ));
+        }
+        for (seat, h) in players.iter().enumerate() {
+            if h.len() != rules.hands[seat] {
+                return Err(error(
+                    &compact,
+                    format!(
+                        "Player {} has {} hands, {} written",
+                        seat + 1,
+                        rules.hands[seat],
+                        h.len()
+                    ),
+                ));
+            }
+        }
+        players.rotate_left(turn);
+        let position = Position::new(rules, players)?;
+        if !position.is_terminal(rules) && !is_alive(position.mover()) {
+            return Err(error(
+                &compact,
+                format!(
+                    "Player {} is to move but has no live hand, and the game is not over (a player without hands is skipped)",
+                    turn + 1
+                ),
+            ));
+        }
+        SeatedPosition::new(rules, turn, position)
+    }
+
+    /// Writes `N_HANDS`: the seat to move, then every seat's hands, Player 1 first,
+    /// in the compact notation for two players when it applies (`1_1112`, as
+    /// GamesCrafters writes Chopsticks positions), else the dashed one.
+    pub fn to_text(&self, rules: &Ruleset) -> Result<String> {
+        let notation = match Notation::default_for(rules) {
+            Notation::Compact if rules.players() == 2 => Notation::Compact,
+            _ => Notation::Dashed,
+        };
+        let by_seat = Position::from_canonical(0, self.hands_by_seat());
+        Ok(format!(
+            "{}_{}",
+            self.turn + 1,
+            by_seat.to_notation(rules, notation)?
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::Preset;
+
+    fn rules(id: &str) -> Ruleset {
+        Ruleset::from_variant_id(id).unwrap()
+    }
+
+    #[test]
+    fn seat_order_and_mover_first() {
+        let r = rules("standard");
+        let s = SeatedPosition::parse("2_1112", &r).unwrap();
+        assert_eq!(s.turn(), 1);
+        // Player 2 moves: mover first, Player 2's hands lead.
+        assert_eq!(s.position().players(), &[vec![1, 2], vec![1, 1]]);
+        assert_eq!(s.hands_by_seat(), vec![vec![1, 1], vec![1, 2]]);
+        assert_eq!(s.to_text(&r).unwrap(), "2_1112");
+        let plain = SeatedPosition::parse("1211", &r).unwrap();
+        assert_eq!(plain.turn(), 0);
+        assert_eq!(plain.to_text(&r).unwrap(), "1_1211");
+        assert_eq!(SeatedPosition::start(&r).to_text(&r).unwrap(), "1_1111");
+    }
+
+    #[test]
+    fn three_players_and_wide_hands() {
+        let r = rules("standard.p3");
+        let s = SeatedPosition::parse("3_11-01-12", &r).unwrap();
+        assert_eq!(
+            s.position().players(),
+            &[vec![1, 2], vec![1, 1], vec![0, 1]]
+        );
+        assert_eq!(s.to_text(&r).unwrap(), "3_11-01-12");
+        assert_eq!(s.seat_of(1), 0);
+        let wide = rules("standard.f12");
+        let s = SeatedPosition::parse("2_1,11-3,4", &wide).unwrap();
+        assert_eq!(s.to_text(&wide).unwrap(), "2_1,11-3,4");
+    }
+
+    #[test]
+    fn moves_carry_the_seat() {
+        let r = Preset::Standard.ruleset();
+        let s = SeatedPosition::start(&r);
+        for (_, to, step) in s.position().moves_with_steps(&r) {
+            let child = s.after(to, step);
+            assert_eq!(child.turn(), 1);
+            let text = child.to_text(&r).unwrap();
+            assert_eq!(SeatedPosition::parse(&text, &r).unwrap(), child);
+        }
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let r = rules("standard");
+        for (text, needle) in [
+            ("3_1111", "names no seat"),
+            ("0_1111", "names no seat"),
+            ("1_", "no hands"),
+            ("1_(1|1)_4", "compact or dashed"),
+            ("1_111", "digits written"),
+            ("1_1-111", "Player 1 has 2 hands"),
+            ("1_11-11-11", "3 players written"),
+            ("1_1x11", "not a digit"),
+        ] {
+            let e = SeatedPosition::parse(text, &r).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+        let three = rules("standard.p3");
+        let e = SeatedPosition::parse("1_00-11-11", &three)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no live hand"), "{e}");
+        // A finished game: Player 2 has no hand left, and it is Player 2's turn.
+        assert!(SeatedPosition::parse("2_1100", &r).is_ok());
+        let uneven = rules("standard.h2-3");
+        let e = SeatedPosition::parse("2_11-11", &uneven)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Player 2 has 3 hands"), "{e}");
+        assert!(SeatedPosition::parse("2_11-111", &uneven).is_ok());
+    }
+}

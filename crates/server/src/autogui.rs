@@ -1,0 +1,458 @@
+//! GamesmanUni's AutoGUI v3: the board it draws for a position and the buttons it
+//! draws for moves, as strings of its grammar (`../shared/GAMESMANUNI.md`, (b) and
+//! (c)), and the `imageAutoGUIData` that gives those strings their geometry.
+//!
+//! The model: a theme lists **centres** (points of a board of `space` units); a
+//! position string `T_BOARD~TEXT~TEXT…` names the side to move (`1` or `2`), then one
+//! character per centre (an image key such as `f`, `-` for nothing, `.` for a text
+//! slot filled by the `~` pieces in order); a move string draws a button in terms
+//! of centres: `M_a_b_s` an arrow from centre `a` to centre `b`, `A_t_n_s` a token
+//! (the image of key `t`) at centre `n`; any other string is a button beside the
+//! board whose text is the move's name. Images are not served by us: GamesmanUni
+//! bundles them, so only the Chopsticks images it ships can be named.
+//!
+//! Two layouts:
+//!
+//! - [`Layout::Classic`], for two players with two hands and at most four fingers
+//!   up (`F ≤ 5`): GamesCrafters' own theme (background knuckles, foreground palms,
+//!   `f` fingers, digit tokens for transfers), with their 42 centres, so the real
+//!   client draws our positions exactly as it draws theirs. A hand's fingers are its
+//!   value; within a player the smaller hand is the first (upper left for Player 1,
+//!   lower right for Player 2), since our positions are multisets. Attacks are
+//!   arrows between the hands' arrow ends (straight along a row, diagonal across),
+//!   self-attacks arrows between the mover's own two hands, splits (transfers,
+//!   divisions, suicides) digit tokens on the mover's side: the amount moved, with a
+//!   downward arrow (`1`–`4`, from the upper hand to the lower) or an upward one
+//!   (`6`–`9`, showing 10 − the digit). A pass is a button named `pass`.
+//! - [`Layout::General`], for every other count of players, hands and fingers: each
+//!   seat on a circle, in turn order clockwise from the left, its hands as text
+//!   entities (their values) on a line across the radius, its name above them
+//!   (`P1`, with `-to-move` for the seat to move and `-out` for a seat with no
+//!   hand left); attacks and self-attacks are arrows between the hands' inner arrow
+//!   ends; splits and passes are buttons named by the move (`split 13→22`).
+//!
+//! **Sides.** GamesmanUni knows two players, and reads whose turn it is from the
+//! first character of every position string. Two players: the seat to move. Team
+//! play: the team to move (Player 1 = seats 1 and 3, Player 2 = seats 2 and 4).
+//! Three or more players each for themselves: `1` when Player 1 is to move, `2`
+//! for every other seat (Player 1 against all the others, the coalition its value
+//! is computed against); the board names the seat to move.
+
+use chopsticks_rules::{Move, Ruleset, SeatedPosition};
+use serde_json::{json, Value as Json};
+
+/// The sound of every move: GamesmanUni's `general/remove.mp3`, as GamesCrafters'
+/// theme names it.
+const SOUND: char = 'x';
+
+/// The theme's name in `imageAutoGUIData`.
+pub const THEME: &str = "regular";
+
+/// Which board a variant is drawn on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layout {
+    /// GamesCrafters' Chopsticks theme (two players × two hands, `F ≤ 5`).
+    Classic,
+    /// Our own: seats on a circle, hands as text.
+    General(General),
+}
+
+/// The geometry of the general layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct General {
+    /// Board index of each seat's name slot.
+    label: Vec<usize>,
+    /// Board index of each seat's first hand slot (hands follow).
+    hands: Vec<usize>,
+    /// Centre index of each seat's first arrow end (one per hand).
+    arrows: Vec<usize>,
+    /// Every centre: the board's slots, then the arrow ends.
+    centres: Vec<[f64; 2]>,
+    /// Characters of the board part of a position string.
+    board_length: usize,
+}
+
+/// GamesCrafters' 42 centres: fingers (0–15, four per hand, hands in the order
+/// Player 1 upper, Player 1 lower, Player 2 lower, Player 2 upper), straight arrow
+/// ends (16–19), diagonal arrow ends (20–23), then the transfer tokens of Player 1
+/// (24–28: a row of five, 29–32: a row of four) and of Player 2 (33–37, 38–41).
+fn classic_centres() -> Vec<[f64; 2]> {
+    let upper_left = [[25.5, 22.5], [28.5, 18.5], [27.0, 14.5], [24.5, 10.5]];
+    let mut centres = Vec::with_capacity(42);
+    // Hand k: mirrored to its corner.
+    for (mirror_x, mirror_y) in [(false, false), (false, true), (true, true), (true, false)] {
+        for [x, y] in upper_left {
+            centres.push([
+                if mirror_x { 100.0 - x } else { x },
+                if mirror_y { 100.0 - y } else { y },
+            ]);
+        }
+    }
+    centres.extend([[42.0, 17.0], [42.0, 83.0], [58.0, 83.0], [58.0, 17.0]]);
+    centres.extend([[39.0, 28.0], [39.0, 72.0], [61.0, 72.0], [61.0, 28.0]]);
+    for xs in [
+        &[5.0, 12.0, 19.0, 26.0, 33.0][..],
+        &[8.5, 15.5, 22.5, 29.5][..],
+        &[95.0, 88.0, 81.0, 74.0, 67.0][..],
+        &[91.5, 84.5, 77.5, 70.5][..],
+    ] {
+        centres.extend(xs.iter().map(|&x| [x, 50.0]));
+    }
+    centres
+}
+
+/// Whether the classic hand `k` (0–3) is in the upper row.
+fn classic_upper(k: usize) -> bool {
+    k == 0 || k == 3
+}
+
+/// The board index of a hand: seat `seat`'s `i`-th (sorted) hand. Player 2's hands
+/// run from the lower (index 2) to the upper (index 3), as GamesCrafters order them.
+fn classic_hand(seat: usize, i: usize) -> usize {
+    2 * seat + i
+}
+
+impl General {
+    fn new(rules: &Ruleset) -> General {
+        let p = rules.players();
+        let mut label = Vec::with_capacity(p);
+        let mut hands = Vec::with_capacity(p);
+        let mut slots: Vec<[f64; 2]> = Vec::new();
+        let mut ends: Vec<[f64; 2]> = Vec::new();
+        let mut arrows = Vec::with_capacity(p);
+        let board_length: usize = rules.hands.iter().map(|h| h + 1).sum();
+        for (seat, &h) in rules.hands.iter().enumerate() {
+            let angle = std::f64::consts::PI * (1.0 + 2.0 * seat as f64 / p as f64);
+            let (cos, sin) = (angle.cos(), angle.sin());
+            // A point at distance `r` from the middle, `t` along the seat's line.
+            let at = |r: f64, t: f64| -> [f64; 2] {
+                let x = 50.0 + r * cos - t * sin;
+                let y = 50.0 + r * sin + t * cos;
+                [(x * 10.0).round() / 10.0, (y * 10.0).round() / 10.0]
+            };
+            let spacing = (44.0 / h as f64).min(11.0);
+            let offset = |i: usize| (i as f64 - (h as f64 - 1.0) / 2.0) * spacing;
+            label.push(slots.len());
+            // The name beside the seat's line, on the side of its first hand.
+            slots.push(at(36.0, offset(0) - spacing.max(8.0) * 0.9));
+            hands.push(slots.len());
+            arrows.push(board_length + ends.len());
+            for i in 0..h {
+                slots.push(at(36.0, offset(i)));
+                ends.push(at(28.0, offset(i)));
+            }
+        }
+        let centres = slots.into_iter().chain(ends).collect();
+        General {
+            label,
+            hands,
+            arrows,
+            centres,
+            board_length,
+        }
+    }
+}
+
+/// Whether a variant is drawn on GamesCrafters' own board.
+pub fn is_classic(rules: &Ruleset) -> bool {
+    rules.players() == 2 && rules.hands.iter().all(|&h| h == 2) && rules.fingers <= 5
+}
+
+impl Layout {
+    /// The layout of a variant.
+    pub fn of(rules: &Ruleset) -> Layout {
+        if is_classic(rules) {
+            Layout::Classic
+        } else {
+            Layout::General(General::new(rules))
+        }
+    }
+
+    /// `imageAutoGUIData`: the theme GamesmanUni draws the strings with.
+    pub fn image_data(&self) -> Json {
+        let theme = match self {
+            Layout::Classic => {
+                let mut images = serde_json::Map::new();
+                for d in ['0', '1', '2', '3', '4', '6', '7', '8', '9'] {
+                    images.insert(
+                        d.to_string(),
+                        json!({"image": format!("chopsticks/{d}.svg"), "scale": 100}),
+                    );
+                }
+                images.insert(
+                    "f".to_string(),
+                    json!({"image": "chopsticks/finger.svg", "scale": 100}),
+                );
+                json!({
+                    "space": [100, 100],
+                    "centers": classic_centres(),
+                    "background": "chopsticks/knuckles.svg",
+                    "foreground": "chopsticks/foreground.svg",
+                    "charImages": images,
+                    "arrowWidth": 1,
+                    "sounds": {SOUND.to_string(): "general/remove.mp3"},
+                    "animationType": "entityFade",
+                })
+            }
+            Layout::General(g) => json!({
+                "space": [100, 100],
+                "centers": g.centres,
+                "charImages": {},
+                "arrowWidth": 1.2,
+                "textEntityFontSize": 6,
+                "textButtonFontSize": 6,
+                "sounds": {SOUND.to_string(): "general/remove.mp3"},
+            }),
+        };
+        json!({"defaultTheme": THEME, "themes": {THEME: theme}})
+    }
+
+    /// The position string: the side to move, `_`, the board and its texts.
+    pub fn position(&self, rules: &Ruleset, seated: &SeatedPosition) -> String {
+        let side = gamesman_side(rules, seated.turn());
+        let by_seat = seated.hands_by_seat();
+        let mut out = format!("{side}_");
+        match self {
+            Layout::Classic => {
+                for hands in &by_seat {
+                    for &v in hands {
+                        for slot in 0..4 {
+                            out.push(if slot < v { 'f' } else { '-' });
+                        }
+                    }
+                }
+            }
+            Layout::General(g) => {
+                let mut texts = Vec::with_capacity(g.board_length);
+                for (seat, hands) in by_seat.iter().enumerate() {
+                    out.push('.');
+                    let mut name = format!("P{}", seat + 1);
+                    if hands.iter().all(|&v| v == 0) {
+                        name.push_str("-out");
+                    } else if seat == seated.turn() && !seated.position().is_terminal(rules) {
+                        name.push_str("-to-move");
+                    }
+                    texts.push(name);
+                    for &v in hands {
+                        out.push('.');
+                        texts.push(v.to_string());
+                    }
+                }
+                for t in texts {
+                    out.push('~');
+                    out.push_str(&t);
+                }
+            }
+        }
+        out
+    }
+
+    /// The move strings of a position's moves, in the same order. Unique within
+    /// the position (the moves are distinct).
+    pub fn moves(&self, seated: &SeatedPosition, moves: &[&Move], rules: &Ruleset) -> Vec<String> {
+        let mover = seated.turn();
+        let by_seat = seated.hands_by_seat();
+        // The i-th hand of `seat` holding `value`, skipping the hand `except`.
+        let find = |seat: usize, value: u32, except: Option<usize>| -> usize {
+            by_seat[seat]
+                .iter()
+                .enumerate()
+                .position(|(i, &v)| v == value && Some(i) != except)
+                .expect("a move names hands the position has")
+        };
+        let splits = moves
+            .iter()
+            .filter(|m| matches!(m, Move::Split { .. }))
+            .count();
+        let mut split_number = 0;
+        moves
+            .iter()
+            .map(|m| match (self, m) {
+                (_, Move::Pass) => m.describe(rules),
+                (Layout::Classic, Move::Tap { from, target, to }) => {
+                    let a = classic_hand(mover, find(mover, *from, None));
+                    let t = seated.seat_of(*target);
+                    let b = classic_hand(t, find(t, *to, None));
+                    let base = if classic_upper(a) == classic_upper(b) {
+                        16
+                    } else {
+                        20
+                    };
+                    format!("M_{}_{}_{SOUND}", base + a, base + b)
+                }
+                (Layout::Classic, Move::SelfTap { from, to }) => {
+                    let i = find(mover, *from, None);
+                    let j = find(mover, *to, Some(i));
+                    let (a, b) = (classic_hand(mover, i), classic_hand(mover, j));
+                    format!("M_{}_{}_{SOUND}", 20 + a, 20 + b)
+                }
+                (Layout::Classic, Move::Split { before, after, .. }) => {
+                    let digit = classic_token(mover, before, after);
+                    // An odd number of splits on the row of five, an even one on the
+                    // row of four, centred.
+                    let (first, row) = if splits % 2 == 1 { (24, 5) } else { (29, 4) };
+                    let first = first + 9 * mover + (row - splits.min(row)) / 2;
+                    let slot = first + split_number;
+                    split_number += 1;
+                    format!("A_{digit}_{slot}_{SOUND}")
+                }
+                (Layout::General(g), Move::Tap { from, target, to }) => {
+                    let t = seated.seat_of(*target);
+                    let a = g.arrows[mover] + find(mover, *from, None);
+                    let b = g.arrows[t] + find(t, *to, None);
+                    format!("M_{a}_{b}_{SOUND}")
+                }
+                (Layout::General(g), Move::SelfTap { from, to }) => {
+                    let i = find(mover, *from, None);
+                    let j = find(mover, *to, Some(i));
+                    format!("M_{}_{}_{SOUND}", g.arrows[mover] + i, g.arrows[mover] + j)
+                }
+                (Layout::General(_), Move::Split { .. }) => m.describe(rules),
+            })
+            .collect()
+    }
+}
+
+/// The digit token of a split of two hands, `before → after` (both sorted): the
+/// amount moved, `1`–`4` when the upper hand gives it (a downward arrow), `10 −` the
+/// amount when the lower hand does (an upward one). Of the two ways to read a split
+/// of a multiset, the one moving fewer fingers.
+fn classic_token(seat: usize, before: &[u32], after: &[u32]) -> u32 {
+    // The upper hand: Player 1's first, Player 2's second (board index 3).
+    let (upper, lower) = if seat == 0 { (0, 1) } else { (1, 0) };
+    let (u, l) = (before[upper] as i64, before[lower] as i64);
+    // The upper hand becomes after[upper] or after[lower].
+    let a = after[upper] as i64 - u;
+    let b = after[lower] as i64 - u;
+    debug_assert_eq!(u + l, after[0] as i64 + after[1] as i64);
+    let gain = if a.abs() <= b.abs() && a != 0 { a } else { b };
+    if gain < 0 {
+        (-gain) as u32
+    } else {
+        10 - gain as u32
+    }
+}
+
+/// GamesmanUni's side to move (1 or 2) for the absolute seat `turn` (0-based):
+/// see the module documentation.
+pub fn gamesman_side(rules: &Ruleset, turn: usize) -> usize {
+    if rules.players() == 2 {
+        turn + 1
+    } else if rules.teams {
+        turn % 2 + 1
+    } else if turn == 0 {
+        1
+    } else {
+        2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chopsticks_rules::Position;
+
+    fn seated(rules: &Ruleset, text: &str) -> SeatedPosition {
+        SeatedPosition::parse(text, rules).unwrap()
+    }
+
+    /// GamesCrafters' own examples (GAMESMANUNI.md (d)), in our rules' terms.
+    #[test]
+    fn classic_strings_are_gamescrafters() {
+        let rules = Ruleset::from_variant_id("simple").unwrap();
+        let layout = Layout::of(&rules);
+        assert_eq!(layout, Layout::Classic);
+        let start = SeatedPosition::start(&rules);
+        assert_eq!(layout.position(&rules, &start), "1_f---f---f---f---");
+        let after = start.after(Position::parse("1211", &rules).unwrap(), 1);
+        assert_eq!(layout.position(&rules, &after), "2_f---f---f---ff--");
+        // Player 1's smaller hand (upper left) taps Player 2's larger hand (upper
+        // right): a straight arrow along the upper row.
+        let p = seated(&rules, "1_1112");
+        let moves: Vec<Move> = p
+            .position()
+            .moves(&rules)
+            .into_iter()
+            .map(|m| m.0)
+            .collect();
+        let refs: Vec<&Move> = moves.iter().collect();
+        let strings = layout.moves(&p, &refs, &rules);
+        let tap_1_2 = moves
+            .iter()
+            .position(|m| {
+                *m == Move::Tap {
+                    from: 1,
+                    target: 1,
+                    to: 2,
+                }
+            })
+            .unwrap();
+        assert_eq!(strings[tap_1_2], "M_16_19_x");
+        let tap_1_1 = moves
+            .iter()
+            .position(|m| {
+                *m == Move::Tap {
+                    from: 1,
+                    target: 1,
+                    to: 1,
+                }
+            })
+            .unwrap();
+        // Onto Player 2's smaller hand (lower right): a diagonal arrow.
+        assert_eq!(strings[tap_1_1], "M_20_22_x");
+    }
+
+    #[test]
+    fn classic_transfer_tokens() {
+        let rules = Ruleset::from_variant_id("standard").unwrap();
+        let layout = Layout::of(&rules);
+        // Player 1 holds 1 (upper) and 3 (lower): giving one up is token 9.
+        let p = seated(&rules, "1_1311");
+        let moves: Vec<Move> = p
+            .position()
+            .moves(&rules)
+            .into_iter()
+            .map(|m| m.0)
+            .collect();
+        let refs: Vec<&Move> = moves.iter().collect();
+        let strings = layout.moves(&p, &refs, &rules);
+        let split = moves
+            .iter()
+            .position(|m| matches!(m, Move::Split { after, .. } if after == &vec![2, 2]))
+            .unwrap();
+        assert!(strings[split].starts_with("A_9_"), "{}", strings[split]);
+        // Player 2 holds 1 (lower) and 3 (upper): giving one down is token 1.
+        let p = seated(&rules, "2_2213");
+        let moves: Vec<Move> = p
+            .position()
+            .moves(&rules)
+            .into_iter()
+            .map(|m| m.0)
+            .collect();
+        let refs: Vec<&Move> = moves.iter().collect();
+        let strings = layout.moves(&p, &refs, &rules);
+        let split = moves
+            .iter()
+            .position(|m| matches!(m, Move::Split { after, .. } if after == &vec![2, 2]))
+            .unwrap();
+        assert!(strings[split].starts_with("A_1_"), "{}", strings[split]);
+        let slot: usize = strings[split].split('_').nth(2).unwrap().parse().unwrap();
+        assert!((33..42).contains(&slot), "{slot}");
+    }
+
+    #[test]
+    fn sides() {
+        let two = Ruleset::from_variant_id("standard").unwrap();
+        let three = Ruleset::from_variant_id("standard.p3").unwrap();
+        let teams = Ruleset::from_variant_id("standard.p4.teams").unwrap();
+        assert_eq!((gamesman_side(&two, 0), gamesman_side(&two, 1)), (1, 2));
+        assert_eq!(
+            (0..3).map(|t| gamesman_side(&three, t)).collect::<Vec<_>>(),
+            [1, 2, 2]
+        );
+        assert_eq!(
+            (0..4).map(|t| gamesman_side(&teams, t)).collect::<Vec<_>>(),
+            [1, 2, 1, 2]
+        );
+    }
+}
