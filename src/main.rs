@@ -9,7 +9,7 @@ mod progress;
 mod rules_args;
 mod workload;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -77,6 +77,12 @@ enum Command {
     /// hostfile, then the solution file assembled (`solve --workers N` does both
     /// on this machine).
     Cluster(commands::cluster::ClusterArgs),
+    /// Print a shell completion script: `chopsticks completions bash >
+    /// /etc/bash_completion.d/chopsticks` (bash, zsh, fish, powershell, elvish).
+    Completions(commands::docs::CompletionsArgs),
+    /// Print the manual page (roff; `chopsticks man | man -l -`), or a command's
+    /// (`chopsticks man solve`).
+    Man(commands::docs::ManArgs),
 }
 
 /// The text a panic was raised with (empty when it is not text).
@@ -86,6 +92,39 @@ pub fn panic_message<'a>(info: &'a std::panic::PanicHookInfo<'_>) -> &'a str {
         .map(String::as_str)
         .or_else(|| info.payload().downcast_ref::<&str>().copied())
         .unwrap_or("")
+}
+
+/// Options whose value is optional, with the words that are their values.
+const OPTIONAL_VALUES: [(&str, &[&str]); 1] = [("--pass-splits", &["live", "any"])];
+
+/// `--pass-splits live` as `--pass-splits=live`. An option whose value is optional
+/// takes a value only after `=` (so that `--pass-splits 1111` leaves the position
+/// alone); a following word that can only be its value is joined to it here, as a
+/// user expects of `--option value`.
+fn join_option_values(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    let mut args = args.into_iter().peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            out.push(arg);
+            out.extend(args);
+            break;
+        }
+        let joined = OPTIONAL_VALUES.iter().find_map(|(option, values)| {
+            let next = args.peek()?.to_str()?;
+            (arg == *option && values.contains(&next)).then(|| format!("{option}={next}"))
+        });
+        match joined {
+            Some(j) => {
+                args.next();
+                out.push(j.into());
+            }
+            None => out.push(arg),
+        }
+    }
+    out
 }
 
 /// Ends the process quietly when stdout is a closed pipe (`chopsticks … | head`),
@@ -141,7 +180,7 @@ fn remove_temporary_files_on_interrupt() {
 
 fn main() {
     exit_quietly_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(join_option_values(std::env::args_os()));
     if !matches!(cli.command, Command::Serve(_)) {
         remove_temporary_files_on_interrupt();
     }
@@ -161,6 +200,8 @@ fn main() {
         Command::Serve(args) => commands::serve::run(&args),
         Command::Verify(args) => commands::verify::run(&args),
         Command::Cluster(args) => commands::cluster::run(&args),
+        Command::Completions(args) => commands::docs::completions(&args, Cli::command()),
+        Command::Man(args) => commands::docs::man(&args, Cli::command()),
     };
     if let Err(error) = result {
         if is_broken_pipe(&error) {

@@ -341,7 +341,7 @@ fn play_a_whole_game_in_a_real_browser() {
         // The link in the address bar reproduces the position.
         let url = client.current_url().await.unwrap();
         assert!(url.as_str().contains("variant=standard"), "{url}");
-        assert!(url.as_str().contains("p=1111"), "{url}");
+        assert!(url.as_str().contains("p=1_1111"), "{url}");
 
         // Another variant through the rule picker: rollover.
         click(&client, "#preset option[value='rollover']").await;
@@ -428,6 +428,289 @@ fn play_a_whole_game_in_a_real_browser() {
             "screenshots: {}, {}, {}",
             end.display(),
             main.display(),
+            phone.display()
+        );
+        client.close().await.unwrap();
+    });
+}
+
+/// Waits until a person's seat is to move (the computer has answered), or the game
+/// is over; returns the status text.
+async fn settled_for(client: &Client, people: &[usize]) -> String {
+    until("a person's turn", || async {
+        let s = text(client, "status").await;
+        let person = people.iter().any(|seat| {
+            s.starts_with(&format!("Player {seat} ")) || s.starts_with(&format!("Player {seat},"))
+        });
+        let ready = (person && s.contains("to move") && !s.contains("thinking"))
+            || s.starts_with("Game over");
+        ready.then_some(s)
+    })
+    .await
+}
+
+/// The page shows every seat's value as the API gives it, and the moves in the
+/// API's order coloured by their value for the mover; returns the API's answer.
+async fn check_seats_against_api(client: &Client, server: &Server, variant: &str) -> Value {
+    let p = input_value(client, "position-input").await;
+    let (status, data) = server.get(&format!(
+        "/api/v1/chopsticks/{variant}/positions/?p={}",
+        encode(&p)
+    ));
+    assert_eq!(status, 200, "{p}: {data}");
+    let chips = client
+        .find_all(Locator::Css("#seat-values li"))
+        .await
+        .unwrap();
+    let seats = data["seats"].as_array().unwrap();
+    assert_eq!(chips.len(), seats.len(), "{p}: a value per seat");
+    for (chip, seat) in chips.iter().zip(seats) {
+        let shown = chip.text().await.unwrap();
+        let value = seat["value"].as_str().unwrap();
+        let expected = if seat["alive"] == true {
+            words(value, seat["remoteness"].as_i64().unwrap_or(-200))
+        } else {
+            "out".to_string()
+        };
+        assert!(
+            shown.starts_with(&format!("Player {}", seat["seat"])) && shown.ends_with(&expected),
+            "{p}: `{shown}` for {seat}"
+        );
+        let class = chip.attr("class").await.unwrap().unwrap_or_default();
+        assert_eq!(
+            class, value,
+            "{p}: seat {} coloured `{class}`",
+            seat["seat"]
+        );
+    }
+    let buttons = client
+        .find_all(Locator::Css("#moves button"))
+        .await
+        .unwrap();
+    let moves = data["moves"].as_array().unwrap();
+    assert_eq!(buttons.len(), moves.len(), "{p}");
+    for (button, m) in buttons.iter().zip(moves) {
+        let name = button.attr("data-move").await.unwrap().unwrap_or_default();
+        let class = button.attr("class").await.unwrap().unwrap_or_default();
+        let value = m["moveValue"].as_str().unwrap();
+        assert_eq!(name, m["move"].as_str().unwrap(), "{p}: move order");
+        assert!(
+            class.split(' ').any(|c| c == value),
+            "{p}: `{name}` is {value} but coloured `{class}`"
+        );
+        let label = button.text().await.unwrap();
+        let expected = words(value, m["moveRemoteness"].as_i64().unwrap_or(-200));
+        assert!(
+            label.ends_with(&expected),
+            "{p}: `{label}` for a move that is {expected}"
+        );
+    }
+    data
+}
+
+/// Plays the API's best move for the seat to move by clicking its hands on the board
+/// (attacks and self-attacks), or its button in the list (splits).
+async fn play_best_seated(client: &Client, data: &Value) {
+    let best = &data["moves"][0];
+    let detail = &best["detail"];
+    let mover = data["turn"].as_u64().unwrap() as usize - 1;
+    let hands: Vec<u64> = data["seats"][mover]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let from = detail["from"].as_u64();
+    let to = detail["to"].as_u64();
+    match detail["type"].as_str().unwrap() {
+        "tap" => {
+            let target = best["targetSeat"].as_u64().unwrap() - 1;
+            click(
+                client,
+                &format!(
+                    "g.hand[data-player='{mover}'][data-value='{}']",
+                    from.unwrap()
+                ),
+            )
+            .await;
+            click(
+                client,
+                &format!(
+                    "g.hand[data-player='{target}'][data-value='{}']",
+                    to.unwrap()
+                ),
+            )
+            .await;
+        }
+        "self-tap" => {
+            let i = hands.iter().position(|&v| Some(v) == from).unwrap();
+            let j = (0..hands.len())
+                .find(|&j| j != i && Some(hands[j]) == to)
+                .unwrap();
+            click(
+                client,
+                &format!("g.hand[data-player='{mover}'][data-index='{i}']"),
+            )
+            .await;
+            click(
+                client,
+                &format!("g.hand[data-player='{mover}'][data-index='{j}']"),
+            )
+            .await;
+        }
+        _ => {
+            let name = best["move"].as_str().unwrap();
+            click(client, &format!("#moves button[data-move='{name}']")).await;
+        }
+    }
+}
+
+/// Plays a game of `variant` to its end: the people at `people` (1-based seats)
+/// by clicking the best move, the computer the others; checks every position a
+/// person faces against the API. Returns the final status and the moves made by
+/// people.
+async fn play_to_the_end(
+    client: &Client,
+    server: &Server,
+    variant: &str,
+    people: &[usize],
+    shot: &str,
+) -> (String, usize) {
+    let mut made = 0;
+    loop {
+        let status = settled_for(client, people).await;
+        let data = check_seats_against_api(client, server, variant).await;
+        if status.starts_with("Game over") {
+            return (status, made);
+        }
+        assert!(made < 60, "{variant}: the game should end");
+        if made == 2 {
+            screenshot(client, shot).await;
+        }
+        let here = data["position"].as_str().unwrap().to_string();
+        play_best_seated(client, &data).await;
+        moved_from(client, &here).await;
+        made += 1;
+    }
+}
+
+#[test]
+fn three_players_and_teams_in_a_real_browser() {
+    let (Some(chromium), Some(chromedriver)) = (on_path("chromium"), on_path("chromedriver"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the browser test needs Debian's chromium and chromium-driver (.ci/run installs them)"
+        );
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = session(&driver, &chromium, profile.path()).await;
+        let base = format!("http://{}", server.address);
+
+        // Three players, each for themselves: Player 1 a person, 2 and 3 the
+        // computer, each playing its own value against the other two.
+        client
+            .goto(&format!("{base}/?variant=simple.p3"))
+            .await
+            .unwrap();
+        let status = settled_for(&client, &[1]).await;
+        assert!(status.starts_with("Player 1 (you) to move"), "{status}");
+        let lanes = client
+            .find_all(Locator::Css("#history circle.dot"))
+            .await
+            .unwrap();
+        assert_eq!(lanes.len(), 3, "one lane per player");
+        let (end, made) =
+            play_to_the_end(&client, &server, "simple.p3", &[1], "browser-three-mid.png").await;
+        assert!(made >= 3, "{made}");
+        assert!(end.starts_with("Game over: Player "), "{end}");
+        let wide = screenshot(&client, "browser-three-over.png").await;
+        // Undo goes back to Player 1's last decision.
+        click(&client, "#undo").await;
+        let status = settled_for(&client, &[1]).await;
+        assert!(status.starts_with("Player 1 (you) to move"), "{status}");
+
+        // Two against two, Players 1 and 3 people (partners), 2 and 4 the computer.
+        client
+            .goto(&format!("{base}/?variant=simple.p4.teams"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        click(&client, "#seat-3 option[value='person']").await;
+        let status = settled_for(&client, &[1, 3]).await;
+        assert!(status.starts_with("Player 1, team 1 to move"), "{status}");
+        // The history has one lane per team.
+        let lanes = client
+            .find_all(Locator::Css("#history circle.dot"))
+            .await
+            .unwrap();
+        assert_eq!(lanes.len(), 2, "one lane per team");
+        let (end, made) = play_to_the_end(
+            &client,
+            &server,
+            "simple.p4.teams",
+            &[1, 3],
+            "browser-teams-mid.png",
+        )
+        .await;
+        assert!(made >= 4, "{made}");
+        assert!(end.starts_with("Game over: team "), "{end}");
+        let teams = screenshot(&client, "browser-teams-over.png").await;
+
+        // The strategy names the seat that can force a win, or says nobody can.
+        client
+            .goto(&format!("{base}/?variant=simple.p3"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        click(&client, "#strategy-button").await;
+        let strategy = until("the strategy", || async {
+            let t = text(&client, "strategy").await;
+            (!t.is_empty() && !t.starts_with("Working")).then_some(t)
+        })
+        .await;
+        assert!(
+            strategy.contains("can force a win") || strategy.starts_with("Nobody can force a win"),
+            "{strategy}"
+        );
+        assert!(!strategy.starts_with("Error"), "{strategy}");
+
+        // Narrow: a phone-sized window, four players, nothing wider than the screen.
+        client.set_window_size(390, 844).await.unwrap();
+        client
+            .goto(&format!("{base}/?variant=standard.p4"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        let widths = client
+            .execute(
+                "return [document.documentElement.scrollWidth, window.innerWidth];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            widths[0].as_f64().unwrap() <= widths[1].as_f64().unwrap(),
+            "sideways scrolling on a phone: {widths}"
+        );
+        let phone = screenshot(&client, "browser-four-phone.png").await;
+
+        let log = client.issue_cmd(BrowserLog).await.unwrap();
+        let severe: Vec<&Value> = log
+            .as_array()
+            .map(|a| a.iter().filter(|e| e["level"] == "SEVERE").collect())
+            .unwrap_or_default();
+        assert!(severe.is_empty(), "console errors: {severe:?}");
+        eprintln!(
+            "screenshots: {}, {}, {}",
+            wide.display(),
+            teams.display(),
             phone.display()
         );
         client.close().await.unwrap();

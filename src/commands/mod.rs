@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod cluster;
+pub mod docs;
 pub mod export;
 pub mod moves;
 pub mod play;

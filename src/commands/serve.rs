@@ -13,14 +13,34 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free port; the URL printed names it).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Memory for cached solutions, in MiB (default: a quarter of the machine's).
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    /// Memory for cached solutions, as `solve --memory` takes it: 512M, 2G, 1.5GiB
+    /// (default: a quarter of the machine's).
+    #[arg(long, value_name = "SIZE", value_parser = budget)]
     memory: Option<u64>,
     /// Serve a saved solution (written by `solve --save`) for its variant instead
     /// of solving it; repeat for several. Version 3 files are memory-mapped, so a
     /// file larger than memory is served without loading it.
     #[arg(long, value_name = "FILE")]
     db: Vec<std::path::PathBuf>,
+}
+
+/// The smallest budget: one variant of Chopsticks needs more than this.
+const MIN_BUDGET: u64 = 1 << 20;
+
+/// A `--memory` size, at least [`MIN_BUDGET`].
+fn budget(text: &str) -> Result<u64, String> {
+    let bytes = crate::memory::parse_size(text)?;
+    if bytes < MIN_BUDGET {
+        let hint = if text.trim().bytes().all(|b| b.is_ascii_digit()) {
+            format!(" (a number alone is bytes: did you mean {}M?)", text.trim())
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "{bytes} bytes is too little for cached solutions: give at least 1M{hint}"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// A quarter of the machine's memory (`MemTotal`), or 1 GiB where it cannot be read.
@@ -35,7 +55,7 @@ fn default_budget() -> u64 {
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
-    let budget = args.memory.map_or_else(default_budget, |mib| mib << 20);
+    let budget = args.memory.unwrap_or_else(default_budget);
     let state = chopsticks_server::state(budget);
     let mut saved = Vec::new();
     for path in &args.db {

@@ -15,7 +15,7 @@ pub struct Server {
 impl Server {
     pub fn start() -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-            .args(["serve", "--port", "0", "--memory", "256"])
+            .args(["serve", "--port", "0", "--memory", "256M"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
