@@ -83,7 +83,7 @@ pub struct RulesArgs {
     pub no_self_attack: bool,
     #[arg(
         long,
-        help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn: --pass-splits=live only between two live hands (13→31), --pass-splits or --pass-splits=any also with a dead hand (01→10) (--no-pass-splits)",
+        help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn: --pass-splits live (or =live) only between two live hands (13→31), --pass-splits, --pass-splits any (or =any) also with a dead hand (01→10) (--no-pass-splits)",
         conflicts_with = "no_pass_splits",
         num_args = 0..=1,
         require_equals = true,

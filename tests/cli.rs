@@ -128,3 +128,64 @@ fn variant_ids_name_rulesets() {
     let out = run(&["rules", "--variant", "standard", "--preset", "simple"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn pass_splits_takes_its_value_with_a_space_or_an_equals_sign() {
+    for args in [
+        &["rules", "--pass-splits", "live", "--json"][..],
+        &["rules", "--pass-splits=live", "--json"][..],
+    ] {
+        assert_eq!(json(args)["ruleset"]["pass_splits"], "live", "{args:?}");
+    }
+    assert_eq!(
+        json(&["rules", "--pass-splits", "any", "--json"])["ruleset"]["pass_splits"],
+        "any"
+    );
+    assert_eq!(
+        json(&["rules", "--pass-splits", "--json"])["ruleset"]["pass_splits"],
+        "any"
+    );
+    // A position after the bare flag stays a position.
+    let v = json(&["query", "--pass-splits", "1111", "--json"]);
+    assert_eq!(v["position"], "1111", "{v}");
+    fails_with(
+        &["rules", "--pass-splits=sometimes"],
+        "takes `live` or `any`",
+    );
+}
+
+#[test]
+fn serve_memory_takes_sizes_and_refuses_too_little() {
+    fails_with(&["serve", "--memory", "256"], "did you mean 256M?");
+    fails_with(&["serve", "--memory", "12X"], "unknown unit");
+}
+
+#[test]
+fn completions_for_every_shell_and_a_manual_page() {
+    for (shell, needle) in [
+        ("bash", "_chopsticks()"),
+        ("zsh", "#compdef chopsticks"),
+        ("fish", "complete -c chopsticks"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[chopsticks]"),
+    ] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(needle),
+            "{shell}: {}",
+            &text[..text.len().min(300)]
+        );
+        // Every command is completed.
+        assert!(text.contains("solve") && text.contains("serve"), "{shell}");
+    }
+    fails_with(&["completions", "tcsh"], "invalid value");
+    let page = String::from_utf8(run(&["man"]).stdout).unwrap();
+    assert!(page.contains(".TH chopsticks 1"), "{page}");
+    assert!(page.contains("completions"), "the page lists the commands");
+    let solve = String::from_utf8(run(&["man", "solve"]).stdout).unwrap();
+    assert!(solve.contains(".TH chopsticks-solve 1"), "{solve}");
+    assert!(solve.contains("memory"), "the page has the options");
+    fails_with(&["man", "nope"], "no command `nope`");
+}

@@ -6,7 +6,7 @@ mod common;
 use std::io::Read;
 use std::process::Command;
 
-use chopsticks_rules::{Notation, Position, Preset};
+use chopsticks_rules::{Notation, Position, Preset, SeatedPosition};
 use chopsticks_space::{explore, Graph};
 use common::json;
 use common::server::{encode, Server};
@@ -41,7 +41,16 @@ fn the_api_agrees_with_query_on_every_reachable_position() {
             assert_eq!(a.len(), c.len(), "{text}");
             for (a, c) in a.iter().zip(c) {
                 assert_eq!(a["move"], c["move"]);
-                assert_eq!(a["position"], c["to"]);
+                // The API names the child with its seat to move; mover first it is
+                // what the command line prints.
+                let child = SeatedPosition::parse(a["position"].as_str().unwrap(), &rules).unwrap();
+                assert_eq!(
+                    child
+                        .position()
+                        .to_notation(&rules, Notation::default_for(&rules))
+                        .unwrap(),
+                    c["to"].as_str().unwrap()
+                );
                 assert_eq!(a["moveValue"], c["value"]);
                 // The API gives the child's remoteness, the CLI the move's (one more).
                 let child = r(&a["remoteness"]);

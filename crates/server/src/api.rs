@@ -205,6 +205,13 @@ pub struct PositionQuery {
     p: Option<String>,
 }
 
+/// Whether a text that is not a position looks like an AutoGUI board string
+/// (`1_f---f---…`, `2_...~P1~1~1`): a side prefix followed by board characters.
+fn looks_like_autogui(text: &str) -> bool {
+    text.split_once('_')
+        .is_some_and(|(side, board)| matches!(side, "1" | "2") && board.contains(['f', '~', '.']))
+}
+
 /// An outcome as a seat's entry: `{"value", "remoteness"}`.
 fn outcome_json(o: &Outcome) -> Json_ {
     json!({"value": value_name(o.value), "remoteness": remoteness(o)})
@@ -263,8 +270,16 @@ pub async fn position(
             "the position is longer than {MAX_POSITION_TEXT} bytes"
         )));
     }
-    let seated =
-        SeatedPosition::parse(&text, &rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let seated = SeatedPosition::parse(&text, &rules).map_err(|e| {
+        let mut message = e.to_string();
+        if looks_like_autogui(&text) {
+            message.push_str(
+                " (this is an AutoGUI board, an `autoguiPosition`; ask for a position by its \
+                 `position` id, such as 1_1111)",
+            );
+        }
+        ApiError::unprocessable(message)
+    })?;
     let solved = state.cache.get(rules).await?;
     let rules = &solved.rules;
     let position = seated.position();

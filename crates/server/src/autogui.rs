@@ -1,6 +1,6 @@
 //! GamesmanUni's AutoGUI v3: the board it draws for a position and the buttons it
-//! draws for moves, as strings of its grammar (`../shared/GAMESMANUNI.md`, (b) and
-//! (c)), and the `imageAutoGUIData` that gives those strings their geometry.
+//! draws for moves, as strings of its grammar (summarised in docs/API.md, "AutoGUI"),
+//! and the `imageAutoGUIData` that gives those strings their geometry.
 //!
 //! The model: a theme lists **centres** (points of a board of `space` units); a
 //! position string `T_BOARD~TEXT~TEXT…` names the side to move (`1` or `2`), then one
@@ -356,7 +356,7 @@ mod tests {
         SeatedPosition::parse(text, rules).unwrap()
     }
 
-    /// GamesCrafters' own examples (GAMESMANUNI.md (d)), in our rules' terms.
+    /// GamesCrafters' own strings for Chopsticks, in our rules' terms.
     #[test]
     fn classic_strings_are_gamescrafters() {
         let rules = Ruleset::from_variant_id("simple").unwrap();

@@ -177,7 +177,7 @@ async fn bad_input_gets_a_4xx_with_the_message() {
         (
             "/api/v1/chopsticks/standard/positions/?p=1_f---f---f---f---",
             StatusCode::UNPROCESSABLE_ENTITY,
-            "is not a digit",
+            "this is an AutoGUI board",
         ),
         (
             "/api/v1/chopsticks/standard/positions/?p=1_",
@@ -201,6 +201,11 @@ async fn bad_input_gets_a_4xx_with_the_message() {
         ),
         (
             "/api/v1/chopsticks/standard.h6.f10/positions/?p=111111-111111",
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "budget",
+        ),
+        (
+            "/api/v1/chopsticks/standard.p8/positions/?p=1_11-11-11-11-11-11-11-11",
             StatusCode::PAYLOAD_TOO_LARGE,
             "budget",
         ),

@@ -1,5 +1,5 @@
 //! Every AutoGUI string the server emits, read back by a parser written from
-//! GamesmanUni's grammar (`../shared/GAMESMANUNI.md` (b) and (c)), for every
+//! GamesmanUni's grammar (its renderer's patterns, summarised below), for every
 //! reachable position of several variants: the position string matches the
 //! renderer's pattern, its board has a centre for every character and an image
 //! for every image key, every move string is one of the renderer's forms (or a
