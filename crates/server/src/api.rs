@@ -28,7 +28,10 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
 use chopsticks_solve::strategy::{advice, seat_name, Advice};
@@ -246,6 +249,19 @@ fn seats_json(
         .collect())
 }
 
+/// Every seat's value alone (`{"value", "remoteness"}`), Player 1 first: what a
+/// move's entry gives of the position it leads to.
+fn seat_values_json(
+    solved: &Solved,
+    seated: &SeatedPosition,
+) -> Result<Vec<Json_>, chopsticks_solve::SolveError> {
+    let p = solved.rules.players();
+    let outcomes = solved.solution.seat_outcomes(seated.position())?;
+    Ok((0..p)
+        .map(|seat| outcome_json(&outcomes[(seat + p - seated.turn()) % p]))
+        .collect())
+}
+
 /// GamesmanUni's fields that this server does not compute, with the values that
 /// mean "not used": no win-by count, no Grundy value, no pure-draw analysis.
 fn unused_fields(entry: &mut Json_) {
@@ -260,8 +276,7 @@ pub async fn position(
     State(state): State<AppState>,
     Path(variant): Path<String>,
     Query(query): Query<PositionQuery>,
-) -> Result<Json<Json_>, ApiError> {
-    let rules = rules_of(&variant)?;
+) -> Result<Response, ApiError> {
     let text = query
         .p
         .ok_or_else(|| ApiError::bad_request("missing parameter `p` (the position)"))?;
@@ -270,6 +285,10 @@ pub async fn position(
             "the position is longer than {MAX_POSITION_TEXT} bytes"
         )));
     }
+    if let Some(bytes) = state.cache.answered(&variant, &text) {
+        return Ok(json_bytes(bytes));
+    }
+    let rules = rules_of(&variant)?;
     let seated = SeatedPosition::parse(&text, &rules).map_err(|e| {
         let mut message = e.to_string();
         if looks_like_autogui(&text) {
@@ -281,6 +300,36 @@ pub async fn position(
         ApiError::unprocessable(message)
     })?;
     let solved = state.cache.get(rules).await?;
+    let answer = position_answer(&state, &solved, &seated).await?;
+    let bytes =
+        Bytes::from(serde_json::to_vec(&answer).map_err(|e| ApiError::internal(e.to_string()))?);
+    // A value the evaluation slots were too busy for is not kept.
+    if answer["cgt"].get("error").is_none() {
+        state
+            .cache
+            .remember(&variant, &text, &solved, bytes.clone());
+    }
+    Ok(json_bytes(bytes))
+}
+
+/// A JSON answer from bytes already serialised.
+fn json_bytes(bytes: Bytes) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        bytes,
+    )
+        .into_response()
+}
+
+/// What the positions endpoint answers for a position of a solved variant.
+async fn position_answer(
+    state: &AppState,
+    solved: &Arc<Solved>,
+    seated: &SeatedPosition,
+) -> Result<Json_, ApiError> {
     let rules = &solved.rules;
     let position = seated.position();
     let damaged = |e: chopsticks_solve::SolveError| ApiError::internal(e.to_string());
@@ -288,7 +337,7 @@ pub async fn position(
     let moves = solved.solution.evaluate_moves(position).map_err(damaged)?;
     let layout = Layout::of(rules);
     let move_refs: Vec<&chopsticks_rules::Move> = moves.iter().map(|m| &m.mv).collect();
-    let autogui_moves = layout.moves(&seated, &move_refs, rules);
+    let autogui_moves = layout.moves(seated, &move_refs, rules);
     // The best child remoteness for each move value: deltaRemoteness is measured
     // from it (fastest win, slowest loss).
     let best = |v: Value| -> Option<u32> {
@@ -327,7 +376,7 @@ pub async fn position(
                 "positionValue": value_name(child_outcome.value),
                 "remoteness": remoteness(&child_outcome),
                 "deltaRemoteness": delta,
-                "seats": seats_json(&solved, &child).map_err(damaged)?,
+                "seats": seat_values_json(solved, &child).map_err(damaged)?,
             });
             if let chopsticks_rules::Move::Tap { target, .. } = m.mv {
                 entry["targetSeat"] = json!(seated.seat_of(target) + 1);
@@ -338,8 +387,8 @@ pub async fn position(
         .collect::<Result<Vec<_>, ApiError>>()?;
     let cgt = position_value(&state.evaluations, rules, position).await;
     let mut answer = json!({
-        "position": seated_text(&seated, rules)?,
-        "autoguiPosition": layout.position(rules, &seated),
+        "position": seated_text(seated, rules)?,
+        "autoguiPosition": layout.position(rules, seated),
         "positionValue": value_name(outcome.value),
         "remoteness": remoteness(&outcome),
         "terminal": position.is_terminal(rules),
@@ -348,13 +397,13 @@ pub async fn position(
         "concept": solved.solution.concept().name(),
         "moverFirst": write(position, rules)?,
         "hands": position.players(),
-        "seats": seats_json(&solved, &seated).map_err(damaged)?,
+        "seats": seats_json(solved, seated).map_err(damaged)?,
         "variant": rules.variant_id(),
         "cgt": cgt,
         "moves": list,
     });
     unused_fields(&mut answer);
-    Ok(Json(answer))
+    Ok(answer)
 }
 
 /// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,

@@ -13,10 +13,17 @@
 //! refused at once, before anything is allocated. Otherwise room is made by evicting
 //! the least recently used solved entries; entries still being solved are never
 //! evicted, so when they alone fill the budget the request is refused as busy.
+//!
+//! Besides the solutions, the bytes of the positions endpoint's answers are kept by
+//! the request's own words (at most [`ANSWER_BYTES`], emptied when full): a solved
+//! table never changes, so a repeated request gets the same bytes without its
+//! variant or position being read again. Each answer holds its variant weakly: once
+//! the variant is evicted its answers are never used.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
+use axum::body::Bytes;
 use chopsticks_rules::{PositionIndex, Ruleset};
 use chopsticks_solve::strategy::Advice;
 use chopsticks_solve::{multi_solve_bytes, solve_bytes, Solution};
@@ -35,11 +42,24 @@ pub struct Solved {
 }
 
 impl Solved {
+    fn new(rules: Ruleset, graph: Graph, solution: Solution) -> Solved {
+        Solved {
+            rules,
+            graph,
+            solution,
+            advice: OnceCell::new(),
+        }
+    }
+
     /// Bytes this entry keeps while cached.
     fn resident_bytes(&self) -> u64 {
         self.graph.table_bytes() + self.solution.table().resident_bytes()
     }
 }
+
+/// The most bytes of answers kept (besides the budget for solutions): the
+/// positions endpoint's answers, by the request's words.
+pub const ANSWER_BYTES: usize = 16 << 20;
 
 type Cell = Arc<OnceCell<Result<Arc<Solved>, ApiError>>>;
 
@@ -61,6 +81,11 @@ pub struct SolutionCache {
     /// Solutions read from files (`chopsticks serve --db`): memory-mapped, so
     /// outside the budget, and never evicted.
     saved: Mutex<HashMap<String, Arc<Solved>>>,
+    /// Answers by the request's own words (variant and position as written), so
+    /// that a repeated request is answered without reading either again; an
+    /// answer whose variant was evicted is not used. At most [`ANSWER_BYTES`],
+    /// then emptied.
+    requests: Mutex<(HashMap<String, (Weak<Solved>, Bytes)>, usize)>,
 }
 
 /// The solver's peak memory for a variant of `count` positions, estimated before
@@ -86,7 +111,31 @@ impl SolutionCache {
                 clock: 0,
             }),
             saved: Mutex::new(HashMap::new()),
+            requests: Mutex::new((HashMap::new(), 0)),
         }
+    }
+
+    fn request_key(variant: &str, position: &str) -> String {
+        format!("{variant}\u{0}{position}")
+    }
+
+    /// The answer already given to the same words, if its variant is still here.
+    pub fn answered(&self, variant: &str, position: &str) -> Option<Bytes> {
+        let requests = self.requests.lock().expect("cache lock");
+        let (solved, bytes) = requests.0.get(&Self::request_key(variant, position))?;
+        solved.upgrade().map(|_| bytes.clone())
+    }
+
+    /// Remembers the answer to these words, for [`SolutionCache::answered`].
+    pub fn remember(&self, variant: &str, position: &str, solved: &Arc<Solved>, bytes: Bytes) {
+        let key = Self::request_key(variant, position);
+        let size = key.len() + bytes.len();
+        let mut requests = self.requests.lock().expect("cache lock");
+        if requests.1 + size > ANSWER_BYTES {
+            *requests = (HashMap::new(), 0);
+        }
+        requests.1 += size;
+        requests.0.insert(key, (Arc::downgrade(solved), bytes));
     }
 
     /// Serves `solution` (read from a file) for its variant from now on, instead
@@ -95,12 +144,7 @@ impl SolutionCache {
         let rules = solution.rules().clone();
         let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
         let id = rules.variant_id();
-        let solved = Solved {
-            rules,
-            graph,
-            solution,
-            advice: OnceCell::new(),
-        };
+        let solved = Solved::new(rules, graph, solution);
         self.saved
             .lock()
             .expect("cache lock")
@@ -237,10 +281,5 @@ fn solve(rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
     let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let solution =
         Solution::solve(&graph, &|_| {}).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    Ok(Arc::new(Solved {
-        rules,
-        graph,
-        solution,
-        advice: OnceCell::new(),
-    }))
+    Ok(Arc::new(Solved::new(rules, graph, solution)))
 }
