@@ -61,6 +61,9 @@ impl Solved {
 /// positions endpoint's answers, by the request's words.
 pub const ANSWER_BYTES: usize = 16 << 20;
 
+/// Answers by the request's words, each with its variant held weakly.
+type RequestAnswers = HashMap<String, (Weak<Solved>, Bytes)>;
+
 type Cell = Arc<OnceCell<Result<Arc<Solved>, ApiError>>>;
 
 struct Entry {
@@ -85,7 +88,7 @@ pub struct SolutionCache {
     /// that a repeated request is answered without reading either again; an
     /// answer whose variant was evicted is not used. At most [`ANSWER_BYTES`],
     /// then emptied.
-    requests: Mutex<(HashMap<String, (Weak<Solved>, Bytes)>, usize)>,
+    requests: Mutex<(RequestAnswers, usize)>,
 }
 
 /// The solver's peak memory for a variant of `count` positions, estimated before
