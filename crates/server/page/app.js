@@ -697,6 +697,11 @@ async function showStrategy() {
         li.textContent = c;
         list.appendChild(li);
       }
+    } else if (s.avoid.length === 0) {
+      const each = s.startSeats.map((o, k) => `Player ${k + 1}: ${valueWords(o.value, o.remoteness)}`).join("; ");
+      intro.textContent = s.concept === "coalition"
+        ? `Nobody can force a win alone: against all the others playing together, every player loses (${each}).`
+        : `Nobody can force a win from the start (${each}).`;
     } else {
       intro.textContent = `Nobody can force a win (the first player: ${valueWords(start.value, start.remoteness)}). Never leave your opponent${state.players > 2 ? "s" : ""} in one of these configurations ([your hands], then the others' in turn order):`;
       for (const a of s.avoid) {
