@@ -22,6 +22,45 @@ pub struct ServeArgs {
     /// file larger than memory is served without loading it.
     #[arg(long, value_name = "FILE")]
     db: Vec<std::path::PathBuf>,
+    /// Seconds a client has to send a request's head (request line and headers)
+    /// once the server waits for it; then the connection is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// Seconds a connection may stay open with no traffic and no request being
+    /// answered (an idle keep-alive connection); then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    idle_timeout: u64,
+    /// Connections served at once; more are answered 503 and closed (default: the
+    /// descriptor limit, raised to its hard maximum, less 64 for everything else,
+    /// and at most 16384).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: Option<u64>,
+}
+
+/// Raises the soft limit on open descriptors to the hard one; returns the soft
+/// limit in force afterwards.
+fn raise_descriptor_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the one rlimit struct we pass,
+    // which lives on this stack frame for the duration of each call.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return 1024;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit.rlim_cur = limit.rlim_max;
+            }
+        }
+    }
+    limit.rlim_cur
 }
 
 /// The smallest budget: one variant of Chopsticks needs more than this.
@@ -56,6 +95,21 @@ fn default_budget() -> u64 {
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let budget = args.memory.unwrap_or_else(default_budget);
+    let descriptors = raise_descriptor_limit();
+    let max_connections = args
+        .max_connections
+        .unwrap_or_else(|| descriptors.saturating_sub(64).clamp(1, 16384));
+    if max_connections + 16 > descriptors {
+        anyhow::bail!(
+            "--max-connections {max_connections} leaves too few of the {descriptors} descriptors this process may open (keep it at most {})",
+            descriptors.saturating_sub(16).max(1)
+        );
+    }
+    let limits = chopsticks_server::Limits {
+        header_timeout: std::time::Duration::from_secs(args.header_timeout),
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        max_connections: max_connections as usize,
+    };
     let state = chopsticks_server::state(budget);
     let mut saved = Vec::new();
     for path in &args.db {
@@ -83,12 +137,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         for line in &saved {
             println!("Saved solution: {line}");
         }
+        println!(
+            "Connections: at most {}; {} s to send a request's head, closed after {} s idle.",
+            limits.max_connections,
+            limits.header_timeout.as_secs(),
+            limits.idle_timeout.as_secs()
+        );
         use std::io::Write;
         std::io::stdout().flush()?;
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        chopsticks_server::serve(listener, state, shutdown)
+        chopsticks_server::serve_within(listener, state, limits, shutdown)
             .await
             .context("serving")?;
         println!("Stopped.");

@@ -21,6 +21,11 @@ impl ApiError {
         }
     }
 
+    /// An error with any status.
+    pub fn new_with(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError::new(status, message)
+    }
+
     /// 400: the request is malformed (a missing or unreadable parameter).
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)

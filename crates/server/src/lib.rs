@@ -15,6 +15,7 @@
 pub mod api;
 pub mod autogui;
 pub mod cache;
+pub mod connections;
 pub mod error;
 pub mod instructions;
 pub mod load;
@@ -30,6 +31,7 @@ use axum::Router;
 
 pub use api::AppState;
 pub use cache::SolutionCache;
+pub use connections::Limits;
 pub use error::ApiError;
 
 /// The API's routes, each with and without a trailing slash.
@@ -69,7 +71,83 @@ pub fn router(state: AppState) -> Router {
         time_limit,
         within_time_limit,
     ))
+    .layer(axum::middleware::from_fn(within_head_limits))
+    .layer(axum::middleware::map_response(errors_as_json))
     .layer(axum::middleware::map_response(allow_any_origin))
+}
+
+/// The longest request target (path and query) answered; longer ones get a 414.
+pub const MAX_URI: usize = 8 * 1024;
+
+/// The most request headers answered; more get a 431.
+pub const MAX_HEADERS: usize = 100;
+
+/// Refuses request heads beyond [`MAX_URI`] and [`MAX_HEADERS`] with a JSON reason.
+async fn within_head_limits(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let uri = request.uri().to_string().len();
+    if uri > MAX_URI {
+        return ApiError::new_with(
+            axum::http::StatusCode::URI_TOO_LONG,
+            format!("the request target is {uri} bytes long; at most {MAX_URI} are read"),
+        )
+        .into_response();
+    }
+    let headers = request.headers().len();
+    if headers > MAX_HEADERS {
+        return ApiError::new_with(
+            axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("the request has {headers} headers; at most {MAX_HEADERS} are read"),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// The longest error body of a layer below read back to be quoted.
+const MAX_ERROR_TEXT: usize = 4096;
+
+/// Every error answer is `{"error": REASON}`: an error of a layer below the
+/// handlers (a method not allowed, a query string that does not read, such as a
+/// repeated `p`) comes as text or with no body; it is wrapped, its text kept as
+/// the reason (or the status's own words when it has none), control characters
+/// escaped.
+async fn errors_as_json(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MAX_ERROR_TEXT)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let reason = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<String>()
+    };
+    let mut answer = ApiError::new_with(status, reason).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
 }
 
 /// The longest a request is answered in, by default ([`AppState::time_limit`]).
@@ -112,13 +190,23 @@ pub fn state(budget: u64) -> AppState {
     }
 }
 
-/// Serves `router(state)` on `listener` until `shutdown` completes.
+/// Serves `router(state)` on `listener` within the default [`Limits`] until
+/// `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_within(listener, state, Limits::default(), shutdown).await
+}
+
+/// Serves `router(state)` on `listener` within `limits` (timeouts and the number of
+/// connections, see [`connections`]) until `shutdown` completes.
+pub async fn serve_within(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    connections::serve(listener, router(state), limits, shutdown).await
 }

@@ -404,3 +404,64 @@ async fn a_request_waiting_too_long_is_answered_503() {
     assert_eq!(state.cache.ids(), vec!["rollover.h4.f10".to_string()]);
     assert!(clock.elapsed().as_secs() < 60);
 }
+
+#[tokio::test]
+async fn every_error_is_json_with_a_reason() {
+    let state = state(BUDGET);
+    let send = |request: Request<Body>| {
+        let state = state.clone();
+        async move {
+            let response = router(state).oneshot(request).await.unwrap();
+            let status = response.status();
+            let json = response
+                .headers()
+                .get("content-type")
+                .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+            let cors = response
+                .headers()
+                .contains_key("access-control-allow-origin");
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let body: Value = serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(&bytes)));
+            assert!(json && cors, "{status}: {body}");
+            (
+                status,
+                body["error"].as_str().unwrap_or_default().to_string(),
+            )
+        }
+    };
+    // A repeated parameter.
+    let (status, reason) = send(
+        Request::get("/api/v1/chopsticks/standard/positions/?p=1111&p=1112")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(reason.contains("duplicate field `p`"), "{reason}");
+    // A method other than GET.
+    let (status, reason) = send(
+        Request::post("/api/v1/chopsticks/")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(reason, "method not allowed");
+    // A request target too long.
+    let long = format!(
+        "/api/v1/chopsticks/standard/positions/?p={}",
+        "1".repeat(9000)
+    );
+    let (status, reason) = send(Request::get(long).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::URI_TOO_LONG);
+    assert!(reason.contains("at most 8192"), "{reason}");
+    // Too many headers.
+    let mut request = Request::get("/healthz");
+    for k in 0..150 {
+        request = request.header(format!("x-header-{k}"), "1");
+    }
+    let (status, reason) = send(request.body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
+    assert!(reason.contains("at most 100"), "{reason}");
+}

@@ -293,9 +293,15 @@ fn serve(args: &BenchArgs) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let address = listener.local_addr()?.to_string();
         let state = chopsticks_server::state(1 << 30);
-        let server = tokio::spawn(chopsticks_server::serve(
+        // Room for every connection of the load test, with the default timeouts.
+        let limits = chopsticks_server::Limits {
+            max_connections: args.connections as usize + 16,
+            ..chopsticks_server::Limits::default()
+        };
+        let server = tokio::spawn(chopsticks_server::serve_within(
             listener,
             state,
+            limits,
             std::future::pending(),
         ));
         // One request first, so that the variant is solved before the clock starts.

@@ -1,0 +1,218 @@
+//! `chopsticks serve` against slow and idle clients, over real sockets on loopback,
+//! bounded in count and time: a connection that sends nothing, or a head byte by
+//! byte, is closed at the header timeout; an idle keep-alive connection at the idle
+//! timeout; connections beyond the cap are answered 503 in JSON at once; and under
+//! 1,100 slow connections with a 1,024-descriptor limit, normal clients are
+//! answered again soon after the header timeout.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server started with `args` (and `prlimit` before it when `descriptors` is
+/// given), stopped when dropped.
+struct Serve {
+    child: Child,
+    address: String,
+}
+
+impl Serve {
+    fn start(args: &[&str], descriptors: Option<u64>) -> Serve {
+        let binary = env!("CARGO_BIN_EXE_chopsticks");
+        let mut command = match descriptors {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg(binary);
+                c
+            }
+            None => Command::new(binary),
+        };
+        let mut child = command
+            .args(["serve", "--port", "0", "--memory", "64M"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Serve { child, address }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(&self.address).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s
+    }
+
+    /// One request on a new connection: the status line and the body.
+    fn get(&self, path: &str) -> Option<(String, String)> {
+        let mut s = TcpStream::connect(&self.address).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        let mut bytes = Vec::new();
+        // A refused connection may be reset once its answer is read.
+        let _ = s.read_to_end(&mut bytes);
+        let response = String::from_utf8_lossy(&bytes).into_owned();
+        let status = response.lines().next()?.to_string();
+        let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+        Some((status, body))
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Seconds until the server closes `s` (reading whatever it sends).
+fn closed_after(mut s: TcpStream) -> f64 {
+    let clock = Instant::now();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match s.read(&mut buffer) {
+            Ok(0) | Err(_) => return clock.elapsed().as_secs_f64(),
+            Ok(_) => {}
+        }
+    }
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_on_time() {
+    let server = Serve::start(&["--header-timeout", "2", "--idle-timeout", "4"], None);
+    // Nothing sent: the header timeout.
+    let t = closed_after(server.connect());
+    assert!(
+        (1.5..4.0).contains(&t),
+        "nothing sent: closed after {t:.1} s"
+    );
+    // Half a head: the header timeout.
+    let mut s = server.connect();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let t = closed_after(s);
+    assert!(
+        (1.5..4.0).contains(&t),
+        "partial head: closed after {t:.1} s"
+    );
+    // A head trickled a byte every 0.4 s never completes within 2 s.
+    let mut s = server.connect();
+    let clock = Instant::now();
+    for b in b"GET /healthz HTTP/1.1\r\nHost: x\r\n" {
+        if s.write_all(&[*b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(400));
+        if clock.elapsed() > Duration::from_secs(8) {
+            break;
+        }
+    }
+    let t = clock.elapsed().as_secs_f64() + closed_after(s);
+    assert!(t < 6.0, "trickled head: closed after {t:.1} s");
+    // A keep-alive connection idle after its answer: the idle timeout.
+    let mut s = server.connect();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut first = [0u8; 15];
+    s.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200 OK");
+    let t = closed_after(s);
+    assert!(
+        (3.0..7.0).contains(&t),
+        "idle keep-alive: closed after {t:.1} s"
+    );
+}
+
+#[test]
+fn beyond_the_cap_a_json_503_then_served_again() {
+    let server = Serve::start(&["--header-timeout", "2", "--max-connections", "20"], None);
+    let slow: Vec<TcpStream> = (0..20).map(|_| server.connect()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, body) = server.get("/healthz").expect("an answer at once");
+    assert!(status.contains("503"), "{status}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("too many connections"));
+    // Once the slow ones time out, normal clients are served.
+    std::thread::sleep(Duration::from_secs(3));
+    let (status, _) = server.get("/healthz").expect("an answer");
+    assert!(status.contains("200"), "{status}");
+    drop(slow);
+}
+
+/// Raises this test process's own descriptor limit to its hard maximum (it opens
+/// 1,100 connections); fails if that is not enough.
+fn enough_descriptors(needed: u64) {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the one struct passed, which
+    // lives on this stack frame for the duration of each call.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        limit.rlim_cur = limit.rlim_max;
+        assert_eq!(libc::setrlimit(libc::RLIMIT_NOFILE, &limit), 0);
+    }
+    assert!(
+        limit.rlim_cur >= needed,
+        "this test opens {needed} connections; the descriptor limit is {}",
+        limit.rlim_cur
+    );
+}
+
+#[test]
+fn eleven_hundred_slow_connections_under_a_1024_descriptor_limit() {
+    enough_descriptors(1300);
+    let server = Serve::start(&["--header-timeout", "3"], Some(1024));
+    // 1,100 connections, each with half a head, never finished.
+    let mut slow = Vec::new();
+    for _ in 0..1100 {
+        match TcpStream::connect(&server.address) {
+            Ok(mut s) => {
+                let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n");
+                slow.push(s);
+            }
+            Err(e) => panic!("connecting: {e}"),
+        }
+    }
+    // Meanwhile a normal client gets an answer (served, or told to retry), never
+    // silence.
+    let clock = Instant::now();
+    let (status, _) = server.get("/healthz").expect("an answer during the attack");
+    assert!(status.contains("200") || status.contains("503"), "{status}");
+    assert!(clock.elapsed() < Duration::from_secs(3));
+    // Within a few seconds of the header timeout, normal clients are served.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some((status, _)) = server.get("/healthz") {
+            if status.contains("200") {
+                break;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "normal clients still refused 10 s into the attack"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(slow);
+}
