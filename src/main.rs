@@ -2,6 +2,17 @@
 //! generalisations. This binary only parses options and formats results; the work
 //! is done by the library crates (see ARCHITECTURE.md).
 
+/// `eprintln!` that ignores a failure to write: an unwritable standard error
+/// (`2>/dev/full`, a closed terminal) must not turn a message into a panic (exit
+/// 101); the exit status still says what happened. Shadows the standard macro in
+/// every module of the binary.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cluster;
 mod commands;
 mod memory;

@@ -313,3 +313,26 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// An unwritable standard error (`2> /dev/full`) changes nothing but what is
+/// shown: an error still exits 1, a success 0, never 101 (a panic).
+#[test]
+fn an_unwritable_standard_error_keeps_the_exit_status() {
+    for (args, status) in [
+        (&["query", "11x"][..], 1),
+        (&["query", "1111", "--preset", "nope"], 1),
+        (&["solve", "--preset", "rahman"], 0),
+        (&["query", "--no-such-option"], 2),
+    ] {
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(args)
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(status), "{args:?}");
+    }
+}
