@@ -219,7 +219,15 @@ fn main() {
             // The reader went away (`chopsticks play … | head`): nothing to report.
             std::process::exit(141);
         }
-        eprintln!("error: {error:#}");
+        // Whatever the message quotes, it never drives the terminal: control
+        // characters are escaped (line breaks of multi-line messages kept).
+        let message = format!("{error:#}");
+        let shown: String = message
+            .split('\n')
+            .map(chopsticks_rules::escape_controls)
+            .collect::<Vec<_>>()
+            .join("\n");
+        eprintln!("error: {shown}");
         std::process::exit(1);
     }
 }

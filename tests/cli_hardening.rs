@@ -336,3 +336,26 @@ fn an_unwritable_standard_error_keeps_the_exit_status() {
         assert_eq!(out.status.code(), Some(status), "{args:?}");
     }
 }
+
+/// Control characters of an input never reach the terminal raw: a message quotes
+/// them escaped.
+#[test]
+fn control_characters_in_input_are_escaped_in_messages() {
+    for args in [
+        &["query", "\u{1b}[31mRED\u{1b}[0m"][..],
+        &["query", "1111", "--preset", "st\u{1b}[31m"],
+        &["value", "{0|\u{7}}"],
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {err:?}"
+        );
+        assert!(
+            err.contains("\\u{1b}") || err.contains("\\u{7}"),
+            "{args:?}: {err}"
+        );
+    }
+}

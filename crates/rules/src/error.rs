@@ -32,13 +32,30 @@ pub const MAX_QUOTED: usize = 60;
 
 /// `text` as a message quotes it: whole when short, else its first [`MAX_QUOTED`]
 /// characters, an ellipsis and the full length, so a 100 KB input does not come back
-/// whole in an error.
+/// whole in an error; control characters escaped (`\u{1b}`), so that quoting an
+/// input never drives the terminal that shows the message.
 pub fn quoted(text: &str) -> String {
     let length = text.chars().count();
     if length <= MAX_QUOTED {
-        text.to_string()
+        escape_controls(text)
     } else {
         let head: String = text.chars().take(MAX_QUOTED).collect();
-        format!("{head}… ({length} characters)")
+        format!("{}… ({length} characters)", escape_controls(&head))
     }
+}
+
+/// `text` with its control characters written as escapes (`\u{1b}`, `\n`).
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

@@ -23,7 +23,7 @@ mod ruleset;
 mod seated;
 mod variant;
 
-pub use error::{quoted, Result, RulesError, MAX_QUOTED};
+pub use error::{escape_controls, quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
