@@ -14,11 +14,16 @@ use anyhow::{bail, Context, Result};
 use chopsticks_distributed::{CommunicationConfig, Config, WorkerConfig, WorkerReport};
 use chopsticks_rules::Ruleset;
 
+/// The largest hostfile read: a line per process, far more than any cluster.
+const MAX_HOSTFILE: u64 = 1 << 20;
+
 /// The addresses of a hostfile: one `host:port` a line, process `i` on line `i`
 /// (blank lines and `#` comments skipped).
 pub fn read_hostfile(path: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the hostfile {}", path.display()))?;
+    let bytes = chopsticks_files::read_bounded(path, MAX_HOSTFILE, "a hostfile")
+        .context("cannot read the hostfile")?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("the hostfile {} is not text (UTF-8)", path.display()))?;
     let addresses: Vec<String> = text
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())

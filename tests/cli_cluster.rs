@@ -181,3 +181,66 @@ fn cluster_worker_and_assemble_by_hand() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("were not all connected after 2 s"), "{err}");
 }
+
+/// The cluster commands read only regular files of bounded size: `/dev/zero`, a
+/// FIFO or a link to a device as a hostfile or a worker report is refused at once,
+/// never read without end or waited on.
+#[test]
+fn cluster_inputs_are_bounded_regular_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let work = dir.path().join("work");
+    let work = work.to_str().unwrap();
+    for (hostfile, needle) in [
+        ("/dev/zero", "not a regular file (a character device)"),
+        (fifo.to_str().unwrap(), "not a regular file (a FIFO)"),
+    ] {
+        fails_with(
+            &[
+                "cluster",
+                "worker",
+                "--hostfile",
+                hostfile,
+                "--process",
+                "0",
+                "--dir",
+                work,
+            ],
+            needle,
+        );
+    }
+    let reports = dir.path().join("reports");
+    std::fs::create_dir(&reports).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", reports.join("worker-0.json")).unwrap();
+    let save = dir.path().join("out.sol");
+    fails_with(
+        &[
+            "cluster",
+            "assemble",
+            "--dir",
+            reports.to_str().unwrap(),
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "not a regular file (a character device)",
+    );
+    std::fs::remove_file(reports.join("worker-0.json")).unwrap();
+    std::fs::write(reports.join("worker-0.json"), vec![b' '; 17 << 20]).unwrap();
+    fails_with(
+        &[
+            "cluster",
+            "assemble",
+            "--dir",
+            reports.to_str().unwrap(),
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "more than the 16777216 bytes read for a worker report",
+    );
+    assert!(!save.exists());
+}

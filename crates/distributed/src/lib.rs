@@ -385,6 +385,10 @@ pub fn run_watched(
 
 /// Reads the reports of every worker in `dir` and writes the solution file
 /// `out` from their cells; returns the reports.
+/// The largest worker report read (a few hundred bytes per worker, and the
+/// report of every level).
+const MAX_REPORT: u64 = 16 << 20;
+
 pub fn assemble(
     rules: &Ruleset,
     dir: &Path,
@@ -397,13 +401,18 @@ pub fn assemble(
             dir.display()
         )));
     }
-    let read = |path: &Path| -> Result<WorkerReport, DistributedError> {
-        let text = std::fs::read(path).map_err(file_error(path))?;
-        serde_json::from_slice(&text).map_err(|e| DistributedError::File {
-            path: path.display().to_string(),
-            message: format!("not a worker report: {e}"),
-        })
-    };
+    let read =
+        |path: &Path| -> Result<WorkerReport, DistributedError> {
+            let text = chopsticks_files::read_bounded(path, MAX_REPORT, "a worker report")
+                .map_err(|e| DistributedError::File {
+                    path: path.display().to_string(),
+                    message: e.reason(),
+                })?;
+            serde_json::from_slice(&text).map_err(|e| DistributedError::File {
+                path: path.display().to_string(),
+                message: format!("not a worker report: {e}"),
+            })
+        };
     let workers = read(&first)?.workers;
     let reports: Vec<WorkerReport> = (0..workers)
         .map(|w| read(&report_path(dir, w)))

@@ -243,3 +243,88 @@ pub fn write_with(
         io_error(path)(e)
     })
 }
+
+/// Why an input file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Not a regular file: a FIFO would block, a device (`/dev/zero`) never end.
+    #[error("{path}: not a regular file ({kind}); only regular files are read")]
+    NotRegular { path: String, kind: &'static str },
+    /// Larger than the reader accepts.
+    #[error("{path}: {size} bytes, more than the {limit} bytes read for {what}")]
+    TooLarge {
+        path: String,
+        size: u64,
+        limit: u64,
+        what: &'static str,
+    },
+    /// The operating system refused.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Whether `path` (symbolic links followed) is a regular file; the kind of thing it
+/// is otherwise. Checked before opening, so that a FIFO is never opened (opening
+/// one for reading blocks until a writer comes).
+pub fn check_regular(path: &Path) -> Result<(), ReadError> {
+    let metadata = fs::metadata(path).map_err(|source| ReadError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    if metadata.is_file() {
+        Ok(())
+    } else {
+        Err(ReadError::NotRegular {
+            path: path.display().to_string(),
+            kind: kind_of(metadata.file_type()),
+        })
+    }
+}
+
+/// Reads a whole input file of at most `limit` bytes: only a regular file (links
+/// followed), refused before it is opened otherwise, and never more than `limit`
+/// bytes even if it grows while it is read. `what` names the file in the message.
+pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    check_regular(path)?;
+    let io = |source| ReadError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = fs::File::open(path).map_err(io)?;
+    let too_large = |size| ReadError::TooLarge {
+        path: path.display().to_string(),
+        size,
+        limit,
+        what,
+    };
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+impl ReadError {
+    /// The message without the path, for a caller that names the file itself.
+    pub fn reason(&self) -> String {
+        match self {
+            ReadError::NotRegular { kind, .. } => {
+                format!("not a regular file ({kind}); only regular files are read")
+            }
+            ReadError::TooLarge {
+                size, limit, what, ..
+            } => format!("{size} bytes, more than the {limit} bytes read for {what}"),
+            ReadError::Io { source, .. } => format!("cannot read: {source}"),
+        }
+    }
+}

@@ -191,6 +191,9 @@ fn read_cell_file(
     size_error: impl FnOnce(u64) -> SolveError,
     mut f: impl FnMut(&[u8]) -> Result<(), SolveError>,
 ) -> Result<u32, SolveError> {
+    // A FIFO or a device is refused before it is opened (opening a FIFO blocks).
+    chopsticks_files::check_regular(path)
+        .map_err(|e| SolveError::Io(format!("{what} {}: {e}", path.display())))?;
     let file = File::open(path).map_err(io_error(what, path))?;
     let size = file.metadata().map_err(io_error(what, path))?.len();
     if size != 2 * len {
@@ -774,15 +777,18 @@ fn clean(work: &WorkDir, manifest: &Manifest) -> Result<(), SolveError> {
     Ok(())
 }
 
+/// The largest manifest read (a few bytes per tile and part).
+const MAX_MANIFEST: u64 = 256 << 20;
+
 /// The manifest of the work directory, if there is one, checked against the
 /// solve asked for.
 fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manifest>, SolveError> {
     let path = work.manifest();
-    let text = match fs::read(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io_error("cannot read", &path)(e)),
-    };
+    if !path.exists() && path.symlink_metadata().is_err() {
+        return Ok(None);
+    }
+    let text = chopsticks_files::read_bounded(&path, MAX_MANIFEST, "a manifest")
+        .map_err(|e| SolveError::Checkpoint(e.to_string()))?;
     let m: Manifest = serde_json::from_slice(&text).map_err(|e| {
         SolveError::Checkpoint(format!("{}: not a readable manifest: {e}", path.display()))
     })?;
