@@ -216,3 +216,51 @@ fn eleven_hundred_slow_connections_under_a_1024_descriptor_limit() {
     }
     drop(slow);
 }
+
+/// A saved solution truncated or overwritten under a running `serve --db` is
+/// refused with a JSON reason; the server neither dies (SIGBUS) nor answers from
+/// the new bytes.
+#[test]
+fn a_served_file_that_changes_is_refused_not_believed() {
+    let dir = tempfile::tempdir().unwrap();
+    let live = dir.path().join("live.sol");
+    let other = dir.path().join("other.sol");
+    let binary = env!("CARGO_BIN_EXE_chopsticks");
+    // Another variant, so that the file is of another size whatever the clock.
+    for (variant, path) in [("rahman", &live), ("rahman.f7", &other)] {
+        let out = Command::new(binary)
+            .args(["solve", "--variant", variant, "--quiet", "--save"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    }
+    let server = Serve::start(&["--db", live.to_str().unwrap()], None);
+    let (status, body) = server
+        .get("/api/v1/chopsticks/rahman/positions/?p=1111")
+        .unwrap();
+    assert!(status.contains("200"), "{status}: {body}");
+    // Truncated: refused, and the server lives on.
+    let file = std::fs::OpenOptions::new().write(true).open(&live).unwrap();
+    file.set_len(3000).unwrap();
+    drop(file);
+    let (status, body) = server
+        .get("/api/v1/chopsticks/rahman/positions/?p=1211")
+        .unwrap();
+    assert!(status.contains("503"), "{status}: {body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let reason = v["error"].as_str().unwrap();
+    assert!(
+        reason.contains("changed since this server opened it"),
+        "{reason}"
+    );
+    assert!(reason.contains("3000 bytes"), "{reason}");
+    // Overwritten by another valid file: refused too.
+    std::fs::copy(&other, &live).unwrap();
+    let (status, _) = server
+        .get("/api/v1/chopsticks/rahman/positions/?p=1212")
+        .unwrap();
+    assert!(status.contains("503"), "{status}");
+    let (status, _) = server.get("/healthz").unwrap();
+    assert!(status.contains("200"), "the server is alive: {status}");
+}

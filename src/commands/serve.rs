@@ -116,7 +116,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let solution = chopsticks_solve::file::open(path)?;
         let id = state
             .cache
-            .add_saved(solution)
+            .add_saved(solution, path)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
         saved.push(format!("{id} from {}", path.display()));
     }

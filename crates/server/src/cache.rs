@@ -21,6 +21,7 @@
 //! the variant is evicted its answers are never used.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
 
 use axum::body::Bytes;
@@ -39,6 +40,30 @@ pub struct Solved {
     pub solution: Solution,
     /// The strategy advice from the start, computed on first request.
     pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
+    /// The file a saved solution was opened from, and its identity then.
+    source: Option<(PathBuf, FileIdentity)>,
+}
+
+/// What tells a file apart from another, or from itself rewritten.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileIdentity {
+    fn of(path: &Path) -> std::io::Result<FileIdentity> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path)?;
+        Ok(FileIdentity {
+            device: m.dev(),
+            inode: m.ino(),
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
 }
 
 impl Solved {
@@ -48,7 +73,31 @@ impl Solved {
             graph,
             solution,
             advice: OnceCell::new(),
+            source: None,
         }
+    }
+
+    /// For a solution read from a file: that the file is still the one opened.
+    fn check_source(&self) -> Result<(), ApiError> {
+        let Some((path, opened)) = &self.source else {
+            return Ok(());
+        };
+        let now = FileIdentity::of(path);
+        if now.as_ref().is_ok_and(|now| now == opened) {
+            return Ok(());
+        }
+        let what = match now {
+            Err(e) => format!("cannot be read any more ({e})"),
+            Ok(now) if now.len != opened.len => {
+                format!("is now {} bytes long, was {}", now.len, opened.len)
+            }
+            Ok(_) => "was replaced or rewritten".to_string(),
+        };
+        Err(ApiError::unavailable(format!(
+            "the saved solution {} changed since this server opened it: it {what}; \
+             restart the server to serve the file as it is now",
+            path.display()
+        )))
     }
 
     /// Bytes this entry keeps while cached.
@@ -143,11 +192,20 @@ impl SolutionCache {
 
     /// Serves `solution` (read from a file) for its variant from now on, instead
     /// of solving it; returns the variant's id.
-    pub fn add_saved(&self, solution: Solution) -> Result<String, ApiError> {
+    ///
+    /// `path` is the file the solution was opened from: its identity (device,
+    /// inode, size, modification time) is taken now, and a request for the variant
+    /// is refused once it differs, before the file's bytes are read: a file
+    /// truncated or rewritten under a running server would otherwise answer from
+    /// bytes it was not checked against, or fault on pages that no longer exist.
+    pub fn add_saved(&self, solution: Solution, path: &Path) -> Result<String, ApiError> {
+        let identity = FileIdentity::of(path)
+            .map_err(|e| ApiError::unprocessable(format!("{}: {e}", path.display())))?;
         let rules = solution.rules().clone();
         let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
         let id = rules.variant_id();
-        let solved = Solved::new(rules, graph, solution);
+        let mut solved = Solved::new(rules, graph, solution);
+        solved.source = Some((path.to_path_buf(), identity));
         self.saved
             .lock()
             .expect("cache lock")
@@ -198,6 +256,7 @@ impl SolutionCache {
     pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
         let id = rules.variant_id();
         if let Some(saved) = self.saved.lock().expect("cache lock").get(&id) {
+            saved.check_source()?;
             return Ok(Arc::clone(saved));
         }
         let (_, needed) = self.admit(&rules)?;
