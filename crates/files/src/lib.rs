@@ -17,7 +17,10 @@
 //!
 //! A process that is interrupted while writing (Ctrl-C, `kill`) would leave its
 //! temporary file behind: every temporary file is listed while it exists, and the
-//! binary's signal handler calls [`remove_temporary_files`] before it exits.
+//! binary's signal handler calls [`remove_temporary_files`] before it exits. A
+//! process killed outright (`kill -9`) cannot clean up: the next write of the same
+//! target removes the temporary files of processes that no longer exist
+//! ([`remove_stale_temporary_files`]).
 //!
 //! The temporary file is created with `create_new` (it must not exist), under a name
 //! made of the target's name, the process id and a per-process counter, so two runs
@@ -172,6 +175,53 @@ fn sibling(path: &Path, target: &Path, what: &str) -> Result<PathBuf, WriteError
     Ok(target.with_file_name(tmp_name))
 }
 
+/// Removes the temporary files beside `target` left by runs that died while
+/// writing it (`kill -9`, a power cut): `.NAME.PID.N.tmp` whose process `PID` no
+/// longer exists. A file of a live process (another run writing the same target)
+/// is left alone; so is anything that does not have exactly that form. Where
+/// processes cannot be looked up (`/proc` absent), nothing is removed.
+pub fn remove_stale_temporary_files(target: &Path) -> usize {
+    let (Some(name), Some(dir)) = (target.file_name(), target.parent()) else {
+        return 0;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    if !Path::new("/proc/self").exists() {
+        return 0;
+    }
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|r| r.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let mut parts = rest.split('.');
+        let (Some(pid), Some(n), None) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let (Ok(pid), Ok(_)) = (pid.parse::<u32>(), n.parse::<u64>()) else {
+            continue;
+        };
+        let dead = pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists();
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if dead && regular && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// Distinguishes the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -213,6 +263,7 @@ pub fn write_with(
     fill: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> Result<(), WriteError> {
     let (target, existing) = regular_target(path)?;
+    remove_stale_temporary_files(&target);
     let tmp = sibling(path, &target, "tmp")?;
     let mut file = {
         // Listed before it exists, so that a signal never misses it.

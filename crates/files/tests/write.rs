@@ -185,3 +185,31 @@ fn check_writable_refuses_before_the_work_and_leaves_nothing() {
     let err = chopsticks_files::check_writable(std::path::Path::new("/dev/null")).unwrap_err();
     assert!(err.to_string().contains("character device"), "{err}");
 }
+
+/// A temporary file left by a run that died while writing the same target (`kill
+/// -9`) is removed by the next write; one of a live process, or another file, is
+/// left alone.
+#[test]
+fn the_next_write_removes_temporary_files_of_dead_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.sol");
+    // A process id that does not exist now.
+    let dead = (100_000..4_000_000u32)
+        .find(|pid| !Path::new(&format!("/proc/{pid}")).exists())
+        .unwrap();
+    let stale = dir.path().join(format!(".out.sol.{dead}.1.tmp"));
+    let live = dir
+        .path()
+        .join(format!(".out.sol.{}.7.tmp", std::process::id()));
+    let other = dir.path().join(format!(".other.sol.{dead}.1.tmp"));
+    let odd = dir.path().join(format!(".out.sol.{dead}.tmp"));
+    for f in [&stale, &live, &other, &odd] {
+        fs::write(f, b"half").unwrap();
+    }
+    write_atomically(&target, b"whole").unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"whole");
+    assert!(!stale.exists(), "the dead run's file is removed");
+    for kept in [&live, &other, &odd] {
+        assert!(kept.exists(), "{} is kept", kept.display());
+    }
+}
