@@ -102,6 +102,16 @@ pub fn position(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
+    // The seated form (`2_1112`) reads the same text too: whatever it accepts
+    // writes and reads back as the same seat and position.
+    if let Ok(seated) = chopsticks_rules::SeatedPosition::parse(text, &rules) {
+        let written = seated
+            .to_text(&rules)
+            .unwrap_or_else(|e| panic!("{text:?} reads but does not write: {e}"));
+        let back = chopsticks_rules::SeatedPosition::parse(&written, &rules)
+            .unwrap_or_else(|e| panic!("{written:?} (from {text:?}) does not read back: {e}"));
+        assert_eq!(back, seated, "{text:?} → {written:?}");
+    }
     let Ok(p) = Position::parse(text, &rules) else {
         return;
     };
