@@ -220,20 +220,30 @@ fn outcome_json(o: &Outcome) -> Json_ {
     json!({"value": value_name(o.value), "remoteness": remoteness(o)})
 }
 
+/// Every seat's outcome at a position, Player 1 first.
+fn outcomes_by_seat(
+    solved: &Solved,
+    seated: &SeatedPosition,
+) -> Result<Vec<Outcome>, chopsticks_solve::SolveError> {
+    let p = solved.rules.players();
+    let outcomes = solved.solution.seat_outcomes(seated.position())?;
+    Ok((0..p)
+        .map(|seat| outcomes[(seat + p - seated.turn()) % p])
+        .collect())
+}
+
 /// Every seat's hands and value, Player 1 first.
 fn seats_json(
     solved: &Solved,
     seated: &SeatedPosition,
 ) -> Result<Vec<Json_>, chopsticks_solve::SolveError> {
-    let rules = &solved.rules;
-    let p = rules.players();
-    let outcomes = solved.solution.seat_outcomes(seated.position())?;
+    let outcomes = outcomes_by_seat(solved, seated)?;
     Ok(seated
         .hands_by_seat()
         .into_iter()
+        .zip(outcomes)
         .enumerate()
-        .map(|(seat, hands)| {
-            let o = outcomes[(seat + p - seated.turn()) % p];
+        .map(|(seat, (hands, o))| {
             let mut entry = json!({
                 "seat": seat + 1,
                 "alive": hands.iter().any(|&v| v != 0),
@@ -241,24 +251,11 @@ fn seats_json(
                 "value": value_name(o.value),
                 "remoteness": remoteness(&o),
             });
-            if rules.teams {
+            if solved.rules.teams {
                 entry["team"] = json!(seat % 2 + 1);
             }
             entry
         })
-        .collect())
-}
-
-/// Every seat's value alone (`{"value", "remoteness"}`), Player 1 first: what a
-/// move's entry gives of the position it leads to.
-fn seat_values_json(
-    solved: &Solved,
-    seated: &SeatedPosition,
-) -> Result<Vec<Json_>, chopsticks_solve::SolveError> {
-    let p = solved.rules.players();
-    let outcomes = solved.solution.seat_outcomes(seated.position())?;
-    Ok((0..p)
-        .map(|seat| outcome_json(&outcomes[(seat + p - seated.turn()) % p]))
         .collect())
 }
 
@@ -356,8 +353,9 @@ async fn position_answer(
         .zip(autogui_moves)
         .map(|(m, autogui_move)| {
             let child = seated.after(m.to.clone(), m.step);
-            // The child's outcome for its own mover.
-            let child_outcome = solved.solution.outcome(&m.to).map_err(damaged)?;
+            // Every seat's outcome after the move; the child's mover's is the child's.
+            let child_seats = outcomes_by_seat(solved, &child).map_err(damaged)?;
+            let child_outcome = child_seats[child.turn()];
             let delta = match (best(m.outcome.value), m.outcome.remoteness) {
                 (Some(b), Some(r)) => i64::from(b.abs_diff(r)),
                 _ => 0,
@@ -376,7 +374,7 @@ async fn position_answer(
                 "positionValue": value_name(child_outcome.value),
                 "remoteness": remoteness(&child_outcome),
                 "deltaRemoteness": delta,
-                "seats": seat_values_json(solved, &child).map_err(damaged)?,
+                "seats": child_seats.iter().map(outcome_json).collect::<Vec<_>>(),
             });
             if let chopsticks_rules::Move::Tap { target, .. } = m.mv {
                 entry["targetSeat"] = json!(seated.seat_of(target) + 1);

@@ -60,16 +60,11 @@ pub enum Layout {
 /// The geometry of the general layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct General {
-    /// Board index of each seat's name slot.
-    label: Vec<usize>,
-    /// Board index of each seat's first hand slot (hands follow).
-    hands: Vec<usize>,
     /// Centre index of each seat's first arrow end (one per hand).
     arrows: Vec<usize>,
-    /// Every centre: the board's slots, then the arrow ends.
+    /// Every centre: the board's slots (each seat's name, then its hands, seat by
+    /// seat, as [`Layout::position`] writes them), then the arrow ends.
     centres: Vec<[f64; 2]>,
-    /// Characters of the board part of a position string.
-    board_length: usize,
 }
 
 /// GamesCrafters' 42 centres: fingers (0–15, four per hand, hands in the order
@@ -115,8 +110,6 @@ fn classic_hand(seat: usize, i: usize) -> usize {
 impl General {
     fn new(rules: &Ruleset) -> General {
         let p = rules.players();
-        let mut label = Vec::with_capacity(p);
-        let mut hands = Vec::with_capacity(p);
         let mut slots: Vec<[f64; 2]> = Vec::new();
         let mut ends: Vec<[f64; 2]> = Vec::new();
         let mut arrows = Vec::with_capacity(p);
@@ -132,10 +125,8 @@ impl General {
             };
             let spacing = (44.0 / h as f64).min(11.0);
             let offset = |i: usize| (i as f64 - (h as f64 - 1.0) / 2.0) * spacing;
-            label.push(slots.len());
             // The name beside the seat's line, on the side of its first hand.
             slots.push(at(36.0, offset(0) - spacing.max(8.0) * 0.9));
-            hands.push(slots.len());
             arrows.push(board_length + ends.len());
             for i in 0..h {
                 slots.push(at(36.0, offset(i)));
@@ -143,13 +134,7 @@ impl General {
             }
         }
         let centres = slots.into_iter().chain(ends).collect();
-        General {
-            label,
-            hands,
-            arrows,
-            centres,
-            board_length,
-        }
+        General { arrows, centres }
     }
 }
 
@@ -222,8 +207,8 @@ impl Layout {
                     }
                 }
             }
-            Layout::General(g) => {
-                let mut texts = Vec::with_capacity(g.board_length);
+            Layout::General(_) => {
+                let mut texts = Vec::new();
                 for (seat, hands) in by_seat.iter().enumerate() {
                     out.push('.');
                     let mut name = format!("P{}", seat + 1);

@@ -87,7 +87,11 @@ async fn within_head_limits(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let uri = request.uri().to_string().len();
+    // The length of the target as written, without building it on every request.
+    let target = request.uri();
+    let uri = target.scheme_str().map_or(0, |s| s.len() + 3)
+        + target.authority().map_or(0, |a| a.as_str().len())
+        + target.path_and_query().map_or(0, |pq| pq.as_str().len());
     if uri > MAX_URI {
         return ApiError::new_with(
             axum::http::StatusCode::URI_TOO_LONG,
