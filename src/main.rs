@@ -84,6 +84,10 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Check the paper's theorems (and the closed form for n = 3) by exhaustion.
     Verify(commands::verify::VerifyArgs),
+    /// Check a saved solution file against the rules, every position: what proves
+    /// a file from elsewhere right (a valid checksum proves only that it was not
+    /// damaged by accident).
+    Check(commands::check::CheckArgs),
     /// The distributed solver across hosts: one worker process per host of a
     /// hostfile, then the solution file assembled (`solve --workers N` does both
     /// on this machine).
@@ -210,6 +214,7 @@ fn main() {
         Command::Table(args) => commands::table::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
         Command::Verify(args) => commands::verify::run(&args),
+        Command::Check(args) => commands::check::run(&args),
         Command::Cluster(args) => commands::cluster::run(&args),
         Command::Completions(args) => commands::docs::completions(&args, Cli::command()),
         Command::Man(args) => commands::docs::man(&args, Cli::command()),

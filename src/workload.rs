@@ -79,6 +79,20 @@ pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
+/// Positions checked per second by `chopsticks check` on the reference machine
+/// (docs/PERFORMANCE.md).
+const CHECK_RATE: f64 = 5.0e6;
+
+/// The move graph of a ruleset whose saved solution is checked against the rules
+/// (`check`), sized and announced like the others.
+pub fn graph_for_checking(rules: &Ruleset, quiet: bool) -> Result<Graph> {
+    let count = PositionIndex::new(rules)?.count();
+    let width = Concept::of(rules).width(rules.players()) as f64;
+    let seconds = count as f64 * width / scaled(CHECK_RATE);
+    let what = format!("checking {count} positions");
+    prepare(rules, &what, explore_bytes(count), seconds, quiet)
+}
+
 /// Bytes to solve the `count` positions of `rules` (working cells and the
 /// reachable set): two bytes per position for two players, one byte and a bit per
 /// position and seat for coalition values (one per position for team play). A

@@ -5,6 +5,8 @@
 //! 1,100 slow connections with a 1,024-descriptor limit, normal clients are
 //! answered again soon after the header timeout.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -263,4 +265,71 @@ fn a_served_file_that_changes_is_refused_not_believed() {
     assert!(status.contains("503"), "{status}");
     let (status, _) = server.get("/healthz").unwrap();
     assert!(status.contains("200"), "the server is alive: {status}");
+}
+
+#[test]
+fn a_forged_table_is_not_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = env!("CARGO_BIN_EXE_chopsticks");
+    let solve = |path: &std::path::Path| {
+        let out = Command::new(binary)
+            .args(["solve", "--quiet", "--save"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    };
+    // A header edited to misère, every checksum recomputed.
+    let misere = dir.path().join("misere.sol");
+    solve(&misere);
+    common::forge::edit_header(&misere, "\"misere\":false", "\"misere\":true ");
+    let server = Serve::start(&["--db", misere.to_str().unwrap()], None);
+    for path in [
+        "/api/v1/chopsticks/standard.misere/positions/?p=1_1111",
+        "/api/v1/chopsticks/standard.misere/strategy",
+    ] {
+        let (status, body) = server.get(path).unwrap();
+        assert!(status.contains("503"), "{path}: {status}: {body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let reason = v["error"].as_str().unwrap();
+        assert!(reason.contains("contradicts the rules"), "{reason}");
+        assert!(reason.contains("the rules give win in 0"), "{reason}");
+    }
+    drop(server);
+    // A value forged six plies along the line from the start.
+    let deep = dir.path().join("deep.sol");
+    solve(&deep);
+    let rules = chopsticks_rules::Preset::Standard.ruleset();
+    let (position, near) = common::forge::along_the_line(&rules, 6);
+    assert!(!near);
+    common::forge::set_value(&deep, &rules, &position, 0);
+    let server = Serve::start(&["--db", deep.to_str().unwrap()], None);
+    let (status, body) = server
+        .get("/api/v1/chopsticks/standard/positions/?p=1_1111")
+        .unwrap();
+    assert!(status.contains("503"), "{status}: {body}");
+    assert!(body.contains("along the optimal line from 1111"), "{body}");
+    drop(server);
+    // `--check` refuses both before serving.
+    for file in [&misere, &deep] {
+        let out = Command::new(binary)
+            .args(["serve", "--port", "0", "--check", "--quiet", "--db"])
+            .arg(file)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("contradicts the rules"), "{err}");
+        assert!(out.stdout.is_empty(), "nothing was served");
+    }
+    // An honest file checked whole is served.
+    let honest = dir.path().join("honest.sol");
+    solve(&honest);
+    let server = Serve::start(&["--db", honest.to_str().unwrap(), "--check"], None);
+    let (status, body) = server
+        .get("/api/v1/chopsticks/standard/positions/?p=1_1111")
+        .unwrap();
+    assert!(status.contains("200"), "{status}: {body}");
+    assert!(body.contains("\"remoteness\":23"), "{body}");
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod check;
 pub mod cluster;
 pub mod docs;
 pub mod export;

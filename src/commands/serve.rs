@@ -22,6 +22,15 @@ pub struct ServeArgs {
     /// file larger than memory is served without loading it.
     #[arg(long, value_name = "FILE")]
     db: Vec<std::path::PathBuf>,
+    /// Check every position of each --db file against the rules before serving
+    /// (with progress), instead of checking the optimal lines of each position
+    /// asked for: slower to start, then every answer is read straight from the
+    /// table.
+    #[arg(long, requires = "db")]
+    check: bool,
+    /// No progress on stderr (for --check).
+    #[arg(long, short)]
+    quiet: bool,
     /// Seconds a client has to send a request's head (request line and headers)
     /// once the server waits for it; then the connection is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -118,6 +127,16 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             .cache
             .add_saved(solution, path)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
+        if args.check {
+            let bar = crate::progress::bar(
+                state.cache.saved_count(&id),
+                &format!("checking {} against the rules", path.display()),
+                args.quiet,
+            );
+            let checked = state.cache.check_saved(&id, &|done| bar.set_position(done));
+            bar.finish_and_clear();
+            checked.map_err(|e| anyhow::anyhow!("{}", e.message))?;
+        }
         saved.push(format!("{id} from {}", path.display()));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()

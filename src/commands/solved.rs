@@ -58,30 +58,21 @@ impl Solved {
         Ok(self.graph.get_or_init(|| graph))
     }
 
-    /// Checks, for a loaded solution, the stored outcomes of `position` and of every
-    /// position one move away against the rules (`Solution::check_at`): what a query
-    /// or a move of the computer relies on. A solution solved here is not checked.
+    /// Checks, for a loaded solution, what showing `position` with the values of
+    /// its moves relies on: the optimal line from the position and from every
+    /// position one move away, each position on them against its moves and each
+    /// line's end against the rules of a finished game
+    /// (`Solution::check_lines_around`). A solution solved here is not checked.
     /// Two-player tables are checked from the positions' moves, with no move graph.
     pub fn check_around(&self, position: &Position) -> Result<()> {
         if !self.loaded {
             return Ok(());
         }
-        self.solution.prefetch_around(position);
-        if self.solution.concept() == Concept::TwoPlayer {
-            self.solution.check_position(position)?;
-            for m in self.solution.evaluate_moves(position)? {
-                self.solution.check_position(&m.to)?;
-            }
-            return Ok(());
-        }
-        let graph = self.graph()?;
-        let index = graph.index_of(position);
-        self.solution.check_at(graph, index)?;
-        let mut children = Vec::new();
-        graph.for_each_child(index, |c| children.push(c));
-        for child in children {
-            self.solution.check_at(graph, child)?;
-        }
+        let graph = match self.solution.concept() {
+            Concept::TwoPlayer => None,
+            _ => Some(self.graph()?),
+        };
+        self.solution.check_lines_around(graph, position)?;
         Ok(())
     }
 

@@ -329,7 +329,9 @@ async fn position_answer(
 ) -> Result<Json_, ApiError> {
     let rules = &solved.rules;
     let position = seated.position();
-    let damaged = |e: chopsticks_solve::SolveError| ApiError::internal(e.to_string());
+    // Only a saved file's table can fail to be read (a damaged block).
+    let damaged = |e: chopsticks_solve::SolveError| ApiError::unavailable(e.to_string());
+    solved.check_lines(position)?;
     let outcome = solved.solution.outcome(position).map_err(damaged)?;
     let moves = solved.solution.evaluate_moves(position).map_err(damaged)?;
     let layout = Layout::of(rules);
@@ -418,6 +420,7 @@ pub async fn strategy(
             let solved = Arc::clone(&solved);
             async move {
                 tokio::task::spawn_blocking(move || {
+                    solved.check_whole(&|_| {})?;
                     let start = solved.graph.index_of(&Position::start(&solved.rules));
                     advice(&solved.graph, &solved.solution, start, || {
                         explore(&solved.graph, start, &|_| {})

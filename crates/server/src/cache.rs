@@ -19,15 +19,23 @@
 //! table never changes, so a repeated request gets the same bytes without its
 //! variant or position being read again. Each answer holds its variant weakly: once
 //! the variant is evicted its answers are never used.
+//!
+//! A saved solution (`serve --db`) is served from its file, which may be forged
+//! though its checksums are valid: an answer about a position first checks the
+//! optimal line from it and from each position one move away against the rules
+//! ([`Solved::check_lines`]), and the strategy first checks the whole table
+//! ([`Solved::check_whole`]), unless `serve --check` checked it at start. A table
+//! that contradicts the rules is answered 503 with the position where it shows.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use axum::body::Bytes;
-use chopsticks_rules::{PositionIndex, Ruleset};
+use chopsticks_rules::{Position, PositionIndex, Ruleset};
 use chopsticks_solve::strategy::Advice;
-use chopsticks_solve::{multi_solve_bytes, solve_bytes, Solution};
+use chopsticks_solve::{multi_solve_bytes, solve_bytes, Solution, SolveError};
 use chopsticks_space::{human_bytes, Graph};
 use tokio::sync::OnceCell;
 
@@ -42,6 +50,10 @@ pub struct Solved {
     pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
     /// The file a saved solution was opened from, and its identity then.
     source: Option<(PathBuf, FileIdentity)>,
+    /// Whether every position of the table is known to be what the rules give:
+    /// true for a solution solved here, and for a saved one once checked whole
+    /// ([`SolutionCache::check_saved`], or before the strategy is computed).
+    checked: AtomicBool,
 }
 
 /// What tells a file apart from another, or from itself rewritten.
@@ -74,7 +86,54 @@ impl Solved {
             solution,
             advice: OnceCell::new(),
             source: None,
+            checked: AtomicBool::new(true),
         }
+    }
+
+    /// What a saved solution contradicting the rules is answered: 503, naming the
+    /// file and the position where the contradiction shows.
+    fn contradicted(&self, e: SolveError) -> ApiError {
+        let path = self
+            .source
+            .as_ref()
+            .map_or_else(String::new, |(p, _)| format!(" {}", p.display()));
+        match e {
+            SolveError::Inconsistent(_) => ApiError::unavailable(format!(
+                "the saved solution{path} contradicts the rules, so it is not served: {e}"
+            )),
+            e => ApiError::unavailable(format!("the saved solution{path} cannot be read: {e}")),
+        }
+    }
+
+    /// For a saved solution not checked whole: checks what an answer about
+    /// `position` shows, the optimal line from it and from every position one
+    /// move away, against the rules (`Solution::check_lines_around`). Nothing
+    /// for a solution solved here or checked whole.
+    pub fn check_lines(&self, position: &Position) -> Result<(), ApiError> {
+        if self.checked.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.solution
+            .check_lines_around(Some(&self.graph), position)
+            .map(|_| ())
+            .map_err(|e| self.contradicted(e))
+    }
+
+    /// Checks every position of a saved solution not checked whole yet
+    /// (`Solution::verify_with_progress`); afterwards the table is known to be
+    /// the solution of its rules. What the strategy, which reads much of the
+    /// table, relies on.
+    pub fn check_whole(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ApiError> {
+        if self.checked.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.solution
+            .verify_with_progress(&self.graph, progress)
+            .map_err(|e| self.contradicted(e))?;
+        if self.solution.has_remoteness() {
+            self.checked.store(true, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// For a solution read from a file: that the file is still the one opened.
@@ -206,6 +265,7 @@ impl SolutionCache {
         let id = rules.variant_id();
         let mut solved = Solved::new(rules, graph, solution);
         solved.source = Some((path.to_path_buf(), identity));
+        solved.checked = AtomicBool::new(false);
         self.saved
             .lock()
             .expect("cache lock")
@@ -214,6 +274,28 @@ impl SolutionCache {
     }
 
     /// The memory budget in bytes.
+    /// Checks every position of the saved solution served for variant `id`
+    /// against the rules (`serve --db FILE --check`): a contradiction is an
+    /// error, and once checked the requests skip the checks of their lines.
+    pub fn check_saved(&self, id: &str, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ApiError> {
+        self.saved_solution(id)?.check_whole(progress)
+    }
+
+    /// The number of positions of the saved solution served for variant `id`
+    /// (0 when there is none).
+    pub fn saved_count(&self, id: &str) -> u64 {
+        self.saved_solution(id).map_or(0, |s| s.solution.count())
+    }
+
+    fn saved_solution(&self, id: &str) -> Result<Arc<Solved>, ApiError> {
+        self.saved
+            .lock()
+            .expect("cache lock")
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(format!("no saved solution for {id}")))
+    }
+
     pub fn budget(&self) -> u64 {
         self.budget
     }

@@ -88,8 +88,13 @@ impl Solution {
                     Concept::Coalition => format!(" for seat {slot}"),
                     _ => String::new(),
                 };
+                let source = if graph.has_child(index) {
+                    "its moves give"
+                } else {
+                    "it has no move and the rules give"
+                };
                 Err(SolveError::Inconsistent(format!(
-                    "the table says {stored}{whose} at {position} (#{index}), but its moves give {expected}"
+                    "the table says {stored}{whose} at {position} (#{index}), but {source} {expected}"
                 )))
             }
         }
@@ -107,7 +112,13 @@ impl Solution {
         }
         let rules = self.rules();
         let stored = self.outcome(position)?;
-        let expected = match self.evaluate_moves(position)?.first() {
+        let moves = self.evaluate_moves(position)?;
+        let source = if moves.is_empty() {
+            "it has no move and the rules give"
+        } else {
+            "its moves give"
+        };
+        let expected = match moves.first() {
             Some(best) => best.outcome,
             None => {
                 let finished = position.is_terminal(rules);
@@ -131,7 +142,7 @@ impl Solution {
             .to_notation(rules, Notation::default_for(rules))
             .unwrap_or_else(|e| e.to_string());
         Err(SolveError::Inconsistent(format!(
-            "the table says {stored} at {text} (#{}), but its moves give {expected}",
+            "the table says {stored} at {text} (#{}), but {source} {expected}",
             self.index.rank(position)
         )))
     }
@@ -189,16 +200,159 @@ impl Solution {
     /// Checks every position (in parallel): `Ok` exactly when the table is the
     /// solution of its ruleset. Reports the inconsistency of smallest index.
     pub fn verify(&self, graph: &Graph) -> Result<(), SolveError> {
-        self.check_graph(graph)?;
-        let count = usize::try_from(self.count()).expect("a table in memory has a usize length");
-        let first_bad = (0..count)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(|i| i as u64)
-            .find_first(|&i| !matches!(self.first_wrong_slot(graph, i), Ok(None)));
-        match first_bad {
-            Some(i) => self.check_at(graph, i),
-            None => Ok(()),
+        self.verify_with_progress(graph, &|_| {})
+    }
+}
+
+/// The most plies [`Solution::check_line`] follows: more than any remoteness a
+/// table stores (16,383), so a won or lost line always reaches its end.
+pub const LINE_LIMIT: u32 = 20_000;
+
+/// How a line followed by [`Solution::check_line`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// At a position with no move (a finished game), whose value the rules give.
+    Finished,
+    /// Back at a position already on the line: a drawn line, checked round its loop.
+    Repeated,
+    /// After [`LINE_LIMIT`] plies (or the limit asked for), without an end or a loop.
+    Limit,
+}
+
+/// What [`Solution::check_line`] followed, every position of it consistent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCheck {
+    /// Plies from the position to the end of the line.
+    pub plies: u32,
+    pub end: LineEnd,
+}
+
+impl Solution {
+    /// Follows the optimal line from `start` (each side's best move by the table:
+    /// the fastest win, else a draw, else the slowest loss, the first of equals)
+    /// and checks every position on it against its moves and, at the end, against
+    /// the rules of a finished game: a won or lost line ends at a finished game,
+    /// a drawn one comes back to a position already on it.
+    ///
+    /// This is what a query of a file that may be forged relies on. Checking the
+    /// position and its neighbours one move away catches a changed outcome there,
+    /// but not a table that is consistent locally yet wrong as a whole, such as a
+    /// table solved with other rules of finished games (a header edited from
+    /// normal play to misère, with its checksums recomputed): every position with
+    /// moves is then consistent with its children, and only finished games
+    /// contradict the header. A won or lost line reaches one; so the position's
+    /// value, its remoteness and the values on its line are all checked against
+    /// the rules themselves. What a line does not reach (the alternatives at each
+    /// step) is checked only where a caller follows their lines too.
+    ///
+    /// Two-player tables are checked from the positions' moves, with no move
+    /// graph; tables of three or more players need `graph` (for
+    /// [`Solution::check_at`]). The error names the position where the
+    /// contradiction shows and how far along the line it is.
+    pub fn check_line(
+        &self,
+        graph: Option<&Graph>,
+        start: &Position,
+        limit: u32,
+    ) -> Result<LineCheck, SolveError> {
+        let rules = self.rules();
+        let along = |e: SolveError, ply: u32| match e {
+            SolveError::Inconsistent(message) if ply > 0 => {
+                let from = start
+                    .to_notation(rules, Notation::default_for(rules))
+                    .unwrap_or_else(|e| e.to_string());
+                let plies = if ply == 1 { "ply" } else { "plies" };
+                SolveError::Inconsistent(format!(
+                    "{message} ({ply} {plies} along the optimal line from {from})"
+                ))
+            }
+            e => e,
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut position = start.clone();
+        let mut ply = 0;
+        loop {
+            let index = self.index.rank(&position);
+            if !seen.insert(index) {
+                return Ok(LineCheck {
+                    plies: ply,
+                    end: LineEnd::Repeated,
+                });
+            }
+            let checked = match (self.concept(), graph) {
+                (Concept::TwoPlayer, _) => self.check_position(&position),
+                (_, Some(graph)) => self.check_at(graph, index),
+                (_, None) => Err(SolveError::Inconsistent(
+                    "checking a line of a table of three or more players needs the move graph"
+                        .into(),
+                )),
+            };
+            checked.map_err(|e| along(e, ply))?;
+            let Some(best) = self.evaluate_moves(&position)?.into_iter().next() else {
+                return Ok(LineCheck {
+                    plies: ply,
+                    end: LineEnd::Finished,
+                });
+            };
+            if ply >= limit {
+                return Ok(LineCheck {
+                    plies: ply,
+                    end: LineEnd::Limit,
+                });
+            }
+            position = best.to;
+            ply += 1;
         }
+    }
+
+    /// [`Solution::check_line`] from `position` and from every position one move
+    /// away: what showing a position with the values of its moves relies on.
+    /// Returns the number of positions checked.
+    pub fn check_lines_around(
+        &self,
+        graph: Option<&Graph>,
+        position: &Position,
+    ) -> Result<u64, SolveError> {
+        self.prefetch_around(position);
+        let mut checked = 0;
+        let line = self.check_line(graph, position, LINE_LIMIT)?;
+        checked += u64::from(line.plies) + 1;
+        for m in self.evaluate_moves(position)? {
+            let line = self.check_line(graph, &m.to, LINE_LIMIT)?;
+            checked += u64::from(line.plies) + 1;
+        }
+        Ok(checked)
+    }
+
+    /// [`Solution::verify`] with progress: `progress` is called with the number
+    /// of positions checked so far, after each slice of the table. The slices
+    /// are checked in order, each in parallel; a mapped table's pages are
+    /// released after each slice, so the walk holds at most a slice in memory.
+    pub fn verify_with_progress(
+        &self,
+        graph: &Graph,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), SolveError> {
+        self.check_graph(graph)?;
+        const SLICE: u64 = 1 << 22;
+        let count = self.count();
+        let mut from = 0;
+        while from < count {
+            let to = (from + SLICE).min(count);
+            let first_bad = (from as usize..to as usize)
+                .into_par_iter()
+                .with_min_len(4096)
+                .map(|i| i as u64)
+                .find_first(|&i| !matches!(self.first_wrong_slot(graph, i), Ok(None)));
+            if let Some(i) = first_bad {
+                return self.check_at(graph, i);
+            }
+            if let crate::Table::Mapped(table) = self.table() {
+                table.release_pages();
+            }
+            progress(to);
+            from = to;
+        }
+        Ok(())
     }
 }
