@@ -34,7 +34,7 @@ use std::sync::Arc;
 use chopsticks_rules::{PositionIndex, Ruleset};
 use serde::{Deserialize, Serialize};
 
-use crate::mapped::{first_damaged, Layout, MappedTable};
+use crate::paged::{first_damaged, Layout, PagedTable};
 use crate::table::Encoding;
 use crate::{Concept, Solution, SolveError, Table};
 
@@ -44,8 +44,15 @@ pub const MAGIC: &[u8; 8] = b"CHOPSOLV";
 pub const VERSION: u32 = 3;
 /// Bytes per checksummed block of the table in the files written here.
 pub const BLOCK_BYTES: u64 = 1 << 12;
-/// The block sizes a file may declare.
-const BLOCK_RANGE: std::ops::RangeInclusive<u64> = 1 << 10..=1 << 26;
+/// The block sizes a file may declare (even, so that no two-byte entry straddles
+/// two blocks; at most 1 MiB, so that the reader's cache of checked blocks
+/// stays bounded, see [`crate::paged`]).
+const BLOCK_RANGE: std::ops::RangeInclusive<u64> = 1 << 10..=1 << 20;
+
+/// Whether a file may declare this block size.
+fn valid_block(bytes: u64) -> bool {
+    BLOCK_RANGE.contains(&bytes) && bytes.is_multiple_of(2)
+}
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -287,7 +294,7 @@ fn read_prefix(bytes: &[u8], size: u64, path: &Path) -> Result<Prefix, SolveErro
             format!("corrupted header: unknown encoding `{}`", header.encoding),
         ));
     }
-    if version >= 3 && !header.block_bytes.is_some_and(|b| BLOCK_RANGE.contains(&b)) {
+    if version >= 3 && !header.block_bytes.is_some_and(valid_block) {
         return Err(error(path, "corrupted header: impossible block size"));
     }
     let expected = expected_size(&header, version, table_start)
@@ -458,8 +465,8 @@ pub fn open(path: &Path) -> Result<Solution, SolveError> {
         return Err(error(path, "truncated: the file changed while it was read"));
     }
     let crcs = read_crcs(&tail, path)?;
-    let table = MappedTable::map(&file, path, layout, crcs)?;
-    Solution::from_table(prefix.header.ruleset, Table::Mapped(Arc::new(table)))
+    let table = PagedTable::open(file, path, layout, crcs)?;
+    Solution::from_table(prefix.header.ruleset, Table::Paged(Arc::new(table)))
 }
 
 /// Recomputes every checksum of a version 3 file's bytes in place, as a forger
@@ -482,7 +489,7 @@ pub fn reseal(bytes: &mut [u8]) -> bool {
     let (Some(size), Some(encoding), Some(block)) = (
         expected_size(&header, VERSION, table_start),
         Encoding::from_name(&header.encoding),
-        header.block_bytes.filter(|b| BLOCK_RANGE.contains(b)),
+        header.block_bytes.filter(|&b| valid_block(b)),
     ) else {
         return false;
     };

@@ -12,9 +12,9 @@
 
 pub mod export;
 pub mod file;
-pub mod mapped;
 pub mod multi;
 mod outcome;
+pub mod paged;
 pub mod parts;
 pub mod retrograde;
 pub mod strategy;
@@ -145,7 +145,7 @@ impl Solution {
 
     /// The outcome of the position with this index for its mover (coalition
     /// values: the mover's own value against everybody else; team play: the
-    /// mover's team's). Fails only for a mapped file whose block is damaged.
+    /// mover's team's). Fails only for a table read from a file whose block is damaged.
     pub fn outcome_at(&self, index: u64) -> Result<Outcome, SolveError> {
         self.seat_outcome_at(index, 0)
     }
@@ -186,12 +186,12 @@ impl Solution {
         self.seat_outcomes_at(self.index.rank(position))
     }
 
-    /// For a mapped table: starts reading, all at once, the blocks holding the
+    /// For a table read in place: starts reading, all at once, the blocks holding the
     /// outcomes of `position`, of the positions one move away and of those two
     /// moves away (what showing and checking a position reads), so that a cold
     /// file is read with many requests in flight. Nothing for a table in memory.
     pub fn prefetch_around(&self, position: &Position) {
-        let Table::Mapped(table) = &self.table else {
+        let Table::Paged(table) = &self.table else {
             return;
         };
         let width = self.concept.width(self.rules.players()) as u64;
@@ -253,8 +253,8 @@ impl Solution {
     }
 }
 
-/// Words of the reachable set a summary of a mapped table reads before it
-/// releases the pages read (2^20 words: 64 Mi positions, 64 MiB of a narrow table).
+/// Words of the reachable set a summary of a table read in place reads before it
+/// empties its cache of blocks (2^20 words: 64 Mi positions).
 const SUMMARY_SLICE_WORDS: usize = 1 << 20;
 
 /// Win, loss and draw counts for one seat.
@@ -299,7 +299,7 @@ pub struct Summary {
 
 impl Summary {
     /// Counts the outcomes of the reachable positions (in parallel). Fails only
-    /// for a mapped file with a damaged block.
+    /// for a file with a damaged block.
     pub fn new(
         graph: &Graph,
         solution: &Solution,
@@ -320,10 +320,10 @@ impl Summary {
             seats: vec![SeatCounts::default(); players],
             longest_win: None,
         };
-        // A mapped table is read a slice at a time, its pages released after
+        // A table read in place is read a slice at a time, its cache emptied after
         // each, so that walking it takes no more memory than a slice.
         let words = reached.words();
-        let slice = if solution.table.is_mapped() {
+        let slice = if solution.table.is_paged() {
             SUMMARY_SLICE_WORDS
         } else {
             words.len().max(1)
@@ -331,8 +331,8 @@ impl Summary {
         let mut total: Option<Summary> = None;
         for (k, chunk) in words.chunks(slice).enumerate() {
             let part = Self::count_words(graph, solution, chunk, k * slice, &empty)?;
-            if let Table::Mapped(table) = &solution.table {
-                table.release_pages();
+            if let Table::Paged(table) = &solution.table {
+                table.release_cache();
             }
             total = Some(match total {
                 None => part,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::mapped::MappedTable;
 use crate::outcome::{Outcome, Value};
+use crate::paged::PagedTable;
 use crate::SolveError;
 
 /// Every position's outcome, indexed like the ruleset's dense position index.
@@ -16,15 +16,15 @@ use crate::SolveError;
 /// 16-bit word, position `2k` in the low byte of word `k`. `Wide` (two bytes): bits
 /// 0-1 are `1` win, `2` lose, `3` draw, bits 2-15 the remoteness. `Values` (two
 /// bits, no remoteness: `solve --no-remoteness`): `0` draw, `1` win, `2` lose, four
-/// positions a byte, position `4k + j` in bits `2j, 2j + 1` of byte `k`. `Mapped`:
-/// any of these in a solution file mapped into memory, each block checked against
-/// its checksum the first time it is read ([`crate::mapped`]).
+/// positions a byte, position `4k + j` in bits `2j, 2j + 1` of byte `k`. `Paged`:
+/// any of these in a solution file read in place a block at a time, each block
+/// checked against its checksum when it is read ([`crate::paged`]).
 #[derive(Clone, Debug)]
 pub enum Table {
     Narrow { len: u64, packed: Vec<u16> },
     Wide(Vec<u16>),
     Values { len: u64, packed: Vec<u8> },
-    Mapped(Arc<MappedTable>),
+    Paged(Arc<PagedTable>),
 }
 
 /// How a table stores each outcome.
@@ -133,11 +133,11 @@ fn values_code(o: Outcome) -> u8 {
 
 impl PartialEq for Table {
     /// Tables are equal when they hold the same outcomes in the same encoding
-    /// (mapped tables: when they are the same mapping).
+    /// (tables read in place: when they are the same table).
     fn eq(&self, other: &Table) -> bool {
         match (self, other) {
-            (Table::Mapped(a), Table::Mapped(b)) => Arc::ptr_eq(a, b),
-            (Table::Mapped(_), _) | (_, Table::Mapped(_)) => false,
+            (Table::Paged(a), Table::Paged(b)) => Arc::ptr_eq(a, b),
+            (Table::Paged(_), _) | (_, Table::Paged(_)) => false,
             _ => self.encoding() == other.encoding() && self.to_bytes() == other.to_bytes(),
         }
     }
@@ -224,7 +224,7 @@ impl Table {
         match self {
             Table::Narrow { len, .. } | Table::Values { len, .. } => *len,
             Table::Wide(v) => v.len() as u64,
-            Table::Mapped(m) => m.len(),
+            Table::Paged(m) => m.len(),
         }
     }
 
@@ -233,7 +233,7 @@ impl Table {
         self.len() == 0
     }
 
-    /// The outcome with this index; for a mapped table the first read of a block
+    /// The outcome with this index; for a table read in place the read of a block
     /// checks it ([`SolveError::Damaged`] when its checksum fails).
     #[inline]
     pub fn get(&self, index: u64) -> Result<Outcome, SolveError> {
@@ -246,7 +246,7 @@ impl Table {
                 from_values((packed[(index / 4) as usize] >> (2 * (index % 4))) & 3)
                     .unwrap_or(Outcome::DRAW)
             }
-            Table::Mapped(m) => return m.get(index),
+            Table::Paged(m) => return m.get(index),
         })
     }
 
@@ -256,7 +256,7 @@ impl Table {
             Table::Narrow { .. } => Encoding::Narrow,
             Table::Wide(_) => Encoding::Wide,
             Table::Values { .. } => Encoding::Values,
-            Table::Mapped(m) => m.encoding(),
+            Table::Paged(m) => m.encoding(),
         }
     }
 
@@ -270,18 +270,18 @@ impl Table {
         self.encoding().bits()
     }
 
-    /// Bytes held in memory: the table, or for a mapped table its block states
-    /// (the mapped file is paged in and out by the operating system).
+    /// Bytes held in memory: the table, or for a table read in place its block
+    /// checksums and states and its cache of checked blocks at its fullest.
     pub fn resident_bytes(&self) -> u64 {
         match self {
-            Table::Mapped(m) => m.bookkeeping_bytes(),
+            Table::Paged(m) => m.bookkeeping_bytes(),
             _ => self.encoding().bytes_for(self.len()).unwrap_or(u64::MAX),
         }
     }
 
-    /// Whether the table is a mapped file rather than held in memory.
-    pub fn is_mapped(&self) -> bool {
-        matches!(self, Table::Mapped(_))
+    /// Whether the table is read in place from a file rather than held in memory.
+    pub fn is_paged(&self) -> bool {
+        matches!(self, Table::Paged(_))
     }
 
     /// The same values without remoteness ([`Encoding::Values`]), built in
@@ -310,7 +310,7 @@ impl Table {
     }
 
     /// The raw bytes as stored in files (little-endian for the wide encoding); a
-    /// mapped table reads (and checks) every block.
+    /// table read in place reads (and checks) every block.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         self.for_each_chunk(1 << 20, |bytes| {
@@ -357,7 +357,7 @@ impl Table {
                 }
                 Ok(())
             }
-            Table::Mapped(m) => m.for_each_chunk(chunk, write),
+            Table::Paged(m) => m.for_each_chunk(chunk, write),
         }
     }
 

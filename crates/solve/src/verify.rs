@@ -326,8 +326,10 @@ impl Solution {
 
     /// [`Solution::verify`] with progress: `progress` is called with the number
     /// of positions checked so far, after each slice of the table. The slices
-    /// are checked in order, each in parallel; a mapped table's pages are
-    /// released after each slice, so the walk holds at most a slice in memory.
+    /// are checked in order, each in parallel. A mapped table is read where the
+    /// children lie, all over the file: its pages are left to the operating
+    /// system's page cache (clean pages of a file, dropped when memory is short),
+    /// since releasing them after each slice would read the file again for each.
     pub fn verify_with_progress(
         &self,
         graph: &Graph,
@@ -346,9 +348,6 @@ impl Solution {
                 .find_first(|&i| !matches!(self.first_wrong_slot(graph, i), Ok(None)));
             if let Some(i) = first_bad {
                 return self.check_at(graph, i);
-            }
-            if let crate::Table::Mapped(table) = self.table() {
-                table.release_pages();
             }
             progress(to);
             from = to;

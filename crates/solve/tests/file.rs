@@ -108,13 +108,13 @@ fn eight_blocks() -> (Solution, Ruleset) {
 }
 
 #[test]
-fn a_mapped_file_answers_like_the_table_in_memory() {
+fn a_file_read_in_place_answers_like_the_table_in_memory() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("four.sol");
     let (s, rules) = eight_blocks();
     file::save(&s, &path).unwrap();
     let mapped = file::open(&path).unwrap();
-    assert!(mapped.table().is_mapped());
+    assert!(mapped.table().is_paged());
     assert_eq!(mapped.rules(), &rules);
     assert_eq!(mapped.count(), s.count());
     for i in (0..s.count()).step_by(97) {
@@ -165,7 +165,7 @@ fn a_damaged_block_is_found_and_named() {
     // Loaded whole: refused.
     let err = file::load(&path).unwrap_err().to_string();
     assert!(err.contains(&named), "{err}");
-    // Mapped: opening reads no block; the damaged one is refused when read,
+    // Read in place: opening reads no block; the damaged one is refused when read,
     // and again the next time, the others answer.
     let mapped = file::open(&path).unwrap();
     let inside = 3 * block as u64 + 17;
@@ -179,11 +179,56 @@ fn a_damaged_block_is_found_and_named() {
         mapped.outcome_at(300_000).unwrap(),
         s.outcome_at(300_000).unwrap()
     );
-    let chopsticks_solve::Table::Mapped(table) = mapped.table() else {
-        panic!("mapped");
+    let chopsticks_solve::Table::Paged(table) = mapped.table() else {
+        panic!("read in place");
     };
     assert_eq!(table.blocks_checked(), 3);
     assert!(table.check_all().unwrap_err().to_string().contains(&named));
+}
+
+#[test]
+fn a_file_truncated_or_rewritten_under_an_open_table_is_an_error_never_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("four.sol");
+    let (s, _) = eight_blocks();
+    file::save(&s, &path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let table_start = 20 + header_len;
+    let block = file::BLOCK_BYTES as usize;
+    let open = file::open(&path).unwrap();
+    // Block 0 read and checked before the file changes.
+    assert_eq!(open.outcome_at(5).unwrap(), s.outcome_at(5).unwrap());
+    // Rewritten in place (same size): a block read afterwards fails its
+    // checksum; the block read before keeps the bytes that were checked.
+    let mut changed = bytes.clone();
+    for b in &mut changed[table_start + 4 * block..table_start + 5 * block] {
+        *b = b.wrapping_add(1);
+    }
+    std::fs::write(&path, &changed).unwrap();
+    let err = open.outcome_at(4 * block as u64 + 7).unwrap_err();
+    assert!(matches!(err, SolveError::Damaged { block: 4, .. }), "{err}");
+    assert_eq!(open.outcome_at(5).unwrap(), s.outcome_at(5).unwrap());
+    // Truncated to two blocks of its table: reading past the end is an error
+    // naming the file (a memory-mapped reader died of SIGBUS here).
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len((table_start + 2 * block) as u64).unwrap();
+    drop(file);
+    for k in [10 * block as u64, s.count() - 1] {
+        let err = open.outcome_at(k).unwrap_err().to_string();
+        assert!(err.contains("four.sol"), "{err}");
+        assert!(err.contains("the file changed while it was read"), "{err}");
+    }
+    let chopsticks_solve::Table::Paged(table) = open.table() else {
+        panic!("read in place");
+    };
+    assert!(table.check_all().is_err());
+    assert!(file::save(&open, &dir.path().join("copy.sol")).is_err());
+    // Within the two blocks left, block 1 is read as it is now (unchanged).
+    assert_eq!(
+        open.outcome_at(block as u64 + 3).unwrap(),
+        s.outcome_at(block as u64 + 3).unwrap()
+    );
 }
 
 #[test]
@@ -251,7 +296,7 @@ fn files_of_versions_1_and_2_are_read() {
         std::fs::write(&path, &bytes).unwrap();
         // `open` reads old files whole.
         let opened = file::open(&path).unwrap();
-        assert!(!opened.table().is_mapped());
+        assert!(!opened.table().is_paged());
         assert_eq!(opened.table(), s.table());
         let mut damaged = bytes.clone();
         let last = damaged.len() - 10;
