@@ -22,23 +22,8 @@ const MAX_HOSTFILE: u64 = 1 << 20;
 pub fn read_hostfile(path: &Path) -> Result<Vec<String>> {
     let bytes = chopsticks_files::read_bounded(path, MAX_HOSTFILE, "a hostfile")
         .context("cannot read the hostfile")?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("the hostfile {} is not text (UTF-8)", path.display()))?;
-    let addresses: Vec<String> = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
-        .collect();
-    if addresses.is_empty() {
-        bail!("the hostfile {} lists no address", path.display());
-    }
-    for a in &addresses {
-        if !a.contains(':') {
-            bail!("{}: `{a}` is not host:port", path.display());
-        }
-    }
-    Ok(addresses)
+    chopsticks_distributed::parse_hostfile(&bytes)
+        .map_err(|why| anyhow::anyhow!("the hostfile {}: {why}", path.display()))
 }
 
 /// The timely configuration of process `process` of the hostfile's cluster.

@@ -156,7 +156,7 @@ fn exit_quietly_on_broken_pipe() {
         // Any other failure to write the results (a full disk, `> /dev/full`):
         // one line and a failure status, not a panic report.
         if let Some(cause) = message.strip_prefix("failed printing to stdout: ") {
-            eprintln!("error: cannot write the output: {cause}");
+            eprintln!("error: cannot write the output (standard output): {cause}");
             std::process::exit(1);
         }
         default(info);

@@ -297,6 +297,17 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         &["table", "two-hands", "--n", "3", "--rollover"],
         &["table", "grid", "--rollover", "--n", "5"],
         &["solve", "--preset", "rahman"],
+        &["export", "--preset", "rahman"],
+        &[
+            "table",
+            "outcomes",
+            "--n",
+            "2",
+            "--max-hands",
+            "3",
+            "--format",
+            "csv",
+        ],
     ] {
         let full = fs::OpenOptions::new()
             .write(true)
@@ -309,7 +320,10 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains("cannot write the output"), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write the output (standard output)"),
+            "{args:?}: {err}"
+        );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
@@ -358,4 +372,100 @@ fn control_characters_in_input_are_escaped_in_messages() {
             "{args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn a_failed_final_save_names_the_path_and_leaves_nothing_behind() {
+    // A write that fails at the final save, as a full disk does: the file size
+    // limit (with SIGXFSZ ignored, so that the write fails instead of the
+    // process being killed; an ignored signal stays ignored across exec).
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("r4.sol");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; exec prlimit --fsize=100000 \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_chopsticks"))
+        .args([
+            "solve",
+            "--preset",
+            "rollover",
+            "--hands",
+            "4",
+            "--fingers",
+            "10",
+        ])
+        .args(["--quiet", "--save", text(&target)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}: cannot write", target.display())),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // No solution, no temporary file, no work directory holding only a lock.
+    let left: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn scratch_of_dead_runs_is_removed_by_the_next_run() {
+    // What solves without --save killed outright leave in the temporary
+    // directory: a work directory whose lock nobody holds, and a solution file
+    // of a process that no longer exists (no process has a number that large).
+    let tmp = tempfile::tempdir().unwrap();
+    let stale_dir = tmp.path().join("chopsticks-rollover-99999999.work");
+    fs::create_dir(&stale_dir).unwrap();
+    fs::write(stale_dir.join("lock"), b"").unwrap();
+    fs::write(stale_dir.join("cells.0"), vec![0u8; 4096]).unwrap();
+    let stale_file = tmp.path().join("chopsticks-rollover-99999999.sol");
+    fs::write(&stale_file, b"x").unwrap();
+    // Left alone: a directory another run holds the lock of, and other names.
+    let live_dir = tmp.path().join("chopsticks-rollover-99999998.work");
+    fs::create_dir(&live_dir).unwrap();
+    let lock = fs::File::create(live_dir.join("lock")).unwrap();
+    lock.try_lock().unwrap();
+    let other = tmp.path().join("chopsticks-notes.txt");
+    fs::write(&other, b"mine").unwrap();
+    // A solve that works out of core without --save uses the temporary directory.
+    let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .env("TMPDIR", tmp.path())
+        .args([
+            "solve",
+            "--preset",
+            "rollover",
+            "--hands",
+            "4",
+            "--fingers",
+            "10",
+        ])
+        .args(["--memory", "1400K", "--quiet", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["mode"], "out-of-core", "{v}");
+    assert!(!stale_dir.exists());
+    assert!(!stale_file.exists());
+    assert!(live_dir.join("lock").exists());
+    assert!(other.exists());
+    drop(lock);
+    // And the run's own scratch is gone.
+    let left: Vec<_> = fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".work") || n.ends_with(".sol"))
+        .collect();
+    assert_eq!(left, ["chopsticks-rollover-99999998.work"]);
 }

@@ -81,9 +81,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         None => {
             let stdout = std::io::stdout();
             let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-            let lines = export(&s.solution, selection, notation, format, &mut out, &report)?;
-            out.flush()?;
-            lines
+            export(&s.solution, selection, notation, format, &mut out, &report)
+                .and_then(|lines| out.flush().map(|()| lines))
+                .context("cannot write the output (standard output)")?
         }
         Some(path) => {
             let mut lines = 0;

@@ -127,6 +127,49 @@ fn solved_from_file(
     Ok(Solved::new(rules.clone(), graph, solution, solve_time))
 }
 
+/// Removes what solves without `--save` killed outright (`kill -9`, a power
+/// cut) left in the temporary directory, which kept nothing to resume from:
+/// work directories `chopsticks-VARIANT-PID.work` whose lock no process holds
+/// (a live solve holds its lock), and solution files `chopsticks-VARIANT-PID.sol`
+/// of this user whose process `PID` no longer exists.
+fn remove_scratch_of_dead_runs(tmp: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(me) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_prefix("chopsticks-")) else {
+            continue;
+        };
+        // Only what has that form and kind and is this user's, never a link.
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if meta.uid() != me {
+            continue;
+        }
+        let pid = |rest: &str| rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok());
+        if let Some(rest) = stem.strip_suffix(".work") {
+            if pid(rest).is_none() || !meta.is_dir() {
+                continue;
+            }
+            let unused = std::fs::File::open(entry.path().join("lock"))
+                .is_ok_and(|lock| lock.try_lock().is_ok());
+            if unused {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        } else if let Some(rest) = stem.strip_suffix(".sol") {
+            if meta.is_file() && pid(rest).is_some_and(chopsticks_files::process_is_gone) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
 /// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
 fn solve_by_parts(
     rules: &Ruleset,
@@ -138,7 +181,7 @@ fn solve_by_parts(
     let graph = graph_for_plan(rules, plan, quiet)?;
     let clock = Instant::now();
     // The solution goes to the file to save, or to a temporary file read in
-    // place and removed at once (the mapping keeps it while it is used).
+    // place and removed at once (the open file keeps it while it is used).
     let (out, work_dir, temporary) = match save {
         Some(path) => (
             path.to_path_buf(),
@@ -147,6 +190,7 @@ fn solve_by_parts(
         ),
         None => {
             let tmp = std::env::temp_dir();
+            remove_scratch_of_dead_runs(&tmp);
             let id = rules.variant_id();
             // Without --save nothing is kept, so nothing resumes: the work
             // directory is this process's own.

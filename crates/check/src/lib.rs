@@ -22,13 +22,14 @@ pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name: each name is a function below, a file in
 /// `fuzz/fuzz_targets/` and a folder in `fuzz/regressions/` and `fuzz/seeds/`.
-pub const TARGETS: [(&str, Check); 6] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("position", position),
     ("rules", rules),
     ("cgt_expression", cgt_expression),
     ("loopy_expression", loopy_expression),
     ("solution_file", solution_file),
     ("solution_file_checksummed", solution_file_checksummed),
+    ("cluster_files", cluster_files),
 ];
 
 /// A small ruleset from the first bytes: 2 or 3 players, 1 to 4 hands each, `F` from 2
@@ -346,6 +347,54 @@ pub fn solution_file_checksummed(data: &[u8]) {
         bytes[body..].copy_from_slice(&crc.to_le_bytes());
     }
     solution_file(&bytes);
+}
+
+/// The readers of the files a solve and a cluster take from outside: the first
+/// byte chooses one, the rest is the file's bytes. A hostfile
+/// ([`chopsticks_distributed::parse_hostfile`]): every address read is
+/// trimmed, has no comment and is `host:port`, and the addresses written one a
+/// line read back as themselves. A worker report
+/// ([`chopsticks_distributed::parse_report`]): a report read is written as JSON
+/// that reads back as the same report. A checkpoint's manifest
+/// ([`chopsticks_solve::parts::check_manifest`], against a small ruleset from
+/// the next four bytes): an answer, never a panic (sums of forged numbers
+/// included).
+pub fn cluster_files(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    match which % 3 {
+        0 => {
+            if let Ok(addresses) = chopsticks_distributed::parse_hostfile(rest) {
+                assert!(!addresses.is_empty());
+                for a in &addresses {
+                    assert!(
+                        a.contains(':') && !a.contains('#') && a.trim() == a,
+                        "{a:?}"
+                    );
+                }
+                let again = chopsticks_distributed::parse_hostfile(addresses.join("\n").as_bytes());
+                assert_eq!(again.as_ref(), Ok(&addresses));
+            }
+        }
+        1 => {
+            if let Ok(report) = chopsticks_distributed::parse_report(rest) {
+                let text = serde_json::to_vec(&report).expect("a report is JSON");
+                let again = chopsticks_distributed::parse_report(&text).expect("reads back");
+                assert_eq!(again, report);
+            }
+        }
+        _ => {
+            if rest.len() < 4 {
+                return;
+            }
+            let rules = small_ruleset(rest[..4].try_into().expect("4 bytes"));
+            let Ok(count) = PositionIndex::new(&rules).map(|i| i.count()) else {
+                return;
+            };
+            let _ = chopsticks_solve::parts::check_manifest(&rest[4..], &rules, count);
+        }
+    }
 }
 
 fn exercise(solution: &Solution) {

@@ -65,6 +65,42 @@ pub enum DistributedError {
     File { path: String, message: String },
 }
 
+/// A worker report from the bytes of its file (JSON), or why it is not one.
+pub fn parse_report(bytes: &[u8]) -> Result<WorkerReport, String> {
+    let report: WorkerReport =
+        serde_json::from_slice(bytes).map_err(|e| format!("not a worker report: {e}"))?;
+    if report.workers == 0 || report.worker >= report.workers {
+        return Err(format!(
+            "not a worker report: worker {} of {}",
+            report.worker, report.workers
+        ));
+    }
+    Ok(report)
+}
+
+/// The addresses of a hostfile from its bytes: one `host:port` a line, process
+/// `i` on line `i` (blank lines and `#` comments skipped), or why it is not
+/// one (not text, no address, a line that is not `host:port`).
+pub fn parse_hostfile(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "it is not text (UTF-8)".to_string())?;
+    let addresses: Vec<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    if addresses.is_empty() {
+        return Err("it lists no address".into());
+    }
+    if let Some(a) = addresses.iter().find(|a| !a.contains(':')) {
+        return Err(format!(
+            "`{}` is not host:port",
+            chopsticks_rules::quoted(a)
+        ));
+    }
+    Ok(addresses)
+}
+
 /// What one worker solved: its range of the index and where its cells are.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct WorkerReport {
@@ -408,9 +444,9 @@ pub fn assemble(
                     path: path.display().to_string(),
                     message: e.reason(),
                 })?;
-            serde_json::from_slice(&text).map_err(|e| DistributedError::File {
+            parse_report(&text).map_err(|message| DistributedError::File {
                 path: path.display().to_string(),
-                message: format!("not a worker report: {e}"),
+                message,
             })
         };
     let workers = read(&first)?.workers;

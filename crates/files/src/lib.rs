@@ -213,13 +213,22 @@ pub fn remove_stale_temporary_files(target: &Path) -> usize {
         let (Ok(pid), Ok(_)) = (pid.parse::<u32>(), n.parse::<u64>()) else {
             continue;
         };
-        let dead = pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists();
+        let dead = process_is_gone(pid);
         let regular = entry.file_type().is_ok_and(|t| t.is_file());
         if dead && regular && fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }
     removed
+}
+
+/// Whether no process `pid` exists any more (never for this process; never
+/// where processes cannot be looked up, `/proc` absent): what makes a file named
+/// after a process safe to remove.
+pub fn process_is_gone(pid: u32) -> bool {
+    pid != std::process::id()
+        && Path::new("/proc/self").exists()
+        && !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Distinguishes the temporary files of one process.

@@ -30,7 +30,7 @@ pub use multi::{multi_solve_bytes, Concept};
 pub use outcome::{Outcome, Value};
 pub use retrograde::{solve_bytes, SolveProgress};
 pub use table::{Encoding, Table};
-pub use verify::{LineCheck, LineEnd, LINE_LIMIT};
+pub use verify::{LineCheck, LineEnd, DRAW_LINE_LIMIT, LINE_LIMIT};
 
 /// What can stop a solve, a query or a file operation.
 #[derive(Debug, Error)]

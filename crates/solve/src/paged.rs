@@ -190,10 +190,12 @@ impl PagedTable {
             .count()
     }
 
-    /// Asks the operating system to read the blocks holding these outcomes now,
-    /// all at once (`posix_fadvise(POSIX_FADV_WILLNEED)`), so that a cold file is
-    /// read with many requests in flight instead of one read after another.
-    /// Only blocks not checked yet are asked for; the reads are not waited for.
+    /// Reads the blocks holding these outcomes now, all at once: the operating
+    /// system is first asked for all of them (`posix_fadvise(POSIX_FADV_WILLNEED)`),
+    /// so that a cold file is read with many requests in flight instead of one
+    /// read after another, then they are read, checked and cached in parallel.
+    /// Only blocks not checked yet are read; a damaged block is left to be
+    /// reported by the read that needs it.
     pub fn prefetch(&self, entries: impl IntoIterator<Item = u64>) {
         let mut blocks: Vec<usize> = entries
             .into_iter()
@@ -203,8 +205,10 @@ impl PagedTable {
             .collect();
         blocks.sort_unstable();
         blocks.dedup();
+        // More than the cache holds would only push out what was read first.
+        blocks.truncate(CACHE_BYTES / 2 / self.layout.block);
         #[cfg(target_os = "linux")]
-        for b in blocks {
+        for &b in &blocks {
             let range = self.layout.block_range(b);
             advise(
                 &self.file,
@@ -212,6 +216,9 @@ impl PagedTable {
                 (range.end - range.start) as i64,
                 libc::POSIX_FADV_WILLNEED,
             );
+        }
+        for b in blocks {
+            let _ = self.with_block(b, |_| ());
         }
     }
 

@@ -485,209 +485,230 @@ pub fn solve_to_file(
             fs::TryLockError::Error(e) => io_error("cannot lock", &lock_path)(e),
         });
     }
-    let found_manifest = read_manifest(&work, rules, n)?;
-    let parts = match &found_manifest {
-        Some(m) => m.parts.clone(),
-        None => plan_parts(&map, n, plan.cell_bytes),
-    };
-    let part_tiles = tiles_of_parts(&map, &parts);
-    let mut state = State {
-        graph,
-        marks: [0, u32::MAX].map(|start| {
-            (0..map.tiles().len())
-                .map(|_| AtomicU32::new(start))
-                .collect()
-        }),
-        cells: parts.iter().map(|_| None).collect(),
-        map,
-        parts,
-        part_tiles,
-        resolved: AtomicU64::new(0),
-    };
-    let k = state.parts.len();
-    let in_memory = k == 1;
-    let mut report = DiskReport {
-        parts: k,
-        resumed_from: None,
-        checkpoints: 0,
-        spooled_bytes: 0,
-    };
-    // Where each part's cells are on disk: (pass written after, CRC).
-    let mut part_files: Vec<Option<(u32, u32)>> = vec![None; k];
-    let mut spool_lens: Vec<(u64, u32)> = vec![(0, 0); k];
-    let mut level = 0u32;
-    match found_manifest {
-        Some(m) => {
-            restore(&work, &m, &mut state)?;
-            level = m.pass;
-            part_files = m.part_files.iter().map(|&f| Some(f)).collect();
-            spool_lens = m.spools.clone();
-            report.resumed_from = Some(m.pass);
-            if in_memory {
-                let (pass, crc) = m.part_files[0];
-                state.cells[0] = Some(read_cells(&work.part(0, pass), n, crc)?);
+    // A failure before the first checkpoint (a full disk at the final save)
+    // leaves nothing to resume from: the directory, holding only the lock, is
+    // removed rather than left behind.
+    let solved = (|| -> Result<DiskReport, SolveError> {
+        let found_manifest = read_manifest(&work, rules, n)?;
+        let parts = match &found_manifest {
+            Some(m) => m.parts.clone(),
+            None => plan_parts(&map, n, plan.cell_bytes),
+        };
+        let part_tiles = tiles_of_parts(&map, &parts);
+        let mut state = State {
+            graph,
+            marks: [0, u32::MAX].map(|start| {
+                (0..map.tiles().len())
+                    .map(|_| AtomicU32::new(start))
+                    .collect()
+            }),
+            cells: parts.iter().map(|_| None).collect(),
+            map,
+            parts,
+            part_tiles,
+            resolved: AtomicU64::new(0),
+        };
+        let k = state.parts.len();
+        let in_memory = k == 1;
+        let mut report = DiskReport {
+            parts: k,
+            resumed_from: None,
+            checkpoints: 0,
+            spooled_bytes: 0,
+        };
+        // Where each part's cells are on disk: (pass written after, CRC).
+        let mut part_files: Vec<Option<(u32, u32)>> = vec![None; k];
+        let mut spool_lens: Vec<(u64, u32)> = vec![(0, 0); k];
+        let mut level = 0u32;
+        match found_manifest {
+            Some(m) => {
+                restore(&work, &m, &mut state)?;
+                level = m.pass;
+                part_files = m.part_files.iter().map(|&f| Some(f)).collect();
+                spool_lens = m.spools.clone();
+                report.resumed_from = Some(m.pass);
+                if in_memory {
+                    let (pass, crc) = m.part_files[0];
+                    state.cells[0] = Some(read_cells(&work.part(0, pass), n, crc)?);
+                }
+            }
+            None => {
+                // Level 0, part by part (the marks start at 0: every tile is visited
+                // at level 0).
+                for (part, file) in part_files.iter_mut().enumerate() {
+                    let cells = set_up(&state, part);
+                    if in_memory {
+                        state.cells[part] = Some(cells);
+                    } else {
+                        *file = Some((0, write_cells(&work.part(part, 0), &cells)?));
+                    }
+                    progress(SolveProgress {
+                        level: 0,
+                        resolved: state.resolved.load(Relaxed),
+                        total: n,
+                        part: (!in_memory).then_some((part + 1, k)),
+                    });
+                }
+                if !in_memory {
+                    commit(&work, &state, 0, &part_files, &spool_lens)?;
+                    report.checkpoints += 1;
+                }
             }
         }
-        None => {
-            // Level 0, part by part (the marks start at 0: every tile is visited
-            // at level 0).
-            for (part, file) in part_files.iter_mut().enumerate() {
-                let cells = set_up(&state, part);
-                if in_memory {
-                    state.cells[part] = Some(cells);
-                } else {
-                    *file = Some((0, write_cells(&work.part(part, 0), &cells)?));
+        let mut last_checkpoint = Instant::now();
+        loop {
+            let next = level + 1;
+            if next > MAX_LEVEL {
+                return Err(SolveError::Remoteness(next));
+            }
+            // Spools appended to in this pass: read in this pass (later parts) or
+            // in the next (earlier parts).
+            let spools: Vec<Mutex<Spool>> = (0..k)
+                .map(|j| {
+                    Mutex::new(Spool {
+                        path: work.spool(j, level),
+                        pending: Vec::new(),
+                        written: spool_lens[j].0,
+                        crc: crc32fast::Hasher::new(),
+                    })
+                })
+                .collect();
+            let later: Vec<Mutex<Spool>> = (0..k)
+                .map(|j| {
+                    Mutex::new(Spool {
+                        path: work.spool(j, next),
+                        pending: Vec::new(),
+                        written: 0,
+                        crc: crc32fast::Hasher::new(),
+                    })
+                })
+                .collect();
+            let failure: Mutex<Option<SolveError>> = Mutex::new(None);
+            let mut found = 0u64;
+            for part in 0..k {
+                let has_level = state.marks[(level % 2) as usize][state.part_tiles[part].clone()]
+                    .iter()
+                    .any(|m| m.load(Relaxed) == level);
+                let pending = {
+                    let mut s = spools[part].lock().expect("spool");
+                    s.flush()?;
+                    s.written
+                };
+                if !in_memory {
+                    if !has_level && pending == 0 {
+                        continue;
+                    }
+                    let (pass, crc) = part_files[part].expect("every part is on disk");
+                    let (_, len) = state.parts[part];
+                    state.cells[part] = Some(read_cells(&work.part(part, pass), len, crc)?);
+                    state.apply_spool(part, &work.spool(part, level), pending)?;
+                }
+                let spooled = |j: usize, entries: &[u64]| {
+                    let target = if j > part { &spools[j] } else { &later[j] };
+                    let mut s = target.lock().expect("spool");
+                    s.pending.extend_from_slice(entries);
+                    if s.pending.len() >= SPOOL_BATCH {
+                        if let Err(e) = s.flush() {
+                            failure.lock().expect("failure").get_or_insert(e);
+                        }
+                    }
+                };
+                found += state.visit(part, level, &spooled);
+                if let Some(e) = failure.lock().expect("failure").take() {
+                    return Err(e);
+                }
+                if !in_memory {
+                    let cells = state.cells[part].take().expect("loaded");
+                    part_files[part] = Some((next, write_cells(&work.part(part, next), &cells)?));
                 }
                 progress(SolveProgress {
-                    level: 0,
+                    level,
                     resolved: state.resolved.load(Relaxed),
                     total: n,
                     part: (!in_memory).then_some((part + 1, k)),
                 });
             }
-            if !in_memory {
-                commit(&work, &state, 0, &part_files, &spool_lens)?;
-                report.checkpoints += 1;
+            for s in later.iter() {
+                s.lock().expect("spool").flush()?;
             }
-        }
-    }
-    let mut last_checkpoint = Instant::now();
-    loop {
-        let next = level + 1;
-        if next > MAX_LEVEL {
-            return Err(SolveError::Remoteness(next));
-        }
-        // Spools appended to in this pass: read in this pass (later parts) or
-        // in the next (earlier parts).
-        let spools: Vec<Mutex<Spool>> = (0..k)
-            .map(|j| {
-                Mutex::new(Spool {
-                    path: work.spool(j, level),
-                    pending: Vec::new(),
-                    written: spool_lens[j].0,
-                    crc: crc32fast::Hasher::new(),
-                })
-            })
-            .collect();
-        let later: Vec<Mutex<Spool>> = (0..k)
-            .map(|j| {
-                Mutex::new(Spool {
-                    path: work.spool(j, next),
-                    pending: Vec::new(),
-                    written: 0,
-                    crc: crc32fast::Hasher::new(),
-                })
-            })
-            .collect();
-        let failure: Mutex<Option<SolveError>> = Mutex::new(None);
-        let mut found = 0u64;
-        for part in 0..k {
-            let has_level = state.marks[(level % 2) as usize][state.part_tiles[part].clone()]
+            report.spooled_bytes += spools
                 .iter()
-                .any(|m| m.load(Relaxed) == level);
-            let pending = {
-                let mut s = spools[part].lock().expect("spool");
-                s.flush()?;
-                s.written
-            };
-            if !in_memory {
-                if !has_level && pending == 0 {
-                    continue;
-                }
-                let (pass, crc) = part_files[part].expect("every part is on disk");
-                let (_, len) = state.parts[part];
-                state.cells[part] = Some(read_cells(&work.part(part, pass), len, crc)?);
-                state.apply_spool(part, &work.spool(part, level), pending)?;
-            }
-            let spooled = |j: usize, entries: &[u64]| {
-                let target = if j > part { &spools[j] } else { &later[j] };
-                let mut s = target.lock().expect("spool");
-                s.pending.extend_from_slice(entries);
-                if s.pending.len() >= SPOOL_BATCH {
-                    if let Err(e) = s.flush() {
-                        failure.lock().expect("failure").get_or_insert(e);
-                    }
-                }
-            };
-            found += state.visit(part, level, &spooled);
-            if let Some(e) = failure.lock().expect("failure").take() {
-                return Err(e);
-            }
-            if !in_memory {
-                let cells = state.cells[part].take().expect("loaded");
-                part_files[part] = Some((next, write_cells(&work.part(part, next), &cells)?));
-            }
+                .zip(&spool_lens)
+                .map(|(s, &(before, _))| s.lock().expect("spool").written - before)
+                .sum::<u64>()
+                + later
+                    .iter()
+                    .map(|s| s.lock().expect("spool").written)
+                    .sum::<u64>();
+            spool_lens = later
+                .iter()
+                .map(|s| {
+                    let s = s.lock().expect("spool");
+                    (s.written, s.crc.clone().finalize())
+                })
+                .collect();
             progress(SolveProgress {
-                level,
+                level: next,
                 resolved: state.resolved.load(Relaxed),
                 total: n,
-                part: (!in_memory).then_some((part + 1, k)),
+                part: None,
             });
-        }
-        for s in later.iter() {
-            s.lock().expect("spool").flush()?;
-        }
-        report.spooled_bytes += spools
-            .iter()
-            .zip(&spool_lens)
-            .map(|(s, &(before, _))| s.lock().expect("spool").written - before)
-            .sum::<u64>()
-            + later
-                .iter()
-                .map(|s| s.lock().expect("spool").written)
-                .sum::<u64>();
-        spool_lens = later
-            .iter()
-            .map(|s| {
-                let s = s.lock().expect("spool");
-                (s.written, s.crc.clone().finalize())
-            })
-            .collect();
-        progress(SolveProgress {
-            level: next,
-            resolved: state.resolved.load(Relaxed),
-            total: n,
-            part: None,
-        });
-        if found == 0 {
-            break;
-        }
-        level = next;
-        let due = plan
-            .checkpoint_every
-            .is_some_and(|every| last_checkpoint.elapsed() >= every);
-        if in_memory && due {
-            let cells = state.cells[0].as_ref().expect("in memory");
-            part_files[0] = Some((level, write_cells(&work.part(0, level), cells)?));
-        }
-        if !in_memory || due {
-            commit(&work, &state, level, &part_files, &spool_lens)?;
-            report.checkpoints += 1;
-            last_checkpoint = Instant::now();
-        }
-    }
-    let encoding = Encoding::for_remoteness(level.saturating_sub(1));
-    crate::file::save_table(rules, n, encoding, out, &mut |write| {
-        for (part, file) in part_files.iter().enumerate() {
-            let cells = match state.cells[part].take() {
-                Some(cells) => cells,
-                None => {
-                    let (pass, crc) = file.expect("on disk");
-                    read_cells(&work.part(part, pass), state.parts[part].1, crc)?
-                }
-            };
-            let mut buf = Vec::with_capacity(1 << 20);
-            for chunk in cells.chunks(1 << 19) {
-                buf.clear();
-                encode_cells(encoding, chunk.iter().map(|c| c.load(Relaxed)), &mut buf);
-                write(&buf)?;
+            if found == 0 {
+                break;
+            }
+            level = next;
+            let due = plan
+                .checkpoint_every
+                .is_some_and(|every| last_checkpoint.elapsed() >= every);
+            if in_memory && due {
+                let cells = state.cells[0].as_ref().expect("in memory");
+                part_files[0] = Some((level, write_cells(&work.part(0, level), cells)?));
+            }
+            if !in_memory || due {
+                commit(&work, &state, level, &part_files, &spool_lens)?;
+                report.checkpoints += 1;
+                last_checkpoint = Instant::now();
             }
         }
-        Ok(())
-    })?;
+        let encoding = Encoding::for_remoteness(level.saturating_sub(1));
+        crate::file::save_table(rules, n, encoding, out, &mut |write| {
+            for (part, file) in part_files.iter().enumerate() {
+                let cells = match state.cells[part].take() {
+                    Some(cells) => cells,
+                    None => {
+                        let (pass, crc) = file.expect("on disk");
+                        read_cells(&work.part(part, pass), state.parts[part].1, crc)?
+                    }
+                };
+                let mut buf = Vec::with_capacity(1 << 20);
+                for chunk in cells.chunks(1 << 19) {
+                    buf.clear();
+                    encode_cells(encoding, chunk.iter().map(|c| c.load(Relaxed)), &mut buf);
+                    write(&buf)?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(report)
+    })();
+    let report = match solved {
+        Ok(report) => report,
+        Err(e) => {
+            if holds_only_the_lock(&work.dir) {
+                let _ = fs::remove_dir_all(&work.dir);
+            }
+            return Err(e);
+        }
+    };
     fs::remove_dir_all(&work.dir).map_err(io_error("cannot remove", &work.dir))?;
     drop(lock);
     Ok(report)
+}
+
+/// Whether a work directory holds nothing but its lock (no checkpoint).
+fn holds_only_the_lock(dir: &Path) -> bool {
+    fs::read_dir(dir)
+        .is_ok_and(|entries| entries.flatten().all(|entry| entry.file_name() == "lock"))
 }
 
 /// The tiles of each part (parts are whole rows of tiles).
@@ -789,7 +810,26 @@ fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manif
     }
     let text = chopsticks_files::read_bounded(&path, MAX_MANIFEST, "a manifest")
         .map_err(|e| SolveError::Checkpoint(e.to_string()))?;
-    let m: Manifest = serde_json::from_slice(&text).map_err(|e| {
+    decode_manifest(&text, &path, &work.dir, rules, n).map(Some)
+}
+
+/// Reads the bytes of a checkpoint's manifest and checks it against the solve
+/// of `rules` and its `n` positions: what resuming from a work directory
+/// believes of it (the files it names are checked against their checksums when
+/// read). For the fuzz target of the file readers.
+pub fn check_manifest(bytes: &[u8], rules: &Ruleset, n: u64) -> Result<(), SolveError> {
+    let path = Path::new("manifest.json");
+    decode_manifest(bytes, path, Path::new("."), rules, n).map(|_| ())
+}
+
+fn decode_manifest(
+    text: &[u8],
+    path: &Path,
+    dir: &Path,
+    rules: &Ruleset,
+    n: u64,
+) -> Result<Manifest, SolveError> {
+    let m: Manifest = serde_json::from_slice(text).map_err(|e| {
         SolveError::Checkpoint(format!("{}: not a readable manifest: {e}", path.display()))
     })?;
     if m.format != MANIFEST_FORMAT {
@@ -802,14 +842,16 @@ fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manif
     if &m.ruleset != rules || m.positions != n {
         return Err(SolveError::Checkpoint(format!(
             "{} holds a solve of {}, not of {}: remove it to start over",
-            work.dir.display(),
+            dir.display(),
             m.ruleset.describe(),
             rules.describe()
         )));
     }
-    let covered = m.parts.windows(2).all(|w| w[0].0 + w[0].1 == w[1].0)
+    // Sums of forged numbers may overflow: checked.
+    let end = |p: &(u64, u64)| p.0.checked_add(p.1);
+    let covered = m.parts.windows(2).all(|w| end(&w[0]) == Some(w[1].0))
         && m.parts.first().is_some_and(|p| p.0 == 0)
-        && m.parts.last().is_some_and(|p| p.0 + p.1 == n)
+        && m.parts.last().is_some_and(|p| end(p) == Some(n))
         && m.part_files.len() == m.parts.len()
         && m.spools.len() == m.parts.len();
     if !covered {
@@ -818,7 +860,7 @@ fn read_manifest(work: &WorkDir, rules: &Ruleset, n: u64) -> Result<Option<Manif
             path.display()
         )));
     }
-    Ok(Some(m))
+    Ok(m)
 }
 
 /// Brings the work directory back to the manifest (files written after it are

@@ -34,7 +34,7 @@ use rayon::prelude::*;
 
 use crate::multi::{expected_state, States};
 use crate::retrograde::end_outcome;
-use crate::{Concept, Outcome, Solution, SolveError};
+use crate::{Concept, EvaluatedMove, Outcome, Solution, SolveError};
 
 /// The outcome the rules give a position from its children's stored outcomes.
 fn expected(solution: &Solution, graph: &Graph, index: u64) -> Result<Outcome, SolveError> {
@@ -105,6 +105,12 @@ impl Solution {
     /// graph: what a query of a large saved file needs, the graph's tables taking
     /// longer to build than the query. Other concepts are refused.
     pub fn check_position(&self, position: &Position) -> Result<(), SolveError> {
+        self.check_position_moves(position).map(|_| ())
+    }
+
+    /// [`Solution::check_position`], returning the position's evaluated moves
+    /// (best first), which the check computes anyway.
+    fn check_position_moves(&self, position: &Position) -> Result<Vec<EvaluatedMove>, SolveError> {
         if self.concept() != Concept::TwoPlayer {
             return Err(SolveError::Inconsistent(
                 "check_position checks two-player tables; use check_at".into(),
@@ -136,7 +142,7 @@ impl Solution {
             }
         };
         if self.agrees(stored, expected) {
-            return Ok(());
+            return Ok(moves);
         }
         let text = position
             .to_notation(rules, Notation::default_for(rules))
@@ -208,14 +214,25 @@ impl Solution {
 /// table stores (16,383), so a won or lost line always reaches its end.
 pub const LINE_LIMIT: u32 = 20_000;
 
+/// The most plies a drawn line is followed by [`Solution::check_lines_around`]:
+/// none past the drawn position itself (checked against its moves). A drawn
+/// line never reaches a finished game, so following it checks only that each
+/// position on it is consistent with its moves; lines in large drawn variants
+/// go on for about a hundred plies before they come back on themselves (2 × 8
+/// hands, F = 10), and following every one to its loop made a query 50 times
+/// slower (two plies: 4 times) for no check of the rules of finished games.
+pub const DRAW_LINE_LIMIT: u32 = 0;
+
 /// How a line followed by [`Solution::check_line`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineEnd {
     /// At a position with no move (a finished game), whose value the rules give.
     Finished,
-    /// Back at a position already on the line: a drawn line, checked round its loop.
-    Repeated,
-    /// After [`LINE_LIMIT`] plies (or the limit asked for), without an end or a loop.
+    /// At a position already checked: earlier on this line (a drawn line come
+    /// back on itself), or on a line checked before with the same set of visited
+    /// positions (whose continuation was checked then).
+    Joined,
+    /// After the limit of plies, without an end or a loop.
     Limit,
 }
 
@@ -231,8 +248,9 @@ impl Solution {
     /// Follows the optimal line from `start` (each side's best move by the table:
     /// the fastest win, else a draw, else the slowest loss, the first of equals)
     /// and checks every position on it against its moves and, at the end, against
-    /// the rules of a finished game: a won or lost line ends at a finished game,
-    /// a drawn one comes back to a position already on it.
+    /// the rules of a finished game: a won or lost line ends at a finished game
+    /// (within its remoteness), a drawn one comes back to a position already on
+    /// it, or stops after `draw_limit` plies.
     ///
     /// This is what a query of a file that may be forged relies on. Checking the
     /// position and its neighbours one move away catches a changed outcome there,
@@ -245,6 +263,11 @@ impl Solution {
     /// the rules themselves. What a line does not reach (the alternatives at each
     /// step) is checked only where a caller follows their lines too.
     ///
+    /// `visited` holds the positions checked by earlier lines: a line that
+    /// reaches one stops there ([`LineEnd::Joined`]). That is sound for won and
+    /// lost positions, whose line is followed to its end whichever line first
+    /// reached them (a drawn line holds draws only).
+    ///
     /// Two-player tables are checked from the positions' moves, with no move
     /// graph; tables of three or more players need `graph` (for
     /// [`Solution::check_at`]). The error names the position where the
@@ -253,7 +276,8 @@ impl Solution {
         &self,
         graph: Option<&Graph>,
         start: &Position,
-        limit: u32,
+        draw_limit: u32,
+        visited: &mut std::collections::HashSet<u64>,
     ) -> Result<LineCheck, SolveError> {
         let rules = self.rules();
         let along = |e: SolveError, ply: u32| match e {
@@ -268,31 +292,37 @@ impl Solution {
             }
             e => e,
         };
-        let mut seen = std::collections::HashSet::new();
         let mut position = start.clone();
         let mut ply = 0;
         loop {
             let index = self.index.rank(&position);
-            if !seen.insert(index) {
+            if !visited.insert(index) {
                 return Ok(LineCheck {
                     plies: ply,
-                    end: LineEnd::Repeated,
+                    end: LineEnd::Joined,
                 });
             }
-            let checked = match (self.concept(), graph) {
-                (Concept::TwoPlayer, _) => self.check_position(&position),
-                (_, Some(graph)) => self.check_at(graph, index),
+            let moves = match (self.concept(), graph) {
+                (Concept::TwoPlayer, _) => self.check_position_moves(&position),
+                (_, Some(graph)) => self
+                    .check_at(graph, index)
+                    .and_then(|()| self.evaluate_moves(&position)),
                 (_, None) => Err(SolveError::Inconsistent(
                     "checking a line of a table of three or more players needs the move graph"
                         .into(),
                 )),
-            };
-            checked.map_err(|e| along(e, ply))?;
-            let Some(best) = self.evaluate_moves(&position)?.into_iter().next() else {
+            }
+            .map_err(|e| along(e, ply))?;
+            let Some(best) = moves.into_iter().next() else {
                 return Ok(LineCheck {
                     plies: ply,
                     end: LineEnd::Finished,
                 });
+            };
+            let limit = if best.outcome.remoteness.is_some() {
+                LINE_LIMIT
+            } else {
+                draw_limit.min(LINE_LIMIT)
             };
             if ply >= limit {
                 return Ok(LineCheck {
@@ -306,22 +336,21 @@ impl Solution {
     }
 
     /// [`Solution::check_line`] from `position` and from every position one move
-    /// away: what showing a position with the values of its moves relies on.
-    /// Returns the number of positions checked.
+    /// away (drawn lines for at most [`DRAW_LINE_LIMIT`] plies): what showing a
+    /// position with the values of its moves relies on. Returns the number of
+    /// positions checked.
     pub fn check_lines_around(
         &self,
         graph: Option<&Graph>,
         position: &Position,
     ) -> Result<u64, SolveError> {
         self.prefetch_around(position);
-        let mut checked = 0;
-        let line = self.check_line(graph, position, LINE_LIMIT)?;
-        checked += u64::from(line.plies) + 1;
+        let mut visited = std::collections::HashSet::new();
+        self.check_line(graph, position, DRAW_LINE_LIMIT, &mut visited)?;
         for m in self.evaluate_moves(position)? {
-            let line = self.check_line(graph, &m.to, LINE_LIMIT)?;
-            checked += u64::from(line.plies) + 1;
+            self.check_line(graph, &m.to, DRAW_LINE_LIMIT, &mut visited)?;
         }
-        Ok(checked)
+        Ok(visited.len() as u64)
     }
 
     /// [`Solution::verify`] with progress: `progress` is called with the number

@@ -191,8 +191,9 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
                 None => {
                     let stdout = std::io::stdout();
                     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-                    write_lines(&atlas, format, &mut out)?;
-                    out.flush()?;
+                    write_lines(&atlas, format, &mut out)
+                        .and_then(|()| out.flush())
+                        .context("cannot write the output (standard output)")?;
                 }
                 Some(path) => chopsticks_files::write_with(Path::new(path), |file| {
                     let mut out = BufWriter::with_capacity(1 << 20, file);
