@@ -333,3 +333,37 @@ fn a_forged_table_is_not_served() {
     assert!(status.contains("200"), "{status}: {body}");
     assert!(body.contains("\"remoteness\":23"), "{body}");
 }
+
+#[test]
+fn a_head_beyond_every_buffer_gets_a_json_431() {
+    let server = Serve::start(&[], None);
+    // 500 KB of one header: beyond hyper's own buffer (about 400 KiB), where it
+    // would answer an empty 431 by itself.
+    for size in [100_000, 500_000] {
+        let mut s = server.connect();
+        let mut writer = s.try_clone().unwrap();
+        let sending = std::thread::spawn(move || {
+            let mut head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: ".to_vec();
+            head.extend(std::iter::repeat_n(b'a', size));
+            head.extend(b"\r\n\r\n");
+            // The server may stop reading once it has answered.
+            let _ = writer.write_all(&head);
+            let _ = writer.shutdown(std::net::Shutdown::Write);
+        });
+        let mut bytes = Vec::new();
+        let _ = s.read_to_end(&mut bytes);
+        sending.join().unwrap();
+        let response = String::from_utf8_lossy(&bytes).into_owned();
+        assert!(response.starts_with("HTTP/1.1 431"), "{size}: {response:?}");
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{head}"
+        );
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains("65536 bytes"), "{v}");
+    }
+    // The server goes on.
+    let (status, _) = server.get("/healthz").unwrap();
+    assert!(status.contains("200"), "{status}");
+}

@@ -68,8 +68,21 @@ impl Default for Limits {
 
 /// The answer to a connection beyond [`Limits::max_connections`].
 const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: 72\r\n\r\n\
+access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: 73\r\n\r\n\
 {\"error\": \"this server has too many connections open; try again shortly\"}";
+
+/// The longest request head read (request line and headers, up to the blank line
+/// that ends them), well within hyper's own buffer: a longer one is answered
+/// [`TOO_LONG`] here, in JSON, where hyper would answer an empty `431`. Heads
+/// within it but beyond [`crate::MAX_URI`] or [`crate::MAX_HEADERS`] are refused
+/// by the router with their own reason.
+pub const MAX_HEAD: usize = 64 * 1024;
+
+/// The answer to a head longer than [`MAX_HEAD`].
+const TOO_LONG: &[u8] =
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n\
+access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: 72\r\n\r\n\
+{\"error\": \"the request head is longer than 65536 bytes; it is not read\"}";
 
 /// When a connection last moved a byte, since when it has been waiting for a
 /// request head to complete, and how many of its requests are being answered.
@@ -145,10 +158,53 @@ impl Activity {
     }
 }
 
-/// A stream that records its activity.
+/// A stream that records its activity, and measures request heads: the bytes
+/// read since the end of the last head (a blank line, `\r\n\r\n`). The API takes
+/// GET requests only, without bodies, so everything read belongs to heads.
 struct Watched {
     stream: TcpStream,
     activity: Arc<Activity>,
+    /// Bytes of the head being read so far.
+    head: usize,
+    /// The last bytes read, for a blank line split between two reads.
+    tail: [u8; 3],
+    /// Set once a head passed [`MAX_HEAD`]: the answer is written (`unsent`
+    /// holds how much of it is left) and what the client still sends is read and
+    /// dropped until it closes (or the header timeout closes the connection), so
+    /// that closing does not reset the connection before the client has read
+    /// the answer.
+    refused: bool,
+    unsent: usize,
+}
+
+impl Watched {
+    fn new(stream: TcpStream, activity: Arc<Activity>) -> Watched {
+        Watched {
+            stream,
+            activity,
+            head: 0,
+            tail: [0; 3],
+            refused: false,
+            unsent: 0,
+        }
+    }
+
+    /// Counts `bytes` into the head being read; whether it is now too long.
+    fn measure(&mut self, bytes: &[u8]) -> bool {
+        let mut window = self.tail;
+        let mut too_long = false;
+        for &b in bytes {
+            self.head += 1;
+            // A head that ends within the read may have passed the limit first.
+            too_long |= self.head > MAX_HEAD;
+            if window == *b"\r\n\r" && b == b'\n' {
+                self.head = 0;
+            }
+            window = [window[1], window[2], b];
+        }
+        self.tail = window;
+        too_long
+    }
 }
 
 impl AsyncRead for Watched {
@@ -157,10 +213,40 @@ impl AsyncRead for Watched {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
+        if self.refused {
+            // The answer first (hyper has not answered: its head is not complete).
+            while self.unsent > 0 {
+                let from = TOO_LONG.len() - self.unsent;
+                match Pin::new(&mut self.stream).poll_write(cx, &TOO_LONG[from..]) {
+                    Poll::Ready(Ok(0)) => return Poll::Ready(Ok(())),
+                    Poll::Ready(Ok(n)) => self.unsent -= n,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+            // Then drop what the client still sends; its end is hyper's end.
+            let mut sink = [0u8; 8192];
+            loop {
+                let mut scratch = ReadBuf::new(&mut sink);
+                match Pin::new(&mut self.stream).poll_read(cx, &mut scratch) {
+                    Poll::Ready(Ok(())) if !scratch.filled().is_empty() => continue,
+                    Poll::Ready(result) => return Poll::Ready(result),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+        }
         let before = buf.filled().len();
         let result = Pin::new(&mut self.stream).poll_read(cx, buf);
         if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
             self.activity.read();
+            let read = buf.filled()[before..].to_vec();
+            if self.measure(&read) {
+                // Answered here; hyper is given none of these bytes.
+                buf.set_filled(before);
+                self.refused = true;
+                self.unsent = TOO_LONG.len();
+                return self.poll_read(cx, buf);
+            }
         }
         result
     }
@@ -232,10 +318,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::new());
-        let io = TokioIo::new(Watched {
-            stream,
-            activity: Arc::clone(&activity),
-        });
+        let io = TokioIo::new(Watched::new(stream, Arc::clone(&activity)));
         let service = {
             let app = app.clone();
             let activity = Arc::clone(&activity);
@@ -252,7 +335,8 @@ pub async fn serve(
         };
         // hyper refuses heads beyond its own limits with empty bodies; with room to
         // spare here, the router refuses them first with a JSON reason
-        // (`crate::MAX_URI`, `crate::MAX_HEADERS`). hyper's own head timer, which
+        // (`crate::MAX_URI`, `crate::MAX_HEADERS`), and `Watched` heads longer than
+        // `MAX_HEAD` (within hyper's buffer, about 400 KiB). hyper's own head timer, which
         // also runs while a keep-alive connection waits, is only a backstop: the
         // watch below applies both limits.
         let connection = hyper::server::conn::http1::Builder::new()
@@ -286,4 +370,30 @@ pub async fn serve(
         _ = tokio::time::sleep(Duration::from_secs(5)) => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers written here by hand announce their bodies' true lengths.
+    #[test]
+    fn fixed_answers_announce_their_lengths() {
+        for answer in [TOO_MANY, TOO_LONG] {
+            let text = std::str::from_utf8(answer).unwrap();
+            let (head, body) = text.split_once("\r\n\r\n").unwrap();
+            let length: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length: "))
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(length, body.len(), "{head}");
+            let json: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert!(json["error"].is_string());
+        }
+        assert!(std::str::from_utf8(TOO_LONG)
+            .unwrap()
+            .contains(&MAX_HEAD.to_string()));
+    }
 }
