@@ -188,23 +188,24 @@ impl Watched {
             unsent: 0,
         }
     }
+}
 
-    /// Counts `bytes` into the head being read; whether it is now too long.
-    fn measure(&mut self, bytes: &[u8]) -> bool {
-        let mut window = self.tail;
-        let mut too_long = false;
-        for &b in bytes {
-            self.head += 1;
-            // A head that ends within the read may have passed the limit first.
-            too_long |= self.head > MAX_HEAD;
-            if window == *b"\r\n\r" && b == b'\n' {
-                self.head = 0;
-            }
-            window = [window[1], window[2], b];
+/// Counts `bytes` into the head being read (`head` bytes so far, `tail` the last
+/// three bytes before these); whether it passed [`MAX_HEAD`].
+fn measure(head: &mut usize, tail: &mut [u8; 3], bytes: &[u8]) -> bool {
+    let mut window = *tail;
+    let mut too_long = false;
+    for &b in bytes {
+        *head += 1;
+        // A head that ends within the read may have passed the limit first.
+        too_long |= *head > MAX_HEAD;
+        if window == *b"\r\n\r" && b == b'\n' {
+            *head = 0;
         }
-        self.tail = window;
-        too_long
+        window = [window[1], window[2], b];
     }
+    *tail = window;
+    too_long
 }
 
 impl AsyncRead for Watched {
@@ -239,8 +240,8 @@ impl AsyncRead for Watched {
         let result = Pin::new(&mut self.stream).poll_read(cx, buf);
         if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
             self.activity.read();
-            let read = buf.filled()[before..].to_vec();
-            if self.measure(&read) {
+            let this = &mut *self;
+            if measure(&mut this.head, &mut this.tail, &buf.filled()[before..]) {
                 // Answered here; hyper is given none of these bytes.
                 buf.set_filled(before);
                 self.refused = true;
