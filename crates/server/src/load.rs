@@ -57,13 +57,13 @@ async fn exchange(
     stream: &mut TcpStream,
     request: &[u8],
     buf: &mut Vec<u8>,
+    chunk: &mut [u8],
 ) -> std::io::Result<bool> {
     stream.write_all(request).await?;
     buf.clear();
-    let mut chunk = [0u8; 16 * 1024];
     // Headers.
     let header_end = loop {
-        let n = stream.read(&mut chunk).await?;
+        let n = stream.read(chunk).await?;
         if n == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
@@ -89,7 +89,7 @@ async fn exchange(
         .ok_or(std::io::ErrorKind::InvalidData)?;
     let mut have = buf.len() - header_end;
     while have < length {
-        let n = stream.read(&mut chunk).await?;
+        let n = stream.read(chunk).await?;
         if n == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
@@ -128,6 +128,9 @@ pub async fn run(plan: LoadPlan) -> LoadReport {
             let mut latencies: Vec<u32> = Vec::new();
             let mut failed = 0u64;
             let mut buf = Vec::with_capacity(16 * 1024);
+            // One read buffer per connection, not one zeroed per request: the
+            // client shares the machine with the server it measures.
+            let mut chunk = vec![0u8; 16 * 1024];
             let mut stream = stream;
             if let Some(s) = &stream {
                 let _ = s.set_nodelay(true);
@@ -154,7 +157,7 @@ pub async fn run(plan: LoadPlan) -> LoadReport {
                     continue;
                 };
                 let remaining = deadline.saturating_duration_since(Instant::now());
-                match tokio::time::timeout(remaining, exchange(s, request.as_bytes(), &mut buf))
+                match tokio::time::timeout(remaining, exchange(s, request.as_bytes(), &mut buf, &mut chunk))
                     .await
                 {
                     Ok(Ok(true)) => {
