@@ -157,8 +157,11 @@ pub async fn run(plan: LoadPlan) -> LoadReport {
                     continue;
                 };
                 let remaining = deadline.saturating_duration_since(Instant::now());
-                match tokio::time::timeout(remaining, exchange(s, request.as_bytes(), &mut buf, &mut chunk))
-                    .await
+                match tokio::time::timeout(
+                    remaining,
+                    exchange(s, request.as_bytes(), &mut buf, &mut chunk),
+                )
+                .await
                 {
                     Ok(Ok(true)) => {
                         let us = clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;

@@ -19,10 +19,12 @@
 //! one rewritten in place changes under the reader's feet. Here every block is
 //! read with `pread` into memory of this process, checked, and only then
 //! decoded: a truncated file is a read error ("the file changed while it was
-//! read"), a block rewritten in place fails its checksum, and a block already
-//! checked is kept as it was read. Checked blocks are kept in a cache of at
-//! most [`CACHE_BYTES`], cut into shards each behind its own lock; a full shard
-//! is emptied (its blocks are read and checked again when next needed).
+//! read"), a block rewritten in place fails its checksum, and a block kept is
+//! kept as it was checked. A block read for the first time is checked in a
+//! reused buffer and not kept (most blocks a query reads are read once); one
+//! read again is kept in a cache of at most [`CACHE_BYTES`], cut into shards
+//! each behind its own lock; a full shard is emptied (its blocks are read and
+//! checked again when next needed).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -190,12 +192,10 @@ impl PagedTable {
             .count()
     }
 
-    /// Reads the blocks holding these outcomes now, all at once: the operating
-    /// system is first asked for all of them (`posix_fadvise(POSIX_FADV_WILLNEED)`),
-    /// so that a cold file is read with many requests in flight instead of one
-    /// read after another, then they are read, checked and cached in parallel.
-    /// Only blocks not checked yet are read; a damaged block is left to be
-    /// reported by the read that needs it.
+    /// Asks the operating system to read the blocks holding these outcomes now,
+    /// all at once (`posix_fadvise(POSIX_FADV_WILLNEED)`), so that a cold file is
+    /// read with many requests in flight instead of one read after another. Only
+    /// blocks not checked yet are asked for; the reads are not waited for.
     pub fn prefetch(&self, entries: impl IntoIterator<Item = u64>) {
         let mut blocks: Vec<usize> = entries
             .into_iter()
@@ -205,8 +205,6 @@ impl PagedTable {
             .collect();
         blocks.sort_unstable();
         blocks.dedup();
-        // More than the cache holds would only push out what was read first.
-        blocks.truncate(CACHE_BYTES / 2 / self.layout.block);
         #[cfg(target_os = "linux")]
         for &b in &blocks {
             let range = self.layout.block_range(b);
@@ -216,9 +214,6 @@ impl PagedTable {
                 (range.end - range.start) as i64,
                 libc::POSIX_FADV_WILLNEED,
             );
-        }
-        for b in blocks {
-            let _ = self.with_block(b, |_| ());
         }
     }
 
@@ -275,24 +270,38 @@ impl PagedTable {
     /// Calls `read` with the checked bytes of block `b`: from the cache, or read
     /// from the file, checked and kept.
     fn with_block<T>(&self, b: usize, read: impl Fn(&[u8]) -> T) -> Result<T, SolveError> {
-        if self.state[b].load(Relaxed) == DAMAGED {
-            return Err(self.layout.damaged(&self.path, b));
+        thread_local! {
+            /// A block read for the first time: checked and used from here, not
+            /// kept (most blocks a query reads are read once; keeping each in
+            /// fresh memory cost a page fault per block).
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
+        let seen = match self.state[b].load(Relaxed) {
+            DAMAGED => return Err(self.layout.damaged(&self.path, b)),
+            GOOD => true,
+            _ => false,
+        };
         let shard = &self.cache[b % SHARDS];
-        if let Some(bytes) = shard.lock().expect("cache lock").blocks.get(&b) {
-            return Ok(read(bytes));
+        if seen {
+            if let Some(bytes) = shard.lock().expect("cache lock").blocks.get(&b) {
+                return Ok(read(bytes));
+            }
         }
-        let mut buf = Vec::new();
-        self.read_blocks(b..b + 1, &mut buf)?;
-        self.check_bytes(b, &buf)?;
-        let answer = read(&buf);
-        let mut shard = shard.lock().expect("cache lock");
-        if shard.bytes + buf.len() > CACHE_BYTES / SHARDS {
-            *shard = Shard::default();
-        }
-        shard.bytes += buf.len();
-        shard.blocks.insert(b, buf.into_boxed_slice());
-        Ok(answer)
+        SCRATCH.with_borrow_mut(|buf| {
+            self.read_blocks(b..b + 1, buf)?;
+            self.check_bytes(b, buf)?;
+            let answer = read(buf);
+            // Read before: kept from now on.
+            if seen {
+                let mut shard = shard.lock().expect("cache lock");
+                if shard.bytes + buf.len() > CACHE_BYTES / SHARDS {
+                    *shard = Shard::default();
+                }
+                shard.bytes += buf.len();
+                shard.blocks.insert(b, buf.as_slice().into());
+            }
+            Ok(answer)
+        })
     }
 
     /// Outcome `k`, its block checked first.
