@@ -331,7 +331,14 @@ async fn position_answer(
     let position = seated.position();
     // Only a saved file's table can fail to be read (a damaged block).
     let damaged = |e: chopsticks_solve::SolveError| ApiError::unavailable(e.to_string());
-    solved.check_lines(position)?;
+    if solved.needs_line_checks() {
+        // Reads of a file (from disk when cold): on a blocking thread, not on
+        // one of the few that serve every connection.
+        let (checking, at) = (Arc::clone(solved), position.clone());
+        tokio::task::spawn_blocking(move || checking.check_lines(&at))
+            .await
+            .map_err(|e| ApiError::internal(format!("the check stopped: {e}")))??;
+    }
     let outcome = solved.solution.outcome(position).map_err(damaged)?;
     let moves = solved.solution.evaluate_moves(position).map_err(damaged)?;
     let layout = Layout::of(rules);

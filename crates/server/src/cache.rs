@@ -110,13 +110,19 @@ impl Solved {
     /// move away, against the rules (`Solution::check_lines_around`). Nothing
     /// for a solution solved here or checked whole.
     pub fn check_lines(&self, position: &Position) -> Result<(), ApiError> {
-        if self.checked.load(Ordering::Relaxed) {
+        if !self.needs_line_checks() {
             return Ok(());
         }
         self.solution
             .check_lines_around(Some(&self.graph), position)
             .map(|_| ())
             .map_err(|e| self.contradicted(e))
+    }
+
+    /// Whether answers need [`Solved::check_lines`] (a saved solution not checked
+    /// whole): work that reads the file, for a blocking thread.
+    pub fn needs_line_checks(&self) -> bool {
+        !self.checked.load(Ordering::Relaxed)
     }
 
     /// Checks every position of a saved solution not checked whole yet

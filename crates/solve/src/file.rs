@@ -442,8 +442,15 @@ fn open_prefix(path: &Path) -> Result<(fs::File, u64, Prefix), SolveError> {
 /// Reads a whole solution from `path` into memory, checking every block (see
 /// [`open`] for reading a large file in place).
 pub fn load(path: &Path) -> Result<Solution, SolveError> {
-    open_prefix(path)?;
-    let bytes = fs::read(path).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    let (mut file, size, _) = open_prefix(path)?;
+    // The size its header announces and one byte more, however the file grows
+    // meanwhile (a file of another size is refused by `decode`).
+    let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(0)).map_err(cannot)?;
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(size + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
     decode(&bytes, path)
 }
 

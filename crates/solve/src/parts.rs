@@ -35,7 +35,7 @@
 //! damaged checkpoint is refused rather than resumed from.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -425,6 +425,7 @@ impl State<'_> {
         }
         let (first, size) = self.parts[part];
         let cells = self.cells[part].as_ref().expect("in memory");
+        chopsticks_files::check_regular(path).map_err(|e| SolveError::Checkpoint(e.to_string()))?;
         let file = File::open(path).map_err(io_error("cannot read the spool", path))?;
         let mut input = BufReader::with_capacity(1 << 20, file.take(len));
         let mut buf = vec![0u8; 8 << 16];
@@ -895,14 +896,15 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
         }
     }
     let marks_path = work.marks(m.pass);
+    let tiles = state.marks[0].len();
+    // A regular file of the size the tiles give, read no further (never a FIFO
+    // waited on, nor a device read without end).
+    chopsticks_files::check_regular(&marks_path)
+        .map_err(|e| SolveError::Checkpoint(e.to_string()))?;
     let mut bytes = Vec::new();
     File::open(&marks_path)
-        .and_then(|mut f| {
-            f.seek(SeekFrom::Start(0))?;
-            f.read_to_end(&mut bytes)
-        })
+        .and_then(|f| f.take(2 * tiles as u64 * 4 + 1).read_to_end(&mut bytes))
         .map_err(io_error("cannot read the checkpoint", &marks_path))?;
-    let tiles = state.marks[0].len();
     if bytes.len() != 2 * tiles * 4 || crc32fast::hash(&bytes) != m.marks_crc {
         return Err(damaged(&marks_path));
     }
