@@ -195,8 +195,9 @@ struct Inner {
 pub struct SolutionCache {
     budget: u64,
     inner: Mutex<Inner>,
-    /// Solutions read from files (`chopsticks serve --db`): memory-mapped, so
-    /// outside the budget, and never evicted.
+    /// Solutions read from files (`chopsticks serve --db`): read in place, a
+    /// block at a time (at most 64 MiB of blocks kept each), so outside the
+    /// budget, and never evicted.
     saved: Mutex<HashMap<String, Arc<Solved>>>,
     /// Answers by the request's own words (variant and position as written), so
     /// that a repeated request is answered without reading either again; an

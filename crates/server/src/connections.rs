@@ -73,7 +73,7 @@ access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: 73\r\n\r\
 
 /// The longest request head read (request line and headers, up to the blank line
 /// that ends them), well within hyper's own buffer: a longer one is answered
-/// [`TOO_LONG`] here, in JSON, where hyper would answer an empty `431`. Heads
+/// with a `431` here, in JSON, where hyper would answer an empty one. Heads
 /// within it but beyond [`crate::MAX_URI`] or [`crate::MAX_HEADERS`] are refused
 /// by the router with their own reason.
 pub const MAX_HEAD: usize = 64 * 1024;

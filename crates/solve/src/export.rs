@@ -217,7 +217,7 @@ pub fn export(
     let mut first = 0u64;
     while first < blocks {
         let last = (first + BLOCKS_IN_FLIGHT).min(blocks);
-        // A damaged block of a mapped file stops the export with its error.
+        // A damaged block of a file stops the export with its error.
         let damaged = |e: crate::SolveError| io::Error::other(e.to_string());
         let chunks: Vec<(Vec<u8>, u64)> = (first..last)
             .into_par_iter()

@@ -16,8 +16,8 @@
 //! u32 LE    CRC-32 of those B checksums
 //! ```
 //!
-//! The checksum per block lets a reader that maps the file ([`open`],
-//! [`crate::mapped`]) check only the blocks it reads, and names a damaged block by
+//! The checksum per block lets a reader that reads the file in place ([`open`],
+//! [`crate::paged`]) check only the blocks it reads, and names a damaged block by
 //! the positions it holds. Versions 1 and 2 (one CRC-32 over the whole file at its
 //! end; version 1 has no `concept` and holds two-player tables) are still read.
 //!
@@ -454,9 +454,9 @@ pub fn load(path: &Path) -> Result<Solution, SolveError> {
     decode(&bytes, path)
 }
 
-/// Opens a solution for reading in place: a version 3 file is memory-mapped and
-/// its blocks checked as they are first read ([`crate::mapped`]), so opening
-/// takes milliseconds whatever the size; older files are loaded whole.
+/// Opens a solution for reading in place: a version 3 file is read a block at a
+/// time, each block checked when it is read ([`crate::paged`]), so opening takes
+/// milliseconds whatever the size; older files are loaded whole.
 pub fn open(path: &Path) -> Result<Solution, SolveError> {
     let (mut file, size, prefix) = open_prefix(path)?;
     if prefix.version < 3 {

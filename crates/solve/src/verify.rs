@@ -179,7 +179,7 @@ impl Solution {
             concept => {
                 let states = States::new(graph);
                 let width = concept.width(self.rules().players());
-                // A read that fails (a damaged block of a mapped file) is kept and
+                // A read that fails (a damaged block of a file) is kept and
                 // reported; the draw standing in for it is never compared.
                 let failed = std::cell::RefCell::new(None);
                 let stored = |i: u64, slot: usize| {
@@ -355,10 +355,9 @@ impl Solution {
 
     /// [`Solution::verify`] with progress: `progress` is called with the number
     /// of positions checked so far, after each slice of the table. The slices
-    /// are checked in order, each in parallel. A mapped table is read where the
-    /// children lie, all over the file: its pages are left to the operating
-    /// system's page cache (clean pages of a file, dropped when memory is short),
-    /// since releasing them after each slice would read the file again for each.
+    /// are checked in order, each in parallel. A table read in place is read
+    /// where the children lie, all over the file, through its bounded cache of
+    /// blocks; `chopsticks check` reads a table into memory first when it fits.
     pub fn verify_with_progress(
         &self,
         graph: &Graph,
