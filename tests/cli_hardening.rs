@@ -171,14 +171,7 @@ fn a_header_edited_to_other_rules_is_caught() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("rahman.sol");
     json(&["solve", "--preset", "rahman", "--save", text(&db), "--json"]);
-    let mut bytes = fs::read(&db).unwrap();
-    let end = 16 + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let header = String::from_utf8(bytes[16..end].to_vec()).unwrap();
-    let edited = header.replace("\"misere\":false", "\"misere\":true ");
-    assert_ne!(header, edited);
-    bytes[16..end].copy_from_slice(edited.as_bytes());
-    assert!(chopsticks_solve::file::reseal(&mut bytes));
-    fs::write(&db, &bytes).unwrap();
+    common::forge::edit_header(&db, "\"misere\":false", "\"misere\":true ");
     fails_with(&["strategy", "--db", text(&db)], "inconsistent solution");
 }
 
