@@ -176,6 +176,12 @@ impl Solution {
             .collect()
     }
 
+    /// The index of a position in the ruleset's dense index (what
+    /// [`Solution::outcome_at`] takes).
+    pub fn rank(&self, position: &Position) -> u64 {
+        self.index.rank(position)
+    }
+
     /// The outcome of a position for its mover.
     pub fn outcome(&self, position: &Position) -> Result<Outcome, SolveError> {
         self.outcome_at(self.index.rank(position))

@@ -44,13 +44,13 @@ pub mod coprime_sweep;
 mod error;
 mod expression;
 pub mod families;
-pub mod font;
 pub mod game_graph;
 pub mod loopy;
 pub mod one_hand;
 pub mod picture;
 mod solve;
 
+pub use chopsticks_draw::font;
 pub use coprime_sweep::{CoprimeSweep, SweepStats};
 pub use error::ValueError;
 pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Planned};

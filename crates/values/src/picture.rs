@@ -1,9 +1,10 @@
 //! Pictures of a table of values: a grid of coloured cells (one colour per
 //! distinct value), row and column labels, a title and a legend mapping each
 //! colour (and its key number, also written in the cells) to its value. Rendered
-//! as SVG text or as a PNG image (with the built-in [`crate::font`]).
+//! as SVG text or as a PNG image (with the built-in [`chopsticks_draw::font`]).
 
-use crate::font;
+use chopsticks_draw::{font, hex, text_width, xml};
+pub use chopsticks_draw::{Canvas, Rgb};
 
 /// A grid to draw.
 #[derive(Clone, Debug)]
@@ -33,9 +34,6 @@ pub struct GridPicture {
     /// and its legend entry).
     pub cell_titles: Vec<Vec<String>>,
 }
-
-/// A colour as red, green, blue.
-pub type Rgb = [u8; 3];
 
 /// Well-separated colours (Kelly's and Tableau's palettes), then golden-angle hues.
 const PALETTE: [Rgb; 22] = [
@@ -113,10 +111,6 @@ struct Layout {
     legend_row: usize,
     width: usize,
     height: usize,
-}
-
-fn text_width(text: &str, scale: usize) -> usize {
-    text.chars().count() * (font::WIDTH + 1) * scale
 }
 
 impl GridPicture {
@@ -197,50 +191,6 @@ impl Layout {
             legend_row,
             width,
             height,
-        }
-    }
-}
-
-/// A plain RGB raster with the built-in font: the drawing surface of [`fn@png`],
-/// also for pictures drawn by hand (the `table1_survey` example).
-pub struct Canvas {
-    width: usize,
-    height: usize,
-    pixels: Vec<u8>,
-}
-
-impl Canvas {
-    /// A white canvas.
-    pub fn new(width: usize, height: usize) -> Canvas {
-        Canvas {
-            width,
-            height,
-            pixels: vec![255; width * height * 3],
-        }
-    }
-
-    /// A filled rectangle, clipped to the canvas.
-    pub fn rect(&mut self, x: usize, y: usize, w: usize, h: usize, c: Rgb) {
-        for yy in y..(y + h).min(self.height) {
-            for xx in x..(x + w).min(self.width) {
-                let i = (yy * self.width + xx) * 3;
-                self.pixels[i..i + 3].copy_from_slice(&c);
-            }
-        }
-    }
-
-    /// Text with its top-left corner at (x, y).
-    pub fn text(&mut self, x: usize, y: usize, text: &str, scale: usize, c: Rgb) {
-        for (k, ch) in text.chars().enumerate() {
-            let g = font::glyph(ch);
-            let ox = x + k * (font::WIDTH + 1) * scale;
-            for (row, bits) in g.iter().enumerate() {
-                for col in 0..font::WIDTH {
-                    if bits & (1 << (font::WIDTH - 1 - col)) != 0 {
-                        self.rect(ox + col * scale, y + row * scale, scale, scale, c);
-                    }
-                }
-            }
         }
     }
 }
@@ -336,33 +286,6 @@ pub fn png(p: &GridPicture) -> std::io::Result<Vec<u8>> {
         cv.text(sx + sw + 10, y + 2, text, s, DARK);
     }
     cv.png()
-}
-
-impl Canvas {
-    /// The canvas as a PNG file's bytes.
-    pub fn png(&self) -> std::io::Result<Vec<u8>> {
-        let mut out = Vec::new();
-        {
-            let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
-            enc.set_color(png::ColorType::Rgb);
-            enc.set_depth(png::BitDepth::Eight);
-            let mut w = enc.write_header().map_err(std::io::Error::other)?;
-            w.write_image_data(&self.pixels)
-                .map_err(std::io::Error::other)?;
-        }
-        Ok(out)
-    }
-}
-
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn hex(c: Rgb) -> String {
-    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 
 /// The picture as an SVG document.

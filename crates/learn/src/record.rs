@@ -1,0 +1,431 @@
+//! Game records: a game as plain text, and its replay.
+//!
+//! ```text
+//! # Any text after a `#` is a comment; blank lines are ignored.
+//! variant standard
+//! start 1_1111
+//! 1. tap 1→1
+//! 2. tap 2→1
+//! 3. split 13→22; 4. tap 2→2
+//! ```
+//!
+//! - `variant ID`: the variant id, as `chopsticks rules` and the page's links
+//!   write it (`standard`, `rollover.h3.f7`). It may be left out when the
+//!   reader is given a variant otherwise (the command line's rule flags).
+//! - `start POSITION`: optional, before the first move; a seated position
+//!   (`2_1213`: Player 2 to move, then every seat's hands, Player 1 first) or
+//!   any notation the command line reads (mover first). Without it the game
+//!   starts at the variant's start.
+//! - Then the moves, in order, by the names `chopsticks moves` and the page
+//!   print (`tap 1→2`, `self 2→1`, `split 13→22`, `tap 1→2@2` with three or more
+//!   players, `pass`); `->` may stand for `→` and spaces do not matter. One move
+//!   per line, or several separated by `;`. A move may carry its number
+//!   (`12.` or `12...`), which must then be its ply number, counted from 1.
+//!
+//! [`GameRecord::parse`] reads the text without the rules; [`GameRecord::replay`]
+//! plays it, and refuses a move that is not legal with the line, the move, the
+//! position and the legal moves. [`GameRecord::write`] writes the form above,
+//! which reads back to the same record.
+
+use chopsticks_rules::{Move, Position, Ruleset, SeatedPosition};
+
+use crate::LearnError;
+
+/// The longest record read, in bytes (a record of 100,000 moves fits).
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+
+/// A move as written in a record, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The move's text, as written (trimmed, its number removed).
+    pub text: String,
+    /// The line it is on (1-based).
+    pub line: usize,
+}
+
+/// A game record read from text, not yet checked against the rules.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameRecord {
+    /// The variant id, when the record names one.
+    pub variant: Option<String>,
+    /// The start position as written, when the record gives one.
+    pub start: Option<String>,
+    /// The line of the `start` entry.
+    pub start_line: usize,
+    /// The moves, in order.
+    pub moves: Vec<WrittenMove>,
+}
+
+/// One move of a replayed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The position the move is made in.
+    pub from: SeatedPosition,
+    /// The move.
+    pub mv: Move,
+    /// Its name, as `chopsticks moves` prints it.
+    pub name: String,
+    /// The position it leads to.
+    pub to: SeatedPosition,
+    /// The record's line the move was on (0 for moves not read from a record).
+    pub line: usize,
+}
+
+/// A record played through: every position of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub rules: Ruleset,
+    pub start: SeatedPosition,
+    pub plies: Vec<Ply>,
+}
+
+impl Replay {
+    /// The position after the last move (the start for a game without moves).
+    pub fn last(&self) -> &SeatedPosition {
+        self.plies.last().map_or(&self.start, |p| &p.to)
+    }
+
+    /// The record of this game: its variant, its start when it is not the
+    /// variant's, its moves by name.
+    pub fn record(&self) -> Result<GameRecord, LearnError> {
+        let start = if self.start == SeatedPosition::start(&self.rules) {
+            None
+        } else {
+            Some(self.start.to_text(&self.rules)?)
+        };
+        Ok(GameRecord {
+            variant: Some(self.rules.variant_id()),
+            start,
+            start_line: 0,
+            moves: self
+                .plies
+                .iter()
+                .map(|p| WrittenMove {
+                    text: p.name.clone(),
+                    line: 0,
+                })
+                .collect(),
+        })
+    }
+}
+
+fn error(line: usize, message: impl Into<String>) -> LearnError {
+    LearnError::Record {
+        line,
+        message: message.into(),
+    }
+}
+
+/// Removes a move number (`12.`, `12...`) from the front of a move's text;
+/// returns the number when there was one.
+fn split_number(text: &str) -> (Option<&str>, &str) {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !text[digits..].starts_with('.') {
+        return (None, text);
+    }
+    let rest = text[digits..].trim_start_matches('.');
+    (Some(&text[..digits]), rest.trim())
+}
+
+impl GameRecord {
+    /// Reads a record (see the module documentation). Fails with the line and
+    /// the reason; the moves are not checked against the rules here.
+    pub fn parse(text: &str) -> Result<GameRecord, LearnError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(error(
+                0,
+                format!(
+                    "the record is {} bytes long; records are read up to {} bytes",
+                    text.len(),
+                    MAX_RECORD_BYTES
+                ),
+            ));
+        }
+        let mut record = GameRecord::default();
+        for (k, raw) in text.lines().enumerate() {
+            let line = k + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                continue;
+            }
+            let (word, rest) = content
+                .split_once(char::is_whitespace)
+                .map_or((content, ""), |(w, r)| (w, r.trim()));
+            let keyword = word.trim_end_matches(':').to_ascii_lowercase();
+            match keyword.as_str() {
+                "variant" => {
+                    if record.variant.is_some() {
+                        return Err(error(line, "a second `variant` line"));
+                    }
+                    if !record.moves.is_empty() || record.start.is_some() {
+                        return Err(error(
+                            line,
+                            "`variant` comes first, before the start and the moves",
+                        ));
+                    }
+                    if rest.is_empty() || rest.contains(char::is_whitespace) {
+                        return Err(error(
+                            line,
+                            format!("`variant` takes one variant id (such as `variant standard`), not `{rest}`"),
+                        ));
+                    }
+                    record.variant = Some(rest.to_string());
+                }
+                "start" => {
+                    if record.start.is_some() {
+                        return Err(error(line, "a second `start` line"));
+                    }
+                    if !record.moves.is_empty() {
+                        return Err(error(line, "`start` comes before the first move"));
+                    }
+                    if rest.is_empty() {
+                        return Err(error(
+                            line,
+                            "`start` takes a position, such as `start 1_1111`",
+                        ));
+                    }
+                    record.start = Some(rest.to_string());
+                    record.start_line = line;
+                }
+                _ => {
+                    for part in content.split(';') {
+                        let part = part.trim();
+                        if part.is_empty() {
+                            continue;
+                        }
+                        let ply = record.moves.len() + 1;
+                        let (number, mv) = split_number(part);
+                        if let Some(number) = number {
+                            if number.parse::<usize>().ok() != Some(ply) {
+                                return Err(error(
+                                    line,
+                                    format!("`{part}` is numbered {number}, but it is move {ply} of the game"),
+                                ));
+                            }
+                        }
+                        if mv.is_empty() {
+                            return Err(error(
+                                line,
+                                format!("move {ply} has a number but no move"),
+                            ));
+                        }
+                        record.moves.push(WrittenMove {
+                            text: mv.to_string(),
+                            line,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(record)
+    }
+
+    /// The record as text (see the module documentation), one numbered move a
+    /// line; [`GameRecord::parse`] reads it back as the same record.
+    pub fn write(&self) -> String {
+        let mut out =
+            String::from("# A game of Chopsticks: `chopsticks review FILE` reviews it.\n");
+        if let Some(v) = &self.variant {
+            out.push_str(&format!("variant {v}\n"));
+        }
+        if let Some(s) = &self.start {
+            out.push_str(&format!("start {s}\n"));
+        }
+        for (k, m) in self.moves.iter().enumerate() {
+            out.push_str(&format!("{}. {}\n", k + 1, m.text));
+        }
+        out
+    }
+
+    /// The ruleset of the record's variant, or `default` when it names none;
+    /// a record naming another variant than a given `default` is refused.
+    pub fn rules(&self, default: Option<&Ruleset>) -> Result<Ruleset, LearnError> {
+        match (&self.variant, default) {
+            (None, None) => Err(LearnError::NoVariant),
+            (None, Some(rules)) => Ok(rules.clone()),
+            (Some(id), given) => {
+                let line = 1;
+                let rules = Ruleset::from_variant_id(id)
+                    .map_err(|e| error(line, format!("variant `{id}`: {e}")))?;
+                if let Some(given) = given {
+                    if *given != rules {
+                        return Err(LearnError::OtherVariant {
+                            record: rules.variant_id(),
+                            solution: given.variant_id(),
+                        });
+                    }
+                }
+                Ok(rules)
+            }
+        }
+    }
+
+    /// Plays the record under `rules`: every move must be legal where it is
+    /// made, and none may follow the end of the game.
+    pub fn replay(&self, rules: &Ruleset) -> Result<Replay, LearnError> {
+        let start = match &self.start {
+            None => SeatedPosition::start(rules),
+            Some(text) => SeatedPosition::parse(text, rules)
+                .map_err(|e| error(self.start_line, format!("start: {e}")))?,
+        };
+        let mut at = start.clone();
+        let mut plies = Vec::with_capacity(self.moves.len());
+        for (k, written) in self.moves.iter().enumerate() {
+            let ply = k + 1;
+            let here = at.to_text(rules)?;
+            let position: &Position = at.position();
+            if position.is_terminal(rules) {
+                return Err(error(
+                    written.line,
+                    format!(
+                        "move {ply} `{}`: the game is already over at {here}",
+                        written.text
+                    ),
+                ));
+            }
+            let moves = position.moves_with_steps(rules);
+            let wanted = normalise(&written.text);
+            let Some((mv, to, step)) = moves
+                .iter()
+                .find(|(m, _, _)| normalise(&m.describe(rules)) == wanted)
+                .cloned()
+            else {
+                let legal: Vec<String> = moves.iter().map(|(m, _, _)| m.describe(rules)).collect();
+                return Err(error(
+                    written.line,
+                    format!(
+                        "move {ply} `{}` is not a legal move at {here} (Player {} to move; legal: {})",
+                        written.text,
+                        at.turn() + 1,
+                        legal.join(", ")
+                    ),
+                ));
+            };
+            let next = at.after(to, step);
+            plies.push(Ply {
+                from: at.clone(),
+                name: mv.describe(rules),
+                mv,
+                to: next.clone(),
+                line: written.line,
+            });
+            at = next;
+        }
+        Ok(Replay {
+            rules: rules.clone(),
+            start,
+            plies,
+        })
+    }
+}
+
+/// Move text compared loosely: lower case, `->` as `→`, no white space.
+fn normalise(text: &str) -> String {
+    text.to_lowercase()
+        .replace("->", "→")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standard() -> Ruleset {
+        Ruleset::from_variant_id("standard").unwrap()
+    }
+
+    #[test]
+    fn a_record_reads_and_replays() {
+        let text =
+            "# a game\nvariant standard\n\n1. tap 1->1  # opening\n2. tap 2→1; 3... self 1 → 3\n";
+        let r = GameRecord::parse(text).unwrap();
+        assert_eq!(r.variant.as_deref(), Some("standard"));
+        assert_eq!(r.moves.len(), 3);
+        assert_eq!(r.moves[1].line, 5);
+        let replay = r.replay(&standard()).unwrap();
+        assert_eq!(replay.plies.len(), 3);
+        assert_eq!(replay.plies[0].name, "tap 1→1");
+        assert_eq!(replay.plies[0].to.to_text(&standard()).unwrap(), "2_1112");
+    }
+
+    #[test]
+    fn bad_records_name_the_line_and_the_reason() {
+        let rules = standard();
+        let e = GameRecord::parse("variant standard\n1. tap 1→1\n3. tap 1→2\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: `3. tap 1→2` is numbered 3, but it is move 2 of the game"
+        );
+        let e = GameRecord::parse("variant standard\ntap 1→1\ntap 1→4\n")
+            .unwrap()
+            .replay(&rules)
+            .unwrap_err();
+        let text = e.to_string();
+        assert_eq!(text, "line 3: move 2 `tap 1→4` is not a legal move at 2_1112 (Player 2 to move; legal: tap 1→1, tap 2→1, self 1→2, self 2→1)");
+        let e = GameRecord::parse("tap 1→1\nvariant standard\n").unwrap_err();
+        assert!(e.to_string().starts_with("line 2: `variant` comes first"));
+        let e = GameRecord::parse("variant standard\nstart 1_1199\n")
+            .unwrap()
+            .replay(&rules)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("line 2: start: "), "{e}");
+        assert!(matches!(
+            GameRecord::parse("tap 1→1").unwrap().rules(None),
+            Err(LearnError::NoVariant)
+        ));
+        let e = GameRecord::parse("variant nonsense\n")
+            .unwrap()
+            .rules(None)
+            .unwrap_err();
+        assert!(
+            e.to_string().starts_with("line 1: variant `nonsense`: "),
+            "{e}"
+        );
+        // Moves after the end of the game.
+        let e = GameRecord::parse("variant standard\nstart 1_1100\ntap 1→1\n")
+            .unwrap()
+            .replay(&rules);
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn a_written_record_reads_back() {
+        let rules = Ruleset::from_variant_id("rollover.p3").unwrap();
+        let mut at = SeatedPosition::start(&rules);
+        let mut moves = Vec::new();
+        for _ in 0..12 {
+            let list = at.position().moves_with_steps(&rules);
+            let Some((mv, to, step)) = list.last().cloned() else {
+                break;
+            };
+            moves.push(WrittenMove {
+                text: mv.describe(&rules),
+                line: 0,
+            });
+            at = at.after(to, step);
+        }
+        let record = GameRecord {
+            variant: Some(rules.variant_id()),
+            start: None,
+            start_line: 0,
+            moves,
+        };
+        let replay = record.replay(&rules).unwrap();
+        let again = GameRecord::parse(&replay.record().unwrap().write()).unwrap();
+        let replayed = again.replay(&rules).unwrap();
+        assert_eq!(replayed.start, replay.start);
+        let names = |r: &Replay| -> Vec<(String, SeatedPosition)> {
+            r.plies
+                .iter()
+                .map(|p| (p.name.clone(), p.to.clone()))
+                .collect()
+        };
+        assert_eq!(names(&replayed), names(&replay));
+        assert_eq!(
+            again.replay(&rules).unwrap().record().unwrap().write(),
+            replay.record().unwrap().write()
+        );
+    }
+}

@@ -1,0 +1,393 @@
+//! Reviews, lines and puzzles checked against a separate search written here:
+//! a plain retrograde analysis over the positions reachable from the start,
+//! from `Position::moves_with_steps` and the rules of finished games alone
+//! (no move graph, no dense index, no table of `chopsticks-solve`).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use chopsticks_learn::puzzles::{puzzle_at, view, PuzzleSet};
+use chopsticks_learn::record::{GameRecord, WrittenMove};
+use chopsticks_learn::{optimal_line, review, Checker, LineEnd, PuzzleKind, Verdict};
+use chopsticks_rules::{hands::is_alive, Position, Ruleset, SeatedPosition};
+use chopsticks_solve::{Outcome, Solution, Value};
+use chopsticks_space::Graph;
+
+/// Values of every reachable position, for its mover, by the separate search.
+struct Search {
+    rules: Ruleset,
+    values: HashMap<Position, Outcome>,
+}
+
+impl Search {
+    fn new(rules: &Ruleset) -> Search {
+        assert_eq!(rules.players(), 2);
+        let start = Position::start(rules);
+        let mut children: HashMap<Position, Vec<Position>> = HashMap::new();
+        let mut queue = VecDeque::from([start.clone()]);
+        let mut seen = HashSet::from([start]);
+        while let Some(p) = queue.pop_front() {
+            let kids: Vec<Position> = p.moves(rules).into_iter().map(|(_, c)| c).collect();
+            for c in &kids {
+                if seen.insert(c.clone()) {
+                    queue.push_back(c.clone());
+                }
+            }
+            children.insert(p, kids);
+        }
+        let mut values: HashMap<Position, Outcome> = HashMap::new();
+        for (p, kids) in &children {
+            if kids.is_empty() {
+                let finished = p.is_terminal(rules);
+                let alive = is_alive(&p.players()[0]);
+                let wins = if finished {
+                    alive != rules.misere
+                } else {
+                    rules.misere
+                };
+                values.insert(
+                    p.clone(),
+                    if wins {
+                        Outcome::win(0)
+                    } else {
+                        Outcome::lose(0)
+                    },
+                );
+            }
+        }
+        // Level k: a win if some child is a loss in k - 1; a loss if every
+        // child is a win and the slowest is in k - 1.
+        for k in 1..10_000u32 {
+            let mut found = Vec::new();
+            for (p, kids) in &children {
+                if values.contains_key(p) {
+                    continue;
+                }
+                let child = |c: &Position| values.get(c).copied();
+                if kids.iter().any(|c| child(c) == Some(Outcome::lose(k - 1))) {
+                    found.push((p.clone(), Outcome::win(k)));
+                } else if kids
+                    .iter()
+                    .all(|c| child(c).is_some_and(|o| o.value == Value::Win))
+                    && kids.iter().any(|c| child(c) == Some(Outcome::win(k - 1)))
+                    && kids
+                        .iter()
+                        .all(|c| child(c).is_some_and(|o| o.remoteness <= Some(k - 1)))
+                {
+                    found.push((p.clone(), Outcome::lose(k)));
+                }
+            }
+            if found.is_empty() {
+                // Nothing resolves at this level; no later level can either.
+                break;
+            }
+            values.extend(found);
+        }
+        for p in children.keys() {
+            values.entry(p.clone()).or_insert(Outcome::DRAW);
+        }
+        Search {
+            rules: rules.clone(),
+            values,
+        }
+    }
+
+    fn value(&self, p: &Position) -> Outcome {
+        self.values[p]
+    }
+
+    /// The mover's value of each move.
+    fn moves(&self, p: &Position) -> Vec<(String, Outcome)> {
+        p.moves(&self.rules)
+            .into_iter()
+            .map(|(m, c)| (m.describe(&self.rules), self.value(&c).through_move()))
+            .collect()
+    }
+
+    fn best(&self, p: &Position) -> Outcome {
+        self.value(p)
+    }
+}
+
+fn solve(rules: &Ruleset) -> Solution {
+    let graph = Graph::new(rules).unwrap();
+    Solution::solve(&graph, &|_| {}).unwrap()
+}
+
+/// A small pseudo-random generator for the games.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+const VARIANTS: [&str; 5] = [
+    "standard",
+    "rollover",
+    "simple",
+    "standard.misere",
+    "simple.f4.transfer.h3",
+];
+
+#[test]
+fn the_separate_search_agrees_with_the_solver_where_both_reach() {
+    for id in VARIANTS {
+        let rules = Ruleset::from_variant_id(id).unwrap();
+        let search = Search::new(&rules);
+        let solution = solve(&rules);
+        for (p, o) in &search.values {
+            assert_eq!(solution.outcome(p).unwrap(), *o, "{id} {p:?}");
+        }
+    }
+}
+
+/// Plays a game: best moves by the separate search, except at the plies in
+/// `mistakes`, where the worst move is played; returns the record and the
+/// verdict expected at each ply.
+fn game_with_mistakes(
+    search: &Search,
+    rng: &mut Rng,
+    length: usize,
+    mistakes: &HashSet<usize>,
+) -> (GameRecord, Vec<Verdict>) {
+    let rules = &search.rules;
+    let mut at = SeatedPosition::start(rules);
+    let mut moves = Vec::new();
+    let mut expected = Vec::new();
+    for ply in 0..length {
+        let p = at.position().clone();
+        if p.is_terminal(rules) {
+            break;
+        }
+        let mut list = search.moves(&p);
+        list.sort_by(|a, b| a.1.preference(&b.1));
+        let before = search.best(&p);
+        let (name, after) = if mistakes.contains(&ply) {
+            list.last().unwrap().clone()
+        } else {
+            // Any of the best moves.
+            let best: Vec<_> = list.iter().filter(|m| m.1 == before).cloned().collect();
+            best[rng.below(best.len())].clone()
+        };
+        // The verdict from the separate search's values.
+        let verdict = match (before.value, after.value) {
+            (Value::Win, Value::Win) if after.remoteness > before.remoteness => {
+                Verdict::SlowerWin {
+                    plies: after.remoteness.unwrap() - before.remoteness.unwrap(),
+                }
+            }
+            (Value::Lose, Value::Lose) if after.remoteness < before.remoteness => {
+                Verdict::FasterLoss {
+                    plies: before.remoteness.unwrap() - after.remoteness.unwrap(),
+                }
+            }
+            (Value::Win, Value::Draw) => Verdict::WinToDraw,
+            (Value::Win, Value::Lose) => Verdict::WinToLoss,
+            (Value::Draw, Value::Lose) => Verdict::DrawToLoss,
+            _ => Verdict::Best,
+        };
+        expected.push(verdict);
+        let (_, to, step) = p
+            .moves_with_steps(rules)
+            .into_iter()
+            .find(|(m, _, _)| m.describe(rules) == name)
+            .unwrap();
+        at = at.after(to, step);
+        moves.push(WrittenMove {
+            text: name,
+            line: 0,
+        });
+    }
+    let record = GameRecord {
+        variant: Some(rules.variant_id()),
+        start: None,
+        start_line: 0,
+        moves,
+    };
+    (record, expected)
+}
+
+#[test]
+fn reviews_find_the_mistakes_the_separate_search_knows() {
+    let mut rng = Rng(7);
+    let mut flagged = 0;
+    for id in VARIANTS {
+        let rules = Ruleset::from_variant_id(id).unwrap();
+        let search = Search::new(&rules);
+        let solution = solve(&rules);
+        for game in 0..20 {
+            let mistakes: HashSet<usize> = (0..3).map(|_| rng.below(12)).collect();
+            let (record, expected) = game_with_mistakes(&search, &mut rng, 40, &mistakes);
+            // Through the text form, as a person would give it.
+            let text = record.write();
+            let replay = GameRecord::parse(&text).unwrap().replay(&rules).unwrap();
+            let r = review(&solution, &replay, &mut Checker::trusted()).unwrap();
+            assert_eq!(r.moves.len(), expected.len(), "{id} game {game}");
+            for (m, want) in r.moves.iter().zip(&expected) {
+                assert_eq!(m.verdict, *want, "{id} game {game} ply {}", m.ply);
+                let from = SeatedPosition::parse(&m.from, &rules).unwrap();
+                assert_eq!(m.before, search.value(from.position()));
+                if m.verdict == Verdict::Best {
+                    assert!(m.refutation.is_none() && m.best.is_empty());
+                    continue;
+                }
+                flagged += 1;
+                // The best moves are exactly those of the best value.
+                let mut best: Vec<String> = search
+                    .moves(from.position())
+                    .into_iter()
+                    .filter(|(_, o)| *o == m.before)
+                    .map(|(n, _)| n)
+                    .collect();
+                best.sort();
+                let mut listed = m.best.clone();
+                listed.sort();
+                assert_eq!(listed, best);
+                // The refutation: optimal moves from the position after the
+                // mistake, to the end (or a repetition for a draw).
+                let line = m.refutation.as_ref().unwrap();
+                assert_eq!(line.start, m.to);
+                check_line_is_optimal(&search, &rules, line);
+                assert_eq!(line.value, m.after.flipped_for_next());
+            }
+        }
+    }
+    assert!(flagged > 50, "only {flagged} mistakes were made");
+}
+
+trait Next {
+    fn flipped_for_next(self) -> Outcome;
+}
+impl Next for Outcome {
+    /// The value of the position after a move of this value, for its mover.
+    fn flipped_for_next(self) -> Outcome {
+        Outcome {
+            value: self.value.flip(),
+            remoteness: self.remoteness.map(|r| r - 1),
+        }
+    }
+}
+
+fn check_line_is_optimal(search: &Search, rules: &Ruleset, line: &chopsticks_learn::Line) {
+    let mut at = SeatedPosition::parse(&line.start, rules).unwrap();
+    let mut seen = vec![at.clone()];
+    for step in &line.steps {
+        let p = at.position().clone();
+        let best = search.best(&p);
+        let played = search
+            .moves(&p)
+            .into_iter()
+            .find(|(n, _)| *n == step.name)
+            .unwrap();
+        assert_eq!(played.1, best, "{} at {:?}", step.name, p);
+        at = SeatedPosition::parse(&step.position, rules).unwrap();
+        seen.push(at.clone());
+    }
+    match line.end {
+        LineEnd::Finished => assert!(at.position().is_terminal(rules)),
+        LineEnd::Repeated { ply } => {
+            assert_eq!(search.best(at.position()), Outcome::DRAW);
+            assert_eq!(seen[ply], at);
+            assert!(!seen[..seen.len() - 1][ply + 1..].contains(&at));
+        }
+        LineEnd::Limit => panic!("a line of a small variant reached the limit"),
+    }
+}
+
+#[test]
+fn lines_from_every_position_are_optimal() {
+    for id in VARIANTS {
+        let rules = Ruleset::from_variant_id(id).unwrap();
+        let search = Search::new(&rules);
+        let solution = solve(&rules);
+        let graph = Graph::new(&rules).unwrap();
+        let mut checker = Checker::against_rules(Some(&graph));
+        for p in search.values.keys() {
+            let seated = SeatedPosition::new(&rules, p.seat(), p.clone()).unwrap();
+            let line = optimal_line(&solution, &seated, &mut checker).unwrap();
+            check_line_is_optimal(&search, &rules, &line);
+            if let Some(r) = search.value(p).remoteness {
+                assert_eq!(line.steps.len() as u32, r, "{id} {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn puzzles_are_exactly_the_positions_with_one_good_move() {
+    for id in VARIANTS {
+        let rules = Ruleset::from_variant_id(id).unwrap();
+        let search = Search::new(&rules);
+        let solution = solve(&rules);
+        let graph = Graph::new(&rules).unwrap();
+        let start = graph.index_of(&Position::start(&rules));
+        let set = PuzzleSet::find(&graph, &solution, start, &|_| {}).unwrap();
+        assert_eq!(set.reachable as usize, search.values.len());
+        let mut expected = 0;
+        for p in search.values.keys() {
+            let value = search.value(p);
+            let moves = search.moves(p);
+            let keeping = moves.iter().filter(|(_, o)| o.value == value.value).count();
+            let is_puzzle = value.value != Value::Lose && moves.len() >= 2 && keeping == 1;
+            let index = graph.index_of(p);
+            assert_eq!(set.get(index).is_some(), is_puzzle, "{id} {p:?}");
+            assert_eq!(puzzle_at(&solution, p).is_ok(), is_puzzle, "{id} {p:?}");
+            if !is_puzzle {
+                continue;
+            }
+            expected += 1;
+            let puzzle = set.get(index).unwrap();
+            let kind = if value.value == Value::Win {
+                PuzzleKind::Win
+            } else {
+                PuzzleKind::Hold
+            };
+            assert_eq!(puzzle.kind, kind);
+            // Every move tried: only the answer keeps the value.
+            let shown = view(&solution, puzzle, p, &mut Checker::trusted()).unwrap();
+            let (answer, _) = moves.iter().find(|(_, o)| o.value == value.value).unwrap();
+            assert_eq!(&shown.answer, answer);
+            for m in &shown.moves {
+                let (_, o) = moves.iter().find(|(n, _)| *n == m.name).unwrap();
+                assert_eq!(m.value, *o);
+                assert_eq!(m.answer, m.name == *answer);
+                check_line_is_optimal(&search, &rules, &m.line);
+            }
+            if kind == PuzzleKind::Win {
+                assert_eq!(u32::from(puzzle.depth), value.remoteness.unwrap());
+            }
+        }
+        assert_eq!(set.puzzles.len(), expected, "{id}");
+        assert!(expected > 0, "{id} has no puzzle");
+    }
+}
+
+#[test]
+fn choosing_is_fixed_by_the_seed() {
+    let rules = Ruleset::from_variant_id("standard").unwrap();
+    let solution = solve(&rules);
+    let graph = Graph::new(&rules).unwrap();
+    let start = graph.index_of(&Position::start(&rules));
+    let set = PuzzleSet::find(&graph, &solution, start, &|_| {}).unwrap();
+    let filter = chopsticks_learn::puzzles::Filter::default();
+    let a = set.choose(&filter, 5, 42);
+    assert_eq!(a, set.choose(&filter, 5, 42));
+    assert_ne!(a, set.choose(&filter, 5, 43));
+    assert_eq!(a.len(), 5);
+    let all = set.choose(&filter, usize::MAX, 1);
+    assert_eq!(all.len(), set.puzzles.len());
+    let hard = chopsticks_learn::puzzles::Filter {
+        kind: Some(PuzzleKind::Win),
+        difficulty: Some((
+            chopsticks_learn::Difficulty(4),
+            chopsticks_learn::Difficulty(5),
+        )),
+    };
+    for p in set.choose(&hard, 100, 3) {
+        assert!(p.difficulty.0 >= 4 && p.kind == PuzzleKind::Win);
+    }
+}
