@@ -44,6 +44,13 @@ enum Command {
     Query(commands::query::QueryArgs),
     /// Play against the perfect computer (reads moves from standard input).
     Play(commands::play::PlayArgs),
+    /// Review a recorded game: every move's value before and after, its
+    /// mistakes with the best moves and the lines that refute them, and each
+    /// player's accuracy.
+    Review(commands::review::ReviewArgs),
+    /// Puzzles: positions reachable from the start where exactly one move wins
+    /// (or keeps the draw), graded by difficulty, chosen by a seed.
+    Puzzles(commands::puzzles::PuzzlesArgs),
     /// A winning strategy to remember, or the positions to avoid in a drawn variant.
     Strategy(commands::strategy::StrategyArgs),
     /// Solve a family of variants (ranges of F and of hands) and tabulate who wins.
@@ -204,6 +211,8 @@ fn main() {
         Command::Query(args) => commands::query::run(&args),
         Command::Play(args) => commands::play::run(&args),
         Command::Strategy(args) => commands::strategy::run(&args),
+        Command::Review(args) => commands::review::run(&args),
+        Command::Puzzles(args) => commands::puzzles::run(&args),
         Command::Survey(args) => commands::survey::run(&args),
         Command::Stats(args) => commands::stats::run(&args),
         Command::Moves(args) => commands::moves::run(&args),

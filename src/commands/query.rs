@@ -1,7 +1,8 @@
 //! `chopsticks query POSITION`: a position's value and every move's value, best first.
 
 use anyhow::Result;
-use chopsticks_rules::Position;
+use chopsticks_learn::{optimal_line, Line};
+use chopsticks_rules::{Position, SeatedPosition};
 use chopsticks_solve::Concept;
 use clap::Args;
 use serde_json::json;
@@ -13,6 +14,11 @@ use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 pub struct QueryArgs {
     /// The position, in any notation (mover's hands first).
     position: String,
+    /// Show, after each move, the line that follows it with best play on both
+    /// sides (to the end of the game, or for a draw to the first position met
+    /// again); and the line from the position itself.
+    #[arg(long)]
+    line: bool,
     #[command(flatten)]
     rules: RulesArgs,
     #[command(flatten)]
@@ -32,18 +38,42 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let moves = s.solution.evaluate_moves(&position)?;
     let seats = s.solution.seat_outcomes(&position)?;
     let concept = s.solution.concept();
+    // The lines (`--line`): from the position, and after each move.
+    let seated = SeatedPosition::new(&s.rules, position.seat(), position.clone())?;
+    let (line, move_lines) = if args.line {
+        let mut checker = s.checker()?;
+        let here = optimal_line(&s.solution, &seated, &mut checker)?;
+        let after = moves
+            .iter()
+            .map(|m| {
+                optimal_line(
+                    &s.solution,
+                    &seated.after(m.to.clone(), m.step),
+                    &mut checker,
+                )
+            })
+            .collect::<Result<Vec<Line>, _>>()?;
+        (Some(here), after)
+    } else {
+        (None, Vec::new())
+    };
     if args.output.json {
         let list = moves
             .iter()
-            .map(|m| {
-                Ok(json!({
+            .enumerate()
+            .map(|(k, m)| {
+                let mut entry = json!({
                     "move": m.mv.describe(&s.rules),
                     "kind": m.mv.kind(),
                     "to": super::child_text(&s.rules, notation, &m.to)?,
                     "value": m.outcome.value.name(),
                     "remoteness": m.outcome.remoteness,
                     "seats": m.seats.iter().map(outcome_json).collect::<Vec<_>>(),
-                }))
+                });
+                if let Some(l) = move_lines.get(k) {
+                    entry["line"] = serde_json::to_value(l)?;
+                }
+                Ok(entry)
             })
             .collect::<Result<Vec<_>>>()?;
         let mut value = outcome_json(&seats[0]);
@@ -52,6 +82,9 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         value["concept"] = json!(s.solution.concept());
         value["seats"] = json!(seats.iter().map(outcome_json).collect::<Vec<_>>());
         value["moves"] = json!(list);
+        if let Some(l) = &line {
+            value["line"] = serde_json::to_value(l)?;
+        }
         super::print_json(&value);
         return Ok(());
     }
@@ -81,6 +114,9 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         println!("No moves: the game is over.");
         return Ok(());
     }
+    if let Some(l) = &line {
+        println!("Best play from here: {}", l.text());
+    }
     let whose = match concept {
         Concept::Coalition => {
             "value for the player making the move, then for seats 1, 2, … after it"
@@ -94,7 +130,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         .map(|m| m.mv.describe(&s.rules).chars().count())
         .max()
         .unwrap_or(0);
-    for m in &moves {
+    for (k, m) in moves.iter().enumerate() {
         let text = m.mv.describe(&s.rules);
         let pad = " ".repeat(width - text.chars().count());
         let value = if concept == Concept::Coalition {
@@ -107,6 +143,9 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             "  {text}{pad}  → {:<14} {value}",
             super::child_text(&s.rules, notation, &m.to)?,
         );
+        if let Some(l) = move_lines.get(k) {
+            println!("      then: {}", l.text());
+        }
     }
     Ok(())
 }

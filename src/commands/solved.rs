@@ -76,6 +76,20 @@ impl Solved {
         Ok(())
     }
 
+    /// What checks the lines a review, a puzzle or `query --line` shows: for a
+    /// loaded solution, against the rules (`chopsticks_learn::Checker`); for one
+    /// solved here, nothing.
+    pub fn checker(&self) -> Result<chopsticks_learn::Checker<'_>> {
+        if !self.loaded {
+            return Ok(chopsticks_learn::Checker::trusted());
+        }
+        let graph = match self.solution.concept() {
+            Concept::TwoPlayer => None,
+            _ => Some(self.graph()?),
+        };
+        Ok(chopsticks_learn::Checker::against_rules(graph))
+    }
+
     /// Checks every position of a loaded solution (for commands that walk much of
     /// the table, such as `strategy`): afterwards the table is known to be exactly
     /// the solution of its ruleset.
@@ -106,11 +120,29 @@ pub fn solved_with<T>(
     quiet: bool,
     prepare: impl FnOnce(&Ruleset) -> Result<T>,
 ) -> Result<(Solved, T)> {
+    // With a file and no rule flags, the file's rules; else the flags' (the
+    // standard game when none is given).
+    let asked = if db.db.is_some() && !rules.any_given() {
+        None
+    } else {
+        Some(rules.ruleset()?)
+    };
+    solved_ruleset(asked, db, quiet, prepare)
+}
+
+/// [`solved_with`] for a ruleset known otherwise (a game record's variant):
+/// solves `asked`, or loads `db` (refusing a file for other rules than `asked`;
+/// `None`: whatever rules the file holds).
+pub fn solved_ruleset<T>(
+    asked: Option<Ruleset>,
+    db: &DbArgs,
+    quiet: bool,
+    prepare: impl FnOnce(&Ruleset) -> Result<T>,
+) -> Result<(Solved, T)> {
     if let Some(path) = &db.db {
         let solution = file::open(path)?;
         let stored = solution.rules().clone();
-        if rules.any_given() {
-            let asked = rules.ruleset()?;
+        if let Some(asked) = asked {
             if asked != stored {
                 bail!(
                     "{} holds the solution of {}, not of the rules asked for ({})",
@@ -130,7 +162,9 @@ pub fn solved_with<T>(
         };
         return Ok((s, prepared));
     }
-    let rules = rules.ruleset()?;
+    let Some(rules) = asked else {
+        bail!("no rules given and no saved solution (--db) to read them from");
+    };
     let prepared = prepare(&rules)?;
     let graph = graph_for_solving(&rules, quiet)?;
     let clock = Instant::now();

@@ -7,6 +7,7 @@ use chopsticks_solve::strategy::{advice, seat_name, Advice};
 use chopsticks_solve::{Concept, Value};
 use clap::Args;
 use serde_json::json;
+use std::path::PathBuf;
 
 use super::solved::{outcome_json, outcome_text, solved, DbArgs};
 use crate::rules_args::{OutputArgs, RulesArgs};
@@ -21,6 +22,13 @@ pub struct StrategyArgs {
     /// Start from this position instead of the usual start.
     #[arg(long)]
     start: Option<String>,
+    /// Also draw the list as a printable sheet, each configuration with hands, to
+    /// this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Also draw the sheet as a PNG image to this file.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -58,6 +66,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             .collect()
     })
     .map_err(|e| anyhow!("internal error: {e}"))?;
+    write_sheets(args, &s.rules, &advice)?;
     let mut out = json!({
         "ruleset": s.rules.describe(),
         "concept": concept,
@@ -206,6 +215,35 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             for (line, n) in &avoid {
                 println!("  {line}  ({loses_in} {n})");
             }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the strategy sheet (`--svg`, `--png`), each file written whole or
+/// not at all.
+fn write_sheets(
+    args: &StrategyArgs,
+    rules: &chopsticks_rules::Ruleset,
+    advice: &Advice,
+) -> Result<()> {
+    if args.svg.is_none() && args.png.is_none() {
+        return Ok(());
+    }
+    let sheet = chopsticks_learn::sheet::Sheet::from_advice(rules, advice)?;
+    if let Some(path) = &args.svg {
+        chopsticks_files::write_atomically(path, sheet.svg().as_bytes())
+            .with_context(|| format!("cannot write the sheet to {}", path.display()))?;
+        if !args.output.quiet {
+            eprintln!("wrote the strategy sheet to {}", path.display());
+        }
+    }
+    if let Some(path) = &args.png {
+        let bytes = sheet.png().context("cannot encode the PNG sheet")?;
+        chopsticks_files::write_atomically(path, &bytes)
+            .with_context(|| format!("cannot write the sheet to {}", path.display()))?;
+        if !args.output.quiet {
+            eprintln!("wrote the strategy sheet to {}", path.display());
         }
     }
     Ok(())

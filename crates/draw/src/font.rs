@@ -7,9 +7,27 @@ pub const WIDTH: usize = 5;
 /// See [`WIDTH`].
 pub const HEIGHT: usize = 7;
 
-/// The glyph of `c` (a `?` for characters outside printable ASCII).
+/// The ASCII character drawn for `c`: itself when printable ASCII, a
+/// look-alike for the few others the project writes (`×` as `x`, `→` as `>`,
+/// dashes as `-`, accented letters without their accent), else `?`.
+pub fn drawn_as(c: char) -> char {
+    match c {
+        ' '..='~' => c,
+        '×' => 'x',
+        '→' => '>',
+        '–' | '—' | '−' => '-',
+        '’' | '‘' => '\'',
+        '“' | '”' => '"',
+        'è' | 'é' | 'ê' => 'e',
+        'à' | 'â' => 'a',
+        '·' => '.',
+        _ => '?',
+    }
+}
+
+/// The glyph of `c` (see [`drawn_as`]).
 pub fn glyph(c: char) -> &'static [u8; HEIGHT] {
-    let code = c as u32;
+    let code = drawn_as(c) as u32;
     let i = if (32..127).contains(&code) {
         (code - 32) as usize
     } else {

@@ -25,8 +25,8 @@ pub const MAX_DRAW_PLIES: usize = 1000;
 /// One ply of a line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LineStep {
-    /// The seat that moves, 0 = Player 1.
-    pub seat: usize,
+    /// The player who moves: 1 = Player 1 (the seat's number plus one).
+    pub player: usize,
     /// The move, by the name `chopsticks moves` prints.
     #[serde(rename = "move")]
     pub name: String,
@@ -70,21 +70,30 @@ impl Line {
         self.steps.iter().map(|s| s.name.as_str()).collect()
     }
 
-    /// The line as one line of text: `tap 1→1, tap 2→1, … (game over)`.
+    /// The line as one line of text, each move with its player:
+    /// `P2 tap 1→1, P1 tap 2→2 (game over)`.
     pub fn text(&self) -> String {
-        let mut out = self.names().join(", ");
+        let mut out: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| format!("P{} {}", s.player, s.name))
+            .collect();
         let end = match self.end {
+            LineEnd::Finished if self.steps.is_empty() => "the game is over".to_string(),
             LineEnd::Finished => "game over".to_string(),
-            LineEnd::Repeated { ply: 0 } => "back to the start: a draw".to_string(),
-            LineEnd::Repeated { ply } => format!("back to the position after ply {ply}: a draw"),
-            LineEnd::Limit => format!("{} plies shown of a draw", self.steps.len()),
+            LineEnd::Repeated { ply: 0 } => "back where the line started: a draw".to_string(),
+            LineEnd::Repeated { ply } => {
+                format!("back to the position after its move {ply}: a draw")
+            }
+            LineEnd::Limit => format!("a draw; its first {} plies", self.steps.len()),
         };
-        if out.is_empty() {
-            out = end;
-        } else {
-            out.push_str(&format!(" ({end})"));
+        match out.pop() {
+            None => end,
+            Some(last) => {
+                out.push(format!("{last} ({end})"));
+                out.join(", ")
+            }
         }
-        out
     }
 }
 
@@ -119,7 +128,7 @@ pub fn optimal_line(
         }
         let next = at.after(best.to, best.step);
         steps.push(LineStep {
-            seat: at.turn(),
+            player: at.turn() + 1,
             name: best.mv.describe(rules),
             position: next.to_text(rules)?,
             value: best.outcome,
@@ -160,7 +169,7 @@ mod tests {
         // The winner's remoteness drops by one each ply; the seats alternate.
         for (k, step) in line.steps.iter().enumerate() {
             assert_eq!(step.value.remoteness, Some(23 - k as u32));
-            assert_eq!(step.seat, k % 2);
+            assert_eq!(step.player, k % 2 + 1);
         }
         assert!(line.steps.last().unwrap().to.position().is_terminal(&rules));
 

@@ -369,8 +369,8 @@ pub struct PuzzleMove {
 pub struct PuzzleView {
     /// The position, as a seated text; a link opens the puzzle by it.
     pub position: String,
-    /// The seat to move, 0 = Player 1.
-    pub seat: usize,
+    /// The player to move: 1 = Player 1.
+    pub player: usize,
     pub kind: PuzzleKind,
     /// What to do: `Player 1 to move and win.`
     pub goal: String,
@@ -437,7 +437,7 @@ pub fn view(
     };
     Ok(PuzzleView {
         position: seated.to_text(rules)?,
-        seat: seated.turn(),
+        player: seated.turn() + 1,
         kind: puzzle.kind,
         goal,
         value,

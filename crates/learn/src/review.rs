@@ -103,8 +103,8 @@ impl Verdict {
 pub struct ReviewedMove {
     /// The ply, counted from 1.
     pub ply: usize,
-    /// The seat that moved, 0 = Player 1.
-    pub seat: usize,
+    /// The player who moved: 1 = Player 1.
+    pub player: usize,
     /// The position it moved in, as a seated text.
     pub from: String,
     #[serde(rename = "move")]
@@ -135,8 +135,8 @@ fn is_zero(n: &usize) -> bool {
 /// What one seat did over a game.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PlayerSummary {
-    /// The seat, 0 = Player 1.
-    pub seat: usize,
+    /// The player: 1 = Player 1.
+    pub player: usize,
     pub moves: usize,
     /// Best moves.
     pub best: usize,
@@ -191,7 +191,7 @@ pub fn review(
     }
     let mut players: Vec<PlayerSummary> = (0..rules.players())
         .map(|seat| PlayerSummary {
-            seat,
+            player: seat + 1,
             ..PlayerSummary::default()
         })
         .collect();
@@ -239,7 +239,7 @@ pub fn review(
         }
         moves.push(ReviewedMove {
             ply: k + 1,
-            seat: ply.from.turn(),
+            player: ply.from.turn() + 1,
             from: ply.from.to_text(rules)?,
             name: ply.name.clone(),
             to: ply.to.to_text(rules)?,

@@ -79,7 +79,7 @@ impl Sheet {
                 .chain((1..players).map(|k| format!("+{k}")))
                 .collect()
         };
-        let title = format!("Chopsticks: {}", rules.describe());
+        let title = format!("Chopsticks, {}", rules.variant_id());
         let (instructions, cards) = match advice {
             Advice::Win {
                 seat,
@@ -90,17 +90,25 @@ impl Sheet {
             } => {
                 let mut cards = Vec::new();
                 if *win_immediately {
-                    let mut players_hands: Vec<Vec<Hand>> =
-                        rules.hands.iter().map(|&h| vec![Some(0); h]).collect();
-                    players_hands[0] = vec![None; rules.hands[0]];
-                    if rules.misere {
-                        players_hands = rules.hands.iter().map(|&h| vec![None; h]).collect();
-                        players_hands[0] = vec![Some(0); rules.hands[0]];
-                    }
+                    // Two players: any hands of yours, none left to the other
+                    // (misère: none left to you). More: written in the note.
+                    let (players_hands, note): (Vec<Vec<Hand>>, &str) = if players == 2 {
+                        let (h0, h1) = (rules.hands[0], rules.hands[1]);
+                        if rules.misere {
+                            (vec![vec![Some(0); h0], vec![None; h1]], "win at once")
+                        } else {
+                            (vec![vec![None; h0], vec![Some(0); h1]], "win at once")
+                        }
+                    } else {
+                        (
+                            rules.hands.iter().map(|&h| vec![None; h]).collect(),
+                            "win at once when you can",
+                        )
+                    };
                     cards.push(Card {
                         number: 1,
                         players: players_hands,
-                        note: "win at once".into(),
+                        note: note.into(),
                     });
                 }
                 for c in configurations {
@@ -117,7 +125,8 @@ impl Sheet {
                 };
                 (
                     format!(
-                        "The {} can force a win. After each of your moves, reach the first configuration of this list that you can ({whose}; left to right, rows down). Checked against every defence ({positions_faced} positions faced).",
+                        "{}. The {} player can force a win. After each of your moves, reach the first configuration of this list that you can ({whose}; left to right, rows down). Checked against every defence ({positions_faced} positions faced).",
+                        rules.describe(),
                         seat_name(*seat)
                     ),
                     cards,
@@ -136,7 +145,7 @@ impl Sheet {
                     })
                     .collect::<Result<Vec<Card>, LearnError>>()?;
                 (
-                    "Nobody can force a win. Never leave your opponent in one of these configurations (your hands on top); the note says how fast they would then win.".to_string(),
+                    format!("{}. Nobody can force a win. Never move into one of these configurations (your hands on top): from there the next player can force a win, as fast as the note says.", rules.describe()),
                     cards,
                 )
             }

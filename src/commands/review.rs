@@ -1,0 +1,195 @@
+//! `chopsticks review GAME`: every move of a recorded game against the solved
+//! table, its mistakes with the best moves and their refutation lines, and each
+//! player's accuracy. The record's format is `chopsticks_learn::record`'s
+//! (docs/LEARN.md).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use chopsticks_learn::record::{GameRecord, MAX_RECORD_BYTES};
+use chopsticks_learn::{review, Review, Verdict};
+use clap::Args;
+
+use super::solved::{solved_ruleset, DbArgs};
+use crate::rules_args::{OutputArgs, RulesArgs};
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    /// The game record: a file, or `-` (or nothing) for standard input. Its first
+    /// line names the variant (`variant standard`); the rule flags give it for a
+    /// record without one.
+    game: Option<PathBuf>,
+    /// Only the mistakes (moves that were not best), not every move.
+    #[arg(long)]
+    mistakes: bool,
+    /// Without the lines (the best line and the refutation of each mistake).
+    #[arg(long)]
+    no_lines: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Reads a record from a file or standard input, at most [`MAX_RECORD_BYTES`].
+pub fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
+    let mut bytes = Vec::new();
+    let name = match path {
+        None => "standard input".to_string(),
+        Some(p) if p.as_os_str() == "-" => "standard input".to_string(),
+        Some(p) => p.display().to_string(),
+    };
+    let limit = MAX_RECORD_BYTES as u64 + 1;
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let file = std::fs::File::open(p).with_context(|| format!("cannot open {name}"))?;
+            if !file.metadata()?.is_file() {
+                bail!("{name} is not a regular file");
+            }
+            file.take(limit)
+                .read_to_end(&mut bytes)
+                .with_context(|| format!("cannot read {name}"))?;
+        }
+        _ => {
+            std::io::stdin()
+                .take(limit)
+                .read_to_end(&mut bytes)
+                .with_context(|| format!("cannot read {name}"))?;
+        }
+    }
+    if bytes.len() > MAX_RECORD_BYTES {
+        bail!("{name}: a game record is at most {MAX_RECORD_BYTES} bytes");
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok((name, text))
+}
+
+pub fn run(args: &ReviewArgs) -> Result<()> {
+    let (name, text) = read_record(args.game.as_ref())?;
+    let record = GameRecord::parse(&text).with_context(|| name.clone())?;
+    let flags = args
+        .rules
+        .any_given()
+        .then(|| args.rules.ruleset())
+        .transpose()?;
+    let rules = match (&record.variant, flags.as_ref(), &args.db.db) {
+        // A record without a variant, read with a file: the file's rules.
+        (None, None, Some(_)) => None,
+        _ => Some(record.rules(flags.as_ref()).with_context(|| name.clone())?),
+    };
+    // The moves are checked before any solving.
+    let (s, replay) = solved_ruleset(rules, &args.db, args.output.quiet, |rules| {
+        record.replay(rules).with_context(|| name.clone())
+    })?;
+    let mut checker = s.checker()?;
+    let r = review(&s.solution, &replay, &mut checker)?;
+    if args.output.json {
+        super::print_json(&serde_json::to_value(&r)?);
+        return Ok(());
+    }
+    print_review(&r, &s.rules.describe(), args);
+    Ok(())
+}
+
+fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
+    println!(
+        "Review of a game of {} ({rules}): {} move{} from {} ({} for Player {}).",
+        r.variant,
+        r.moves.len(),
+        super::plural(r.moves.len() as u64),
+        r.start,
+        r.start_value,
+        r.start.split('_').next().unwrap_or("1"),
+    );
+    let width = r
+        .moves
+        .iter()
+        .map(|m| m.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for m in &r.moves {
+        if args.mistakes && m.verdict == Verdict::Best {
+            continue;
+        }
+        let pad = " ".repeat(width - m.name.chars().count());
+        let mark = match m.verdict {
+            Verdict::Best => "  ",
+            Verdict::SlowerWin { .. } | Verdict::FasterLoss { .. } => "?!",
+            _ => "??",
+        };
+        println!(
+            "{:>4}. P{} {}{pad}  {:<11} → {:<11} {mark} {}",
+            m.ply,
+            m.player,
+            m.name,
+            m.before.to_string(),
+            m.after.to_string(),
+            m.verdict.words()
+        );
+        if m.verdict == Verdict::Best {
+            continue;
+        }
+        let plural = if m.best.len() == 1 { "" } else { "s" };
+        println!(
+            "        best move{plural}: {} ({})",
+            m.best.join(", "),
+            m.before
+        );
+        if args.no_lines {
+            continue;
+        }
+        if let Some(line) = &m.best_line {
+            println!("        after {}: {}", m.best[0], line.text());
+        }
+        if let Some(line) = &m.refutation {
+            println!("        refutation of {}: {}", m.name, line.text());
+        }
+    }
+    let state = if r.finished {
+        "the game is over".to_string()
+    } else {
+        format!("the player to move there has {}", r.last_value)
+    };
+    println!("Last position: {} ({state}).", r.last);
+    println!("Players (accuracy: the share of moves that kept the player's value):");
+    for p in &r.players {
+        if p.moves == 0 {
+            println!("  Player {}: no move", p.player);
+            continue;
+        }
+        let mut faults = Vec::new();
+        for (n, one, many) in [
+            (p.thrown_wins, "win thrown away", "wins thrown away"),
+            (p.thrown_draws, "draw thrown away", "draws thrown away"),
+            (p.slower_wins, "slower win", "slower wins"),
+            (p.faster_losses, "faster loss", "faster losses"),
+        ] {
+            if n > 0 {
+                faults.push(format!("{n} {}", if n == 1 { one } else { many }));
+            }
+        }
+        println!(
+            "  Player {}: {} move{}, accuracy {:.0}% ({} kept the value), {} best ({:.0}%){}",
+            p.player,
+            p.moves,
+            super::plural(p.moves as u64),
+            p.accuracy * 100.0,
+            p.kept,
+            p.best,
+            p.best_share * 100.0,
+            if faults.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", faults.join(", "))
+            }
+        );
+    }
+}
