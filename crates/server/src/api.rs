@@ -7,6 +7,10 @@
 //! GET /api/v1/chopsticks/{variant}/positions/?p=POS     a position's values and its moves, best first
 //! GET /api/v1/chopsticks/{variant}/instructions/        the variant's rules (Markdown)
 //! GET /api/v1/chopsticks/{variant}/strategy             a checked winning strategy, or the traps of a draw
+//!                                          ?format=svg  the same as a printable sheet (SVG)
+//! GET /api/v1/chopsticks/{variant}/line?p=POS           the optimal line from a position   (crate::learn)
+//! POST /api/v1/chopsticks/{variant}/review              a game record reviewed             (crate::learn)
+//! GET /api/v1/chopsticks/{variant}/puzzles              puzzles, or the one at ?p=POS      (crate::learn)
 //! GET /api/v1/value?expr=EXPR[&variant=V]               a canonical game value (`chopsticks value`)
 //! GET /healthz                                          "ok"
 //! ```
@@ -78,7 +82,7 @@ fn remoteness(o: &Outcome) -> Option<i64> {
     }
 }
 
-fn rules_of(variant: &str) -> Result<Ruleset, ApiError> {
+pub(crate) fn rules_of(variant: &str) -> Result<Ruleset, ApiError> {
     Ruleset::from_variant_id(variant).map_err(|e| ApiError::unprocessable(e.to_string()))
 }
 
@@ -413,13 +417,29 @@ async fn position_answer(
     Ok(answer)
 }
 
+#[derive(Deserialize)]
+pub struct StrategyQuery {
+    format: Option<String>,
+}
+
 /// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,
-/// computed once per cached variant.
+/// computed once per cached variant; with `format=svg`, the printable sheet of
+/// it (`chopsticks strategy --svg`).
 pub async fn strategy(
     State(state): State<AppState>,
     Path(variant): Path<String>,
-) -> Result<Json<Json_>, ApiError> {
+    Query(query): Query<StrategyQuery>,
+) -> Result<Response, ApiError> {
     let rules = rules_of(&variant)?;
+    let svg = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("svg") => true,
+        Some(f) => {
+            return Err(ApiError::bad_request(format!(
+                "`format` is json or svg, not `{f}`"
+            )))
+        }
+    };
     let solved = state.cache.get(rules).await?;
     let advice = solved
         .advice
@@ -450,6 +470,15 @@ pub async fn strategy(
         })
         .await
         .clone()?;
+    if svg {
+        let sheet = chopsticks_learn::sheet::Sheet::from_advice(&solved.rules, &advice)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        return Ok((
+            [(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))],
+            sheet.svg(),
+        )
+            .into_response());
+    }
     let start = solved
         .solution
         .outcome(&Position::start(&solved.rules))
@@ -489,7 +518,7 @@ pub async fn strategy(
                 .collect();
         }
     }
-    Ok(Json(out))
+    Ok(Json(out).into_response())
 }
 
 #[derive(Deserialize)]

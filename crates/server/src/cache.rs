@@ -48,6 +48,8 @@ pub struct Solved {
     pub solution: Solution,
     /// The strategy advice from the start, computed on first request.
     pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
+    /// Every puzzle of the variant, found on first request.
+    pub puzzles: OnceCell<Result<Arc<chopsticks_learn::PuzzleSet>, ApiError>>,
     /// The file a saved solution was opened from, and its identity then.
     source: Option<(PathBuf, FileIdentity)>,
     /// Whether every position of the table is known to be what the rules give:
@@ -85,6 +87,7 @@ impl Solved {
             graph,
             solution,
             advice: OnceCell::new(),
+            puzzles: OnceCell::new(),
             source: None,
             checked: AtomicBool::new(true),
         }

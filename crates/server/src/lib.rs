@@ -18,6 +18,7 @@ pub mod cache;
 pub mod connections;
 pub mod error;
 pub mod instructions;
+pub mod learn;
 pub mod load;
 pub mod page;
 pub mod values;
@@ -59,6 +60,22 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/v1/chopsticks/{variant}/strategy", get(api::strategy))
         .route("/api/v1/chopsticks/{variant}/strategy/", get(api::strategy))
+        .route("/api/v1/chopsticks/{variant}/line", get(learn::line))
+        .route("/api/v1/chopsticks/{variant}/line/", get(learn::line))
+        .route(
+            "/api/v1/chopsticks/{variant}/review",
+            get(learn::review_get)
+                .post(learn::review_post)
+                .layer(axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES)),
+        )
+        .route(
+            "/api/v1/chopsticks/{variant}/review/",
+            get(learn::review_get)
+                .post(learn::review_post)
+                .layer(axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES)),
+        )
+        .route("/api/v1/chopsticks/{variant}/puzzles", get(learn::puzzles))
+        .route("/api/v1/chopsticks/{variant}/puzzles/", get(learn::puzzles))
         .route("/api/v1/value", get(api::value))
         .route("/api/v1/value/", get(api::value))
         .route("/healthz", get(|| async { "ok" }))

@@ -1,0 +1,308 @@
+//! Learning endpoints: optimal lines, game reviews, puzzles and the printable
+//! strategy sheet, from `chopsticks-learn`.
+//!
+//! ```text
+//! GET  /api/v1/chopsticks/{variant}/line?p=POS          the optimal line from a position
+//! POST /api/v1/chopsticks/{variant}/review              a game record (text) reviewed
+//! GET  /api/v1/chopsticks/{variant}/review?record=TEXT  the same, for short records
+//! GET  /api/v1/chopsticks/{variant}/puzzles?count=N&seed=S&difficulty=D&kind=K
+//!                                                       puzzles chosen by a seed
+//! GET  /api/v1/chopsticks/{variant}/puzzles?p=POS       the puzzle at a position
+//! GET  /api/v1/chopsticks/{variant}/strategy?format=svg the strategy sheet (SVG)
+//! ```
+//!
+//! The answers are `chopsticks-learn`'s reports with their keys in camelCase,
+//! as the rest of the API writes its own fields (`bestLine`, `startValue`);
+//! values are `{"value", "remoteness"}` as the command line's `--json` writes
+//! them (a draw's remoteness `null`, not GamesmanUni's `-200`: these are not
+//! GamesmanUni's fields). Every line is checked against the rules first for a
+//! saved solution not checked whole, as the positions endpoint checks what it
+//! shows. The work runs on a blocking thread.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::Json;
+use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet};
+use chopsticks_learn::record::GameRecord;
+use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
+use chopsticks_rules::{Position, SeatedPosition};
+use serde::Deserialize;
+use serde_json::{json, Value as Json_};
+
+use crate::api::{rules_of, AppState, MAX_POSITION_TEXT};
+use crate::cache::Solved;
+use crate::error::ApiError;
+
+/// The longest game record read by the review endpoint (about 20,000 moves).
+pub const MAX_REVIEW_BYTES: usize = 256 * 1024;
+
+/// The most puzzles one request returns.
+pub const MAX_PUZZLES: usize = 100;
+
+/// `snake_case` keys to `camelCase`, all the way down.
+pub fn camel_keys(value: Json_) -> Json_ {
+    match value {
+        Json_::Object(map) => Json_::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let mut key = String::with_capacity(k.len());
+                    let mut upper = false;
+                    for c in k.chars() {
+                        if c == '_' {
+                            upper = true;
+                        } else if upper {
+                            key.extend(c.to_uppercase());
+                            upper = false;
+                        } else {
+                            key.push(c);
+                        }
+                    }
+                    (key, camel_keys(v))
+                })
+                .collect(),
+        ),
+        Json_::Array(items) => Json_::Array(items.into_iter().map(camel_keys).collect()),
+        v => v,
+    }
+}
+
+fn learn_error(e: LearnError) -> ApiError {
+    match e {
+        LearnError::Solve(chopsticks_solve::SolveError::Inconsistent(_)) => {
+            ApiError::unavailable(format!("the saved solution contradicts the rules, so it is not served: {e}"))
+        }
+        LearnError::Solve(chopsticks_solve::SolveError::NoRemoteness) => {
+            ApiError::unprocessable(e.to_string())
+        }
+        LearnError::Solve(e) => ApiError::unavailable(e.to_string()),
+        e => ApiError::unprocessable(e.to_string()),
+    }
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<Json_, ApiError> {
+    serde_json::to_value(value)
+        .map(camel_keys)
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
+impl Solved {
+    /// What checks the lines an answer shows (see the module documentation).
+    pub fn checker(&self) -> Checker<'_> {
+        if self.needs_line_checks() {
+            Checker::against_rules(Some(&self.graph))
+        } else {
+            Checker::trusted()
+        }
+    }
+}
+
+/// Runs `work` on a blocking thread with the solved variant.
+async fn blocking<T: Send + 'static>(
+    solved: Arc<Solved>,
+    work: impl FnOnce(&Solved) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || work(&solved))
+        .await
+        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+}
+
+fn parse_position(text: Option<String>, solved: &Solved) -> Result<SeatedPosition, ApiError> {
+    let text = text.ok_or_else(|| ApiError::bad_request("missing parameter `p` (the position)"))?;
+    if text.len() > MAX_POSITION_TEXT {
+        return Err(ApiError::bad_request(format!(
+            "the position is longer than {MAX_POSITION_TEXT} bytes"
+        )));
+    }
+    SeatedPosition::parse(&text, &solved.rules).map_err(|e| ApiError::unprocessable(e.to_string()))
+}
+
+#[derive(Deserialize)]
+pub struct LineQuery {
+    p: Option<String>,
+}
+
+/// `GET /api/v1/chopsticks/{variant}/line?p=POS`
+pub async fn line(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+    Query(query): Query<LineQuery>,
+) -> Result<Json<Json_>, ApiError> {
+    let solved = state.cache.get(rules_of(&variant)?).await?;
+    let seated = parse_position(query.p, &solved)?;
+    let line = blocking(solved, move |s| {
+        optimal_line(&s.solution, &seated, &mut s.checker()).map_err(learn_error)
+    })
+    .await?;
+    Ok(Json(to_json(&line)?))
+}
+
+#[derive(Deserialize)]
+pub struct ReviewQuery {
+    record: Option<String>,
+}
+
+/// Reviews a record of `variant` (a record naming no variant is of it).
+async fn review_text(state: AppState, variant: String, text: String) -> Result<Json<Json_>, ApiError> {
+    if text.len() > MAX_REVIEW_BYTES {
+        return Err(ApiError::too_large(format!(
+            "the game record is {} bytes long; at most {MAX_REVIEW_BYTES} are read",
+            text.len()
+        )));
+    }
+    let asked = rules_of(&variant)?;
+    let record = GameRecord::parse(&text).map_err(learn_error)?;
+    let rules = record.rules(Some(&asked)).map_err(learn_error)?;
+    let replay = record.replay(&rules).map_err(learn_error)?;
+    let solved = state.cache.get(rules).await?;
+    let reviewed = blocking(solved, move |s| {
+        review(&s.solution, &replay, &mut s.checker()).map_err(learn_error)
+    })
+    .await?;
+    Ok(Json(to_json(&reviewed)?))
+}
+
+/// `POST /api/v1/chopsticks/{variant}/review` with the record as the body.
+pub async fn review_post(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+    body: Bytes,
+) -> Result<Json<Json_>, ApiError> {
+    let text = String::from_utf8(body.to_vec())
+        .map_err(|_| ApiError::bad_request("the game record is not UTF-8 text"))?;
+    review_text(state, variant, text).await
+}
+
+/// `GET /api/v1/chopsticks/{variant}/review?record=TEXT`
+pub async fn review_get(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+    Query(query): Query<ReviewQuery>,
+) -> Result<Json<Json_>, ApiError> {
+    let text = query.record.ok_or_else(|| {
+        ApiError::bad_request("missing parameter `record` (the game record; or POST it as the body)")
+    })?;
+    review_text(state, variant, text).await
+}
+
+#[derive(Deserialize)]
+pub struct PuzzleQuery {
+    p: Option<String>,
+    count: Option<usize>,
+    seed: Option<u64>,
+    difficulty: Option<String>,
+    kind: Option<String>,
+}
+
+fn filter_of(query: &PuzzleQuery) -> Result<Filter, ApiError> {
+    let kind = match query.kind.as_deref() {
+        None | Some("any") => None,
+        Some("win") => Some(PuzzleKind::Win),
+        Some("hold") => Some(PuzzleKind::Hold),
+        Some(k) => {
+            return Err(ApiError::bad_request(format!(
+                "`kind` is win, hold or any, not `{k}`"
+            )))
+        }
+    };
+    let difficulty = match query.difficulty.as_deref() {
+        None | Some("") | Some("any") => None,
+        Some(text) => {
+            let one = |t: &str| {
+                Difficulty::parse(t).ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "`difficulty` is a grade 1 to 5 ({}) or a range `2-4`, not `{text}`",
+                        Difficulty::NAMES.join(", ")
+                    ))
+                })
+            };
+            let (lo, hi) = match text.split_once('-') {
+                Some((a, b)) => (one(a)?, one(b)?),
+                None => (one(text)?, one(text)?),
+            };
+            Some((lo.min(hi), lo.max(hi)))
+        }
+    };
+    Ok(Filter { kind, difficulty })
+}
+
+/// The puzzles of a solved variant, found once.
+async fn puzzle_set(solved: &Arc<Solved>) -> Result<Arc<PuzzleSet>, ApiError> {
+    solved
+        .puzzles
+        .get_or_init(|| {
+            let solved = Arc::clone(solved);
+            async move {
+                blocking(solved, |s| {
+                    // Every reachable position is read: a saved table is
+                    // checked whole first.
+                    s.check_whole(&|_| {})?;
+                    let start = s.graph.index_of(&Position::start(&s.rules));
+                    PuzzleSet::find(&s.graph, &s.solution, start, &|_| {})
+                        .map(Arc::new)
+                        .map_err(learn_error)
+                })
+                .await
+            }
+        })
+        .await
+        .clone()
+}
+
+/// `GET /api/v1/chopsticks/{variant}/puzzles?…`
+pub async fn puzzles(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+    Query(query): Query<PuzzleQuery>,
+) -> Result<Json<Json_>, ApiError> {
+    let filter = filter_of(&query)?;
+    let solved = state.cache.get(rules_of(&variant)?).await?;
+    if query.p.is_some() {
+        let seated = parse_position(query.p, &solved)?;
+        let shown = blocking(solved, move |s| {
+            let position = seated.position();
+            let mut checker = s.checker();
+            checker.around(&s.solution, position).map_err(|e| learn_error(e.into()))?;
+            let puzzle = puzzle_at(&s.solution, position).map_err(learn_error)?;
+            view(&s.solution, &puzzle, position, &mut checker).map_err(learn_error)
+        })
+        .await?;
+        return Ok(Json(to_json(&shown)?));
+    }
+    let count = query.count.unwrap_or(10).min(MAX_PUZZLES);
+    let seed = query.seed.unwrap_or(1);
+    let set = puzzle_set(&solved).await?;
+    let id = solved.rules.variant_id();
+    let (views, counts, total, reachable) = blocking(solved, move |s| {
+        let mut checker = s.checker();
+        let views = set
+            .choose(&filter, count, seed)
+            .iter()
+            .map(|p| view(&s.solution, p, &s.graph.position(p.index), &mut checker))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(learn_error)?;
+        Ok((views, set.counts(), set.puzzles.len(), set.reachable))
+    })
+    .await?;
+    Ok(Json(camel_keys(json!({
+        "variant": id,
+        "seed": seed,
+        "total": total,
+        "reachable": reachable,
+        "win_by_grade": counts[0],
+        "hold_by_grade": counts[1],
+        "puzzles": views.iter().map(to_json).collect::<Result<Vec<_>, _>>()?,
+    }))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_become_camel_case() {
+        let v = camel_keys(json!({"best_line": {"start_value": 1}, "a": [{"b_c": 2}]}));
+        assert_eq!(v, json!({"bestLine": {"startValue": 1}, "a": [{"bC": 2}]}));
+    }
+}
