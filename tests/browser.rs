@@ -716,3 +716,251 @@ fn three_players_and_teams_in_a_real_browser() {
         client.close().await.unwrap();
     });
 }
+
+/// The text of the first element matching `css` (empty when there is none).
+async fn css_text(client: &Client, css: &str) -> String {
+    match client.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Puzzles, lines, reviews, records and the printable sheet, as a person uses
+/// them: a puzzle opened by its link and missed (its refutation played on the
+/// board), the next one solved with a hint, the streak kept; the line after a
+/// listed move; a game with a mistake reviewed by clicking, its refutation
+/// stepped through; a record copied out and a bad one refused; the strategy
+/// sheet drawn for printing.
+#[test]
+fn puzzles_and_reviews_in_a_real_browser() {
+    let (Some(chromium), Some(chromedriver)) = (on_path("chromium"), on_path("chromedriver"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the browser test needs Debian's chromium and chromium-driver (.ci/run installs them)"
+        );
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = session(&driver, &chromium, profile.path()).await;
+        let base = format!("http://{}", server.address);
+
+        // A puzzle by its link: the API's first puzzle for seed 3.
+        let (code, set) = server.get("/api/v1/chopsticks/standard/puzzles?count=2&seed=3");
+        assert_eq!(code, 200, "{set}");
+        let first = &set["puzzles"][0];
+        let position = first["position"].as_str().unwrap();
+        client
+            .goto(&format!("{base}/?variant=standard&puzzle={position}"))
+            .await
+            .unwrap();
+        let goal = first["goal"].as_str().unwrap();
+        until("the puzzle's goal", || async {
+            (text(&client, "puzzle-goal").await == goal).then_some(())
+        })
+        .await;
+        assert_eq!(input_value(&client, "position-input").await, position);
+        let link = client
+            .find(Locator::Id("link"))
+            .await
+            .unwrap()
+            .attr("href")
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(link.contains(&format!("puzzle={position}")), "{link}");
+        // Missed: a wrong move, clicked in the list.
+        let wrong = first["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["answer"] == false)
+            .unwrap();
+        let wrong_name = wrong["move"].as_str().unwrap();
+        click(&client, &format!("#moves button.move[data-move='{wrong_name}']")).await;
+        let result = until("the verdict", || async {
+            let t = text(&client, "puzzle-result").await;
+            t.starts_with("Not ").then_some(t)
+        })
+        .await;
+        assert!(result.contains(first["answer"].as_str().unwrap()), "{result}");
+        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 0"));
+        // Its refutation, played on the board step by step.
+        click(&client, "#puzzle-play-refutation").await;
+        let step0 = until("the preview", || async {
+            let t = text(&client, "status").await;
+            t.starts_with("The refutation of").then_some(t)
+        })
+        .await;
+        assert!(step0.ends_with("the position"), "{step0}");
+        click(&client, "#preview-next").await;
+        let step1 = text(&client, "status").await;
+        assert!(step1.contains(&format!("move 1 of {}", wrong["line"]["steps"].as_array().unwrap().len() + 1)), "{step1}");
+        assert!(step1.contains(wrong_name), "{step1}");
+        let missed = screenshot(&client, "browser-puzzle-missed.png").await;
+        click(&client, "#preview-end").await;
+
+        // The next puzzle, solved after a hint: the answer clicked in the list.
+        let after_wrong = input_value(&client, "position-input").await;
+        click(&client, "#puzzle-next").await;
+        let next_goal = until("the next puzzle", || async {
+            let p = input_value(&client, "position-input").await;
+            let fresh = text(&client, "puzzle-result").await == "Your move.";
+            (fresh && p != position && p != after_wrong).then_some(p)
+        })
+        .await;
+        let (_, view) = server.get(&format!(
+            "/api/v1/chopsticks/standard/puzzles?p={}",
+            encode(&next_goal)
+        ));
+        click(&client, "#puzzle-hint").await;
+        let hint = text(&client, "puzzle-result").await;
+        assert_eq!(hint, format!("Hint: {}", view["hint"].as_str().unwrap()));
+        let answer = view["answer"].as_str().unwrap();
+        click(&client, &format!("#moves button.move[data-move='{answer}']")).await;
+        until("the puzzle solved", || async {
+            text(&client, "puzzle-result").await.starts_with("Right").then_some(())
+        })
+        .await;
+        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 1"));
+        let solved = screenshot(&client, "browser-puzzle-solved.png").await;
+
+        // Back to play: the line after a listed move.
+        click(&client, "#mode-play").await;
+        let status = settled(&client).await;
+        assert!(status.contains("win in 23"), "{status}");
+        let (_, start) = server.get("/api/v1/chopsticks/standard/positions/?p=1_1111");
+        let worst = start["moves"].as_array().unwrap().last().unwrap().clone();
+        let worst_name = worst["move"].as_str().unwrap();
+        click(&client, &format!(".line-button[data-move='{worst_name}']")).await;
+        let (_, line) = server.get(&format!(
+            "/api/v1/chopsticks/standard/line?p={}",
+            encode(worst["position"].as_str().unwrap())
+        ));
+        let shown = until("the line", || async {
+            let t = css_text(&client, ".line-box .line-text").await;
+            t.starts_with("Then:").then_some(t)
+        })
+        .await;
+        let first_step = &line["steps"][0];
+        assert!(
+            shown.starts_with(&format!("Then: P{} {}", first_step["player"], first_step["move"].as_str().unwrap())),
+            "{shown}"
+        );
+
+        // A game with a mistake: the worst first move, then best moves.
+        click(&client, &format!("#moves button.move[data-move='{worst_name}']")).await;
+        settled(&client).await;
+        let (_, here) = server.get(&format!(
+            "/api/v1/chopsticks/standard/positions/?p={}",
+            encode(&input_value(&client, "position-input").await)
+        ));
+        play_best(&client, &here["moves"][0]).await;
+        settled(&client).await;
+        click(&client, "#review-button").await;
+        until("the review", || async {
+            let t = css_text(&client, "#review-moves li button").await;
+            (!t.is_empty()).then_some(())
+        })
+        .await;
+        let first_reviewed = client
+            .find(Locator::Css("#review-moves button[data-ply='1']"))
+            .await
+            .unwrap();
+        assert_eq!(
+            first_reviewed.attr("data-verdict").await.unwrap().as_deref(),
+            Some("win-to-loss")
+        );
+        let summary = text(&client, "review-summary").await;
+        assert!(summary.contains("Player 1: accuracy 50%"), "{summary}");
+        // The mistake is marked in the value history.
+        assert!(client.find(Locator::Css("#history .mark.blunder")).await.is_ok());
+        first_reviewed.click().await.unwrap();
+        let detail = until("the reviewed move", || async {
+            let t = text(&client, "review-detail").await;
+            t.contains("Refutation").then_some(t)
+        })
+        .await;
+        assert!(detail.contains("a win thrown away: now a loss"), "{detail}");
+        assert!(detail.contains("Best: self 1→1"), "{detail}");
+        click(&client, "#play-refutation").await;
+        click(&client, "#preview-next").await;
+        click(&client, "#preview-next").await;
+        let stepping = text(&client, "status").await;
+        assert!(stepping.contains("move 2 of"), "{stepping}");
+        let review = screenshot(&client, "browser-review.png").await;
+        client
+            .execute(
+                "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));",
+                vec![],
+            )
+            .await
+            .unwrap();
+
+        // The record: written out, and a bad one refused with its line.
+        click(&client, "#record-box summary").await;
+        let record = input_value(&client, "record-text").await;
+        assert!(record.contains("variant standard\n1. "), "{record}");
+        assert!(record.contains(&format!("1. {worst_name}\n")), "{record}");
+        client
+            .execute(
+                "document.getElementById('record-text').value = 'variant standard\\n1. tap 1→1\\n2. tap 3→3\\n';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        click(&client, "#record-load").await;
+        let refused = until("the record refused", || async {
+            let t = text(&client, "record-error").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+        assert!(refused.starts_with("line 3: move 2 `tap 3→3` is not a legal move"), "{refused}");
+
+        // The strategy sheet, drawn for printing (the print dialog replaced).
+        client
+            .execute("window.print = () => { window.printed = true; };", vec![])
+            .await
+            .unwrap();
+        click(&client, "#print-sheet-button").await;
+        until("the sheet printed", || async {
+            let v = client
+                .execute(
+                    "const i = document.getElementById('sheet'); return [Boolean(window.printed), i ? i.naturalWidth : 0, document.body.classList.contains('print-sheet')];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            (v[0] == true && v[1].as_u64().unwrap_or(0) > 500 && v[2] == true).then_some(())
+        })
+        .await;
+
+        // No errors in the console but the refused record's answer (422).
+        let log = client.issue_cmd(BrowserLog).await.unwrap();
+        let severe: Vec<&Value> = log
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter(|e| e["level"] == "SEVERE")
+                    .filter(|e| {
+                        let m = e["message"].as_str().unwrap_or_default();
+                        !(m.contains("/review - ") && m.contains("422"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(severe.is_empty(), "console errors: {severe:?}");
+        eprintln!(
+            "screenshots: {}, {}, {}",
+            missed.display(),
+            solved.display(),
+            review.display()
+        );
+        client.close().await.unwrap();
+    });
+}

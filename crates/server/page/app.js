@@ -28,6 +28,12 @@ const state = {
   pending: false, // a move waiting for the server's answer
   answers: new Map(), // position text -> API answer, per variant
   people: [true, false], // per seat (0-based): a person plays it, else the computer
+  mode: "play", // "play" or "puzzle"
+  preview: null, // {title, steps: [{p, data, move}], k}: a line shown on the board, not played
+  review: null, // the API's review of the game (history[k] is after review.moves[k - 1])
+  puzzle: null, // {view, done, correct}: the puzzle being solved
+  puzzleQueue: [], // puzzles fetched, not yet shown
+  savedPeople: null, // who played each seat before the puzzles
 };
 
 const $ = (id) => document.getElementById(id);
@@ -71,6 +77,12 @@ function humans() {
 
 function entry() {
   return state.history[state.cur];
+}
+
+// What the board shows: a step of a line being previewed, or the game's position.
+function shown() {
+  if (state.preview) return state.preview.steps[state.preview.k];
+  return entry();
 }
 
 function turnOf(e) {
@@ -121,6 +133,9 @@ async function newGame(p = state.start) {
   const data = await answer(p);
   state.history = [{ p: data.position, data, move: null }];
   state.cur = 0;
+  state.preview = null;
+  state.review = null;
+  $("review").hidden = true;
   state.selected = null;
   state.hint = null;
   render();
@@ -144,6 +159,7 @@ async function play(move) {
   state.cur += 1;
   state.selected = null;
   state.hint = null;
+  if (state.mode === "puzzle" && state.puzzle && !state.puzzle.done) judgePuzzle(move);
   render();
   computerMaybe();
 }
@@ -191,6 +207,7 @@ function redoTarget() {
 function goTo(k) {
   if (k === null || k < 0 || k >= state.history.length) return;
   cancelComputer();
+  state.preview = null;
   state.cur = k;
   state.selected = null;
   state.hint = null;
@@ -209,6 +226,7 @@ function showHint() {
 
 function interactive() {
   const e = entry();
+  if (state.preview || (state.mode === "puzzle" && (!state.puzzle || state.puzzle.done))) return false;
   return !e.data.terminal && isHuman(turnOf(e)) && state.timer === null && !state.pending;
 }
 
@@ -301,7 +319,7 @@ function seatPlaces(n) {
 function drawBoard() {
   const svg = $("board");
   svg.replaceChildren();
-  const e = entry();
+  const e = shown();
   const fingers = state.rules.fingers;
   const turn = turnOf(e);
   const live = interactive();
@@ -360,7 +378,7 @@ function moveName(m) {
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
-  const e = entry();
+  const e = shown();
   const show = $("show-values").checked;
   const live = interactive();
   // Shade moves of the same value by how much slower they are than the best.
@@ -383,7 +401,17 @@ function drawMoves() {
     b.title = `${m.kind}: to ${m.position}`;
     if (m.targetSeat) b.dataset.target = m.targetSeat;
     b.addEventListener("click", () => play(m).catch(showError));
-    li.appendChild(b);
+    const lineButton = document.createElement("button");
+    lineButton.className = "line-button";
+    lineButton.textContent = "line";
+    lineButton.title = `The line after ${m.move}, both sides playing their best`;
+    lineButton.setAttribute("aria-label", `Show the line after ${m.move}`);
+    lineButton.dataset.move = m.move;
+    lineButton.addEventListener("click", () => toggleMoveLine(li, m).catch(showError));
+    const row = document.createElement("div");
+    row.className = "move-row";
+    row.append(b, lineButton);
+    li.appendChild(row);
     list.appendChild(li);
   }
   if (e.data.moves.length === 0) {
@@ -398,6 +426,13 @@ function drawStatus() {
   const status = $("status");
   const show = $("show-values").checked;
   status.className = "";
+  if (state.preview) {
+    const pv = state.preview;
+    const step = pv.steps[pv.k];
+    status.textContent = `${pv.title}: ${pv.k === 0 ? "the position" : `move ${pv.k} of ${pv.steps.length - 1}, ${step.move.player ? `P${step.move.player} ` : ""}${step.move.move}`}${step.data.terminal ? " — game over" : ""}`;
+    status.classList.add("preview");
+    return;
+  }
   if (e.data.terminal) {
     status.textContent = over(e);
     status.classList.add("over");
@@ -422,7 +457,7 @@ function drawStatus() {
 function drawSeatValues() {
   const list = $("seat-values");
   list.replaceChildren();
-  const e = entry();
+  const e = shown();
   const show = $("show-values").checked;
   list.hidden = !show || state.players === 2;
   for (const s of e.data.seats) {
@@ -482,6 +517,16 @@ function drawHistory() {
     c.addEventListener("click", () => goTo(pt.k));
     const label = el("text", { x: 396, y: pt.y + 4, class: "move-name" }, svg);
     label.textContent = pt.h.move ? pt.h.move.move : "start";
+    const verdict = reviewedAt(pt.k);
+    if (verdict && verdict.verdict.kind !== "best") {
+      const bad = !["slower-win", "faster-loss"].includes(verdict.verdict.kind);
+      c.classList.add("mistake");
+      const mark = el("text", { x: pt.x + 9, y: pt.y + 4, class: `mark ${bad ? "blunder" : "inaccuracy"}` }, svg);
+      mark.textContent = bad ? "??" : "?!";
+      const t2 = el("title", {}, mark);
+      t2.textContent = `${pt.h.move.move}: ${verdictWords(verdict.verdict)}`;
+      mark.addEventListener("click", () => showReviewedMove(pt.k));
+    }
   }
   // The next moves, as small dots in the row below; clicking one plays it.
   if (!e.data.terminal && interactive()) {
@@ -541,6 +586,8 @@ function drawLanes() {
     for (const pt of points) {
       const c = el("circle", { cx: pt.x, cy: pt.y, r: 5, class: `dot ${valueClass(pt.s.value)}` }, svg);
       c.dataset.lane = lane.name;
+      const verdict = reviewedAt(pt.k);
+      if (verdict && verdict.verdict.kind !== "best" && verdict.player - 1 === lane.seat) c.classList.add("mistake");
       const t = el("title", {}, c);
       t.textContent = `${pt.h.p}: ${lane.name} ${pt.s.alive ? valueWords(pt.s.value, pt.s.remoteness) : "out"}${pt.h.move ? ` (after ${pt.h.move.move} by Player ${pt.h.move.seat})` : ""}`;
       c.addEventListener("click", () => goTo(pt.k));
@@ -562,14 +609,19 @@ function drawValue() {
 
 function updateLink() {
   const e = entry();
-  const params = new URLSearchParams({ variant: state.variant, p: e.p });
+  const params = state.mode === "puzzle" && state.puzzle
+    ? new URLSearchParams({ variant: state.variant, puzzle: state.puzzle.view.position })
+    : new URLSearchParams({ variant: state.variant, p: e.p });
   const url = `/?${params}`;
   $("link").href = url;
+  $("link").textContent = state.mode === "puzzle" ? "Link to this puzzle" : "Link to this position";
+  fillRecord();
   history.replaceState(null, "", url);
   $("position-input").value = e.p;
 }
 
 function render() {
+  document.body.dataset.mode = state.mode;
   drawStatus();
   drawSeatValues();
   drawBoard();
@@ -577,9 +629,12 @@ function render() {
   drawHistory();
   drawValue();
   updateLink();
-  $("undo").disabled = undoTarget() === null;
-  $("redo").disabled = redoTarget() === null;
+  drawPreviewControls();
+  drawPuzzle();
+  $("undo").disabled = undoTarget() === null || state.mode === "puzzle";
+  $("redo").disabled = redoTarget() === null || state.mode === "puzzle";
   $("hint").disabled = !interactive();
+  $("review-button").disabled = state.history.length < 2 || state.mode === "puzzle";
   $("variant-line").textContent = `${state.rulesText} — variant ${state.variant}`;
   $("history-note").textContent = state.players > 2
     ? `One row per position, newest at the bottom; one lane per ${state.teams ? "team" : "player"}: a win for it on the lane's left (further left: sooner), a loss on the right, a draw in the middle; the mover's lane is shaded. Click a dot to go back.`
@@ -669,11 +724,14 @@ async function loadVariant(variant, p = null) {
     state.people = Array.from({ length: state.players }, (_, k) => k === 0);
   }
   $("strategy").replaceChildren();
+  $("sheet-box").replaceChildren();
+  state.puzzleQueue = [];
   fillRules(info.ruleset);
   drawSeatControls();
   const preset = info.id.split(".")[0];
   if ([...$("preset").options].some((o) => o.value === preset)) $("preset").value = preset;
   await newGame(first.position);
+  if (state.mode === "puzzle") await nextPuzzle();
 }
 
 async function showStrategy() {
@@ -716,6 +774,398 @@ async function showStrategy() {
   }
 }
 
+// ---------------------------------------------------------------- learning: lines, reviews, records, puzzles
+
+const VERDICTS = {
+  best: "best",
+  "slower-win": "a slower win",
+  "faster-loss": "a faster loss",
+  "win-to-draw": "a win thrown away: now a draw",
+  "win-to-loss": "a win thrown away: now a loss",
+  "draw-to-loss": "a draw thrown away: now a loss",
+};
+
+function verdictWords(v) {
+  const base = VERDICTS[v.kind] ?? v.kind;
+  if (v.plies) return `${base} (${v.plies} ${v.plies === 1 ? "ply" : "plies"} ${v.kind === "slower-win" ? "longer" : "sooner"})`;
+  return base;
+}
+
+function outcomeWords(o) {
+  return valueWords(o.value, o.remoteness);
+}
+
+// A line as text: `P2 tap 1→1, P1 tap 2→2 (game over)`.
+function lineText(line) {
+  const moves = line.steps.map((s) => `P${s.player} ${s.move}`);
+  let end;
+  if (line.end.kind === "finished") end = line.steps.length ? "game over" : "the game is over";
+  else if (line.end.kind === "repeated") end = line.end.ply === 0 ? "back where the line started: a draw" : `back to the position after its move ${line.end.ply}: a draw`;
+  else end = `a draw; its first ${line.steps.length} plies`;
+  if (!moves.length) return end;
+  moves[moves.length - 1] += ` (${end})`;
+  return moves.join(", ");
+}
+
+// The review's entry for the move that led to history[k], if the review is of this game.
+function reviewedAt(k) {
+  const r = state.review;
+  if (!r || k < 1 || k > r.moves.length) return null;
+  const m = r.moves[k - 1];
+  return state.history[k] && state.history[k].p === m.to ? m : null;
+}
+
+// Shows a line on the board, step by step, without playing it.
+async function startPreview(title, line) {
+  cancelComputer();
+  const positions = [line.start, ...line.steps.map((s) => s.position)];
+  const datas = await Promise.all(positions.map((p) => answer(p)));
+  state.preview = {
+    title,
+    k: 0,
+    steps: datas.map((data, k) => ({ p: data.position, data, move: k === 0 ? null : line.steps[k - 1] })),
+  };
+  render();
+}
+
+function endPreview() {
+  state.preview = null;
+  render();
+  computerMaybe();
+}
+
+function stepPreview(by) {
+  const pv = state.preview;
+  if (!pv) return;
+  pv.k = Math.max(0, Math.min(pv.steps.length - 1, pv.k + by));
+  render();
+}
+
+function drawPreviewControls() {
+  const box = $("preview-controls");
+  box.hidden = !state.preview;
+  if (!state.preview) return;
+  const pv = state.preview;
+  $("preview-back").disabled = pv.k === 0;
+  $("preview-next").disabled = pv.k === pv.steps.length - 1;
+  $("preview-step").textContent = `${pv.k} / ${pv.steps.length - 1}`;
+}
+
+async function toggleMoveLine(li, m) {
+  const open = li.querySelector(".line-box");
+  if (open) {
+    open.remove();
+    return;
+  }
+  const box = document.createElement("div");
+  box.className = "line-box";
+  box.textContent = "Working…";
+  li.appendChild(box);
+  const line = await getJSON(`${API}/${encodeURIComponent(state.variant)}/line?p=${encodeURIComponent(m.position)}`);
+  box.replaceChildren();
+  const text = document.createElement("span");
+  text.className = "line-text";
+  text.textContent = `Then: ${lineText(line)}`;
+  const show = document.createElement("button");
+  show.textContent = "Show on the board";
+  show.className = "small";
+  show.addEventListener("click", () => startPreview(`The line after ${m.move}`, { ...line, start: entry().p, steps: [{ player: m.seat, move: m.move, position: m.position }, ...line.steps] }).catch(showError));
+  box.append(text, " ", show);
+}
+
+// ------------------------------------------ game records
+
+function recordText() {
+  const lines = ["# A game of Chopsticks, from the page: `chopsticks review FILE` reviews it.", `variant ${state.variant}`];
+  if (state.history[0].p !== state.start) lines.push(`start ${state.history[0].p}`);
+  state.history.slice(1).forEach((h, k) => lines.push(`${k + 1}. ${h.move.move}`));
+  return `${lines.join("\n")}\n`;
+}
+
+function fillRecord() {
+  const box = $("record-text");
+  if (document.activeElement !== box && $("record-box").open) box.value = recordText();
+}
+
+async function postReview(text) {
+  const response = await fetch(`${API}/${encodeURIComponent(state.variant)}/review`, {
+    method: "POST",
+    headers: { "content-type": "text/plain; charset=utf-8" },
+    body: text,
+  });
+  let body;
+  try {
+    body = await response.json();
+  } catch {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
+  return body;
+}
+
+async function reviewGame() {
+  const box = $("review");
+  box.hidden = false;
+  $("review-summary").textContent = "Reviewing…";
+  try {
+    state.review = await postReview(recordText());
+    drawReview();
+    render();
+  } catch (error) {
+    $("review-summary").textContent = `Error: ${error.message}`;
+  }
+}
+
+// Loads a record: replays it (the server checks every move) and reviews it.
+async function loadRecord(text) {
+  $("record-error").textContent = "";
+  try {
+    const named = /^\s*variant\s+(\S+)/m.exec(text.replace(/#.*$/gm, ""));
+    if (named && named[1] !== state.variant) {
+      const info = await getJSON(`${API}/${encodeURIComponent(named[1])}/`);
+      if (info.id !== state.variant) await loadVariant(info.id);
+    }
+    if (state.mode === "puzzle") leavePuzzles(false);
+    const r = await postReview(text);
+    const positions = [r.start, ...r.moves.map((m) => m.to)];
+    const datas = await Promise.all(positions.map((p) => answer(p)));
+    cancelComputer();
+    state.history = datas.map((data, k) => ({
+      p: data.position,
+      data,
+      move: k === 0 ? null : datas[k - 1].moves.find((m) => m.move === r.moves[k - 1].move),
+    }));
+    state.cur = state.history.length - 1;
+    state.preview = null;
+    state.review = r;
+    // Nobody is the computer while a loaded game is looked at.
+    state.people = state.people.map(() => true);
+    drawSeatControls();
+    $("review").hidden = false;
+    drawReview();
+    render();
+  } catch (error) {
+    $("record-error").textContent = error.message;
+  }
+}
+
+function drawReview() {
+  const r = state.review;
+  if (!r) return;
+  const summary = $("review-summary");
+  summary.replaceChildren();
+  for (const p of r.players) {
+    const li = document.createElement("li");
+    if (p.moves === 0) {
+      li.textContent = `Player ${p.player}: no move`;
+    } else {
+      const faults = [];
+      if (p.thrownWins) faults.push(`${p.thrownWins} win${p.thrownWins === 1 ? "" : "s"} thrown away`);
+      if (p.thrownDraws) faults.push(`${p.thrownDraws} draw${p.thrownDraws === 1 ? "" : "s"} thrown away`);
+      if (p.slowerWins) faults.push(`${p.slowerWins} slower win${p.slowerWins === 1 ? "" : "s"}`);
+      if (p.fasterLosses) faults.push(`${p.fasterLosses} faster loss${p.fasterLosses === 1 ? "" : "es"}`);
+      li.textContent = `Player ${p.player}: accuracy ${Math.round(p.accuracy * 100)}% (${p.kept} of ${p.moves} moves kept the value), ${p.best} best${faults.length ? `; ${faults.join(", ")}` : ""}`;
+    }
+    li.dataset.player = p.player;
+    summary.appendChild(li);
+  }
+  const list = $("review-moves");
+  list.replaceChildren();
+  r.moves.forEach((m, k) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    const bad = !["best", "slower-win", "faster-loss"].includes(m.verdict.kind);
+    b.className = `reviewed ${m.verdict.kind === "best" ? "best" : bad ? "blunder" : "inaccuracy"}`;
+    b.dataset.ply = m.ply;
+    b.dataset.verdict = m.verdict.kind;
+    b.textContent = `${m.ply}. P${m.player} ${m.move}${m.verdict.kind === "best" ? "" : bad ? " ??" : " ?!"} — ${outcomeWords(m.before)} → ${outcomeWords(m.after)}`;
+    b.addEventListener("click", () => showReviewedMove(k + 1));
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+  $("review-detail").replaceChildren();
+}
+
+// Shows the position after a reviewed move, and what the move did.
+function showReviewedMove(k) {
+  const m = reviewedAt(k);
+  if (!m) return;
+  goTo(k);
+  const box = $("review-detail");
+  box.replaceChildren();
+  const head = document.createElement("p");
+  head.textContent = `${m.ply}. Player ${m.player} played ${m.move}: ${verdictWords(m.verdict)} (${outcomeWords(m.before)} before, ${outcomeWords(m.after)} after).`;
+  box.appendChild(head);
+  if (m.verdict.kind !== "best") {
+    const best = document.createElement("p");
+    best.textContent = `Best: ${m.best.join(", ")} (${outcomeWords(m.before)}).`;
+    box.appendChild(best);
+    const lines = [
+      ["refutation", `Refutation of ${m.move}`, m.refutation],
+      ["best-line", `After ${m.best[0]}`, m.bestLine],
+    ];
+    for (const [id, title, line] of lines) {
+      if (!line) continue;
+      const p = document.createElement("p");
+      p.className = "line-text";
+      p.textContent = `${title}: ${lineText(line)}`;
+      const b = document.createElement("button");
+      b.className = "small";
+      b.id = `play-${id}`;
+      b.textContent = id === "refutation" ? "Play the refutation" : "Play the best line";
+      // The best line starts after the best move: show the position before it first.
+      const shownLine = id === "refutation" ? line : { ...line, start: m.from, steps: [{ player: m.player, move: m.best[0], position: line.start }, ...line.steps] };
+      b.addEventListener("click", () => startPreview(title, shownLine).catch(showError));
+      p.append(" ", b);
+      box.appendChild(p);
+    }
+  }
+}
+
+// ------------------------------------------ puzzles
+
+function streaks() {
+  const get = (k) => Number(localStorage.getItem(k) || 0);
+  return { streak: get("chopsticks-streak"), best: get("chopsticks-best-streak") };
+}
+
+function setStreak(n) {
+  localStorage.setItem("chopsticks-streak", String(n));
+  const { best } = streaks();
+  if (n > best) localStorage.setItem("chopsticks-best-streak", String(n));
+}
+
+async function enterPuzzles(first = null) {
+  if (state.mode !== "puzzle") {
+    state.savedPeople = state.people;
+    state.mode = "puzzle";
+  }
+  state.people = state.people.map(() => true);
+  drawSeatControls();
+  $("review").hidden = true;
+  if (first) return loadPuzzle(first);
+  return nextPuzzle();
+}
+
+function leavePuzzles(restart = true) {
+  state.mode = "play";
+  state.puzzle = null;
+  if (state.savedPeople) state.people = state.savedPeople;
+  state.savedPeople = null;
+  drawSeatControls();
+  if (restart) newGame().catch(showError);
+  else render();
+}
+
+async function nextPuzzle() {
+  if (state.puzzleQueue.length === 0 || state.puzzleQueue[0].variant !== state.variant) {
+    const seed = Math.floor(Math.random() * 2 ** 31);
+    const params = new URLSearchParams({ count: "20", seed: String(seed), difficulty: $("puzzle-difficulty").value, kind: $("puzzle-kind").value });
+    $("puzzle-result").textContent = "Finding puzzles…";
+    const got = await getJSON(`${API}/${encodeURIComponent(state.variant)}/puzzles?${params}`);
+    state.puzzleQueue = got.puzzles.map((view) => ({ variant: state.variant, view }));
+    if (state.puzzleQueue.length === 0) {
+      state.puzzle = null;
+      $("puzzle-result").textContent = got.total === 0 ? "This variant has no puzzle: no reachable position has exactly one good move." : "No puzzle of this kind and difficulty: try another.";
+      render();
+      return;
+    }
+  }
+  await loadPuzzle(state.puzzleQueue.shift().view);
+}
+
+async function loadPuzzle(view) {
+  state.puzzle = { view, done: false, correct: null, played: null, hint: false };
+  await newGame(view.position);
+}
+
+function judgePuzzle(move) {
+  const pz = state.puzzle;
+  pz.done = true;
+  pz.played = move.move;
+  pz.correct = move.move === pz.view.answer;
+  setStreak(pz.correct ? streaks().streak + 1 : 0);
+}
+
+function giveUpPuzzle() {
+  const pz = state.puzzle;
+  if (!pz || pz.done) return;
+  pz.done = true;
+  pz.correct = false;
+  setStreak(0);
+  render();
+}
+
+function drawPuzzle() {
+  const box = $("puzzle");
+  box.hidden = state.mode !== "puzzle";
+  if (box.hidden) return;
+  const { streak, best } = streaks();
+  $("puzzle-streak").textContent = `Streak: ${streak} (best ${best})`;
+  const pz = state.puzzle;
+  $("puzzle-hint").disabled = !pz || pz.done;
+  $("puzzle-give-up").disabled = !pz || pz.done;
+  const lines = $("puzzle-lines");
+  lines.replaceChildren();
+  if (!pz) return;
+  const v = pz.view;
+  $("puzzle-goal").textContent = v.goal;
+  const plies = `${v.depth} ${v.depth === 1 ? "ply" : "plies"}`;
+  const decoys = v.decoys === 0 ? "none that looks like the answer" : `${v.decoys} that look${v.decoys === 1 ? "s" : ""} like the answer`;
+  $("puzzle-grade").textContent = `Difficulty ${v.difficulty} of 5 (${v.grade}): ${v.kind === "win" ? `a win in ${plies}` : `the slowest wrong move loses in ${plies}`}; ${v.moves.length} moves, ${decoys}.`;
+  const result = $("puzzle-result");
+  result.className = "";
+  if (!pz.done) {
+    result.textContent = pz.hint ? `Hint: ${v.hint}` : "Your move.";
+    return;
+  }
+  const answerMove = v.moves.find((m) => m.answer);
+  if (pz.correct) {
+    result.textContent = `Right: ${v.answer} (${outcomeWords(answerMove.value)}).`;
+    result.className = "right";
+  } else if (pz.played) {
+    const played = v.moves.find((m) => m.move === pz.played);
+    result.textContent = `Not ${pz.played} (${outcomeWords(played.value)}): the answer is ${v.answer} (${outcomeWords(answerMove.value)}).`;
+    result.className = "wrong";
+  } else {
+    result.textContent = `The answer is ${v.answer} (${outcomeWords(answerMove.value)}).`;
+  }
+  const shownLines = [["answer", `The line after ${v.answer}`, answerMove]];
+  if (pz.played && !pz.correct) shownLines.unshift(["refutation", `The refutation of ${pz.played}`, v.moves.find((m) => m.move === pz.played)]);
+  for (const [id, title, m] of shownLines) {
+    const p = document.createElement("p");
+    p.className = "line-text";
+    p.textContent = `${title}: ${lineText(m.line)}`;
+    const b = document.createElement("button");
+    b.className = "small";
+    b.id = `puzzle-play-${id}`;
+    b.textContent = "Play it";
+    const line = { ...m.line, start: v.position, steps: [{ player: v.player, move: m.move, position: m.position }, ...m.line.steps] };
+    b.addEventListener("click", () => startPreview(title, line).catch(showError));
+    p.append(" ", b);
+    lines.appendChild(p);
+  }
+}
+
+// ------------------------------------------ the printable strategy sheet
+
+function printSheet() {
+  const box = $("sheet-box");
+  box.replaceChildren();
+  const img = document.createElement("img");
+  img.alt = "The strategy sheet: each configuration of the list drawn with hands";
+  img.id = "sheet";
+  img.addEventListener("load", () => {
+    document.body.classList.add("print-sheet");
+    window.print();
+  });
+  img.addEventListener("error", () => {
+    box.textContent = "Error: the sheet could not be drawn.";
+  });
+  img.src = `${API}/${encodeURIComponent(state.variant)}/strategy?format=svg`;
+  box.appendChild(img);
+}
+
 // ---------------------------------------------------------------- wiring
 
 function wire() {
@@ -731,6 +1181,43 @@ function wire() {
   });
   $("level").addEventListener("change", render);
   $("strategy-button").addEventListener("click", showStrategy);
+  $("print-sheet-button").addEventListener("click", printSheet);
+  window.addEventListener("afterprint", () => document.body.classList.remove("print-sheet"));
+  $("review-button").addEventListener("click", reviewGame);
+  $("review-close").addEventListener("click", () => {
+    $("review").hidden = true;
+  });
+  $("record-box").addEventListener("toggle", fillRecord);
+  $("record-copy").addEventListener("click", async () => {
+    fillRecord();
+    try {
+      await navigator.clipboard.writeText($("record-text").value);
+      $("record-error").textContent = "Copied.";
+    } catch {
+      $("record-text").select();
+      $("record-error").textContent = "Select the text and copy it (the browser did not allow copying).";
+    }
+  });
+  $("record-load").addEventListener("click", () => loadRecord($("record-text").value));
+  $("preview-back").addEventListener("click", () => stepPreview(-1));
+  $("preview-next").addEventListener("click", () => stepPreview(1));
+  $("preview-end").addEventListener("click", endPreview);
+  $("mode-play").addEventListener("click", () => {
+    if (state.mode === "puzzle") leavePuzzles();
+  });
+  $("mode-puzzles").addEventListener("click", () => enterPuzzles().catch(showError));
+  $("puzzle-next").addEventListener("click", () => nextPuzzle().catch(showError));
+  $("puzzle-hint").addEventListener("click", () => {
+    if (state.puzzle) state.puzzle.hint = true;
+    render();
+  });
+  $("puzzle-give-up").addEventListener("click", giveUpPuzzle);
+  for (const id of ["puzzle-difficulty", "puzzle-kind"]) {
+    $(id).addEventListener("change", () => {
+      state.puzzleQueue = [];
+      nextPuzzle().catch(showError);
+    });
+  }
   $("position-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     newGame($("position-input").value.trim()).catch(showError);
@@ -767,7 +1254,15 @@ function wire() {
   document.addEventListener("keydown", (ev) => {
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const action = { u: () => goTo(undoTarget()), r: () => goTo(redoTarget()), h: showHint, n: () => newGame().catch(showError) }[ev.key];
+    const action = {
+      u: () => goTo(undoTarget()),
+      r: () => goTo(redoTarget()),
+      h: showHint,
+      n: () => (state.mode === "puzzle" ? nextPuzzle() : newGame()).catch(showError),
+      ArrowLeft: () => stepPreview(-1),
+      ArrowRight: () => stepPreview(1),
+      Escape: () => state.preview && endPreview(),
+    }[ev.key];
     if (action) action();
   });
 }
@@ -784,7 +1279,12 @@ async function main() {
       if (!v.id.includes(".")) $("preset").appendChild(o);
     }
     const params = new URLSearchParams(location.search);
-    await loadVariant(params.get("variant") || "standard", params.get("p"));
+    const puzzle = params.get("puzzle");
+    await loadVariant(params.get("variant") || "standard", puzzle ? null : params.get("p"));
+    if (puzzle) {
+      const view = await getJSON(`${API}/${encodeURIComponent(state.variant)}/puzzles?p=${encodeURIComponent(puzzle)}`);
+      await enterPuzzles(view);
+    }
   } catch (error) {
     showError(error);
   }
