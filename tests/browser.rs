@@ -188,7 +188,7 @@ async fn check_against_api(client: &Client, server: &Server, variant: &str) -> V
         );
     }
     let buttons = client
-        .find_all(Locator::Css("#moves button"))
+        .find_all(Locator::Css("#moves button.move"))
         .await
         .unwrap();
     let moves = data["moves"].as_array().unwrap();
@@ -231,7 +231,7 @@ async fn play_best(client: &Client, best: &Value) {
         .await;
     } else {
         let name = best["move"].as_str().unwrap();
-        click(client, &format!("#moves button[data-move='{name}']")).await;
+        click(client, &format!("#moves button.move[data-move='{name}']")).await;
     }
 }
 
@@ -484,7 +484,7 @@ async fn check_seats_against_api(client: &Client, server: &Server, variant: &str
         );
     }
     let buttons = client
-        .find_all(Locator::Css("#moves button"))
+        .find_all(Locator::Css("#moves button.move"))
         .await
         .unwrap();
     let moves = data["moves"].as_array().unwrap();
@@ -560,7 +560,7 @@ async fn play_best_seated(client: &Client, data: &Value) {
         }
         _ => {
             let name = best["move"].as_str().unwrap();
-            click(client, &format!("#moves button[data-move='{name}']")).await;
+            click(client, &format!("#moves button.move[data-move='{name}']")).await;
         }
     }
 }
