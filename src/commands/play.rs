@@ -10,7 +10,7 @@
 
 use std::io::{BufRead, Write};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use chopsticks_rules::{Position, Ruleset};
 use chopsticks_solve::Concept;
 use clap::Args;
@@ -42,6 +42,10 @@ pub struct PlayArgs {
     /// player to move (at least 2: a position's first appearance is no repetition).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
     repetitions: u32,
+    /// When the game ends (or you quit), write it to this file as a game record,
+    /// which `chopsticks review FILE` reviews and the page loads.
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
     /// No progress bar while solving.
     #[arg(long, short)]
     quiet: bool,
@@ -209,10 +213,13 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
+    let start_seat = start.seat();
     let mut history = vec![Turn {
-        mover: start.seat(),
-        position: start,
+        mover: start_seat,
+        position: start.clone(),
     }];
+    // The moves that led to each later entry of `history`, by name.
+    let mut played: Vec<String> = Vec::new();
     writeln!(out, "Chopsticks: {}", rules.describe())?;
     match Concept::of(rules) {
         Concept::TwoPlayer => {}
@@ -286,6 +293,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 line = line.replace(" for ", " for the team of ");
             }
             writeln!(out, "{line}")?;
+            played.push(best.mv.describe(rules));
             history.push(Turn {
                 mover: (turn.mover + best.step) % players,
                 position: best.to,
@@ -348,6 +356,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 match (0..last).rev().find(|&t| history[t].mover == human) {
                     Some(t) => {
                         history.truncate(t + 1);
+                        played.truncate(t);
                         writeln!(out, "Taken back.")?;
                     }
                     None => writeln!(out, "Nothing to undo.")?,
@@ -357,6 +366,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 Ok((m, next)) => {
                     writeln!(out, "You play {}.", m.describe(rules))?;
                     let step = step_of(rules, pos, &m);
+                    played.push(m.describe(rules));
                     history.push(Turn {
                         mover: (turn.mover + step) % players,
                         position: next,
@@ -365,6 +375,23 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 Err(e) => writeln!(out, "{e}")?,
             },
         }
+    }
+    if let Some(path) = &args.record {
+        let seated = chopsticks_rules::SeatedPosition::new(rules, start_seat, start)?;
+        let record = chopsticks_learn::record::GameRecord {
+            variant: Some(rules.variant_id()),
+            start: (seated != chopsticks_rules::SeatedPosition::start(rules))
+                .then(|| seated.to_text(rules))
+                .transpose()?,
+            start_line: 0,
+            moves: played
+                .into_iter()
+                .map(|text| chopsticks_learn::record::WrittenMove { text, line: 0 })
+                .collect(),
+        };
+        chopsticks_files::write_atomically(path, record.write().as_bytes())
+            .with_context(|| format!("cannot write the game record to {}", path.display()))?;
+        writeln!(out, "The game is recorded in {}.", path.display())?;
     }
     Ok(())
 }

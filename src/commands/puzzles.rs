@@ -186,10 +186,11 @@ fn print_puzzle(rules: &Ruleset, number: usize, v: &PuzzleView) {
         v.goal
     );
     println!(
-        "        grade {} ({}): {} plies deep, {} moves, {} decoy{}",
+        "        grade {} ({}): {} pl{} deep, {} moves, {} decoy{}",
         v.difficulty.0,
         v.grade,
         v.depth,
+        if v.depth == 1 { "y" } else { "ies" },
         v.moves.len(),
         v.decoys,
         if v.decoys == 1 { "" } else { "s" }

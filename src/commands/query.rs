@@ -12,7 +12,8 @@ use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
-    /// The position, in any notation (mover's hands first).
+    /// The position, in any notation (mover's hands first), or with the seat to
+    /// move (`2_1213`: Player 2 to move, every seat's hands, Player 1 first).
     position: String,
     /// Show, after each move, the line that follows it with best play on both
     /// sides (to the end of the game, or for a draw to the first position met
@@ -32,14 +33,14 @@ pub struct QueryArgs {
 pub fn run(args: &QueryArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let notation = args.notation.notation(&s.rules)?;
-    let position = Position::parse(&args.position, &s.rules)?;
+    let seated = SeatedPosition::parse(&args.position, &s.rules)?;
+    let position = seated.position().clone();
     s.check_around(&position)?;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let moves = s.solution.evaluate_moves(&position)?;
     let seats = s.solution.seat_outcomes(&position)?;
     let concept = s.solution.concept();
     // The lines (`--line`): from the position, and after each move.
-    let seated = SeatedPosition::new(&s.rules, position.seat(), position.clone())?;
     let (line, move_lines) = if args.line {
         let mut checker = s.checker()?;
         let here = optimal_line(&s.solution, &seated, &mut checker)?;

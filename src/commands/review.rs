@@ -83,6 +83,8 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let rules = match (&record.variant, flags.as_ref(), &args.db.db) {
         // A record without a variant, read with a file: the file's rules.
         (None, None, Some(_)) => None,
+        // Without a variant or rule flags: the standard game, as every command.
+        (None, None, None) => Some(args.rules.ruleset()?),
         _ => Some(record.rules(flags.as_ref()).with_context(|| name.clone())?),
     };
     // The moves are checked before any solving.

@@ -18,8 +18,8 @@
 //! that the slowest-losing alternative loses). The *decoys* are the moves that
 //! look the same as the answer but fail: taps onto the same hand of the same
 //! player, self-taps onto the same hand, or splits of the same kind. The
-//! grade, 1 to 5, comes from the score `ceil(depth / 2) + 2 · decoys` (the
-//! mover's own moves to look ahead, plus two for each decoy): 1 for a score of
+//! grade, 1 to 5, comes from the score `ceil(depth / 2) + decoys` (the
+//! mover's own moves to look ahead, plus one for each decoy): 1 for a score of
 //! at most 1, 2 up to 3, 3 up to 6, 4 up to 10, 5 beyond.
 //!
 //! **Choosing.** [`PuzzleSet::find`] finds every puzzle (in parallel over the
@@ -30,7 +30,7 @@
 
 use chopsticks_rules::{Move, Position, SeatedPosition};
 use chopsticks_solve::{Outcome, Solution, SolveError, Value};
-use chopsticks_space::{explore, BitSet, Graph};
+use chopsticks_space::{explore, BitSet, Graph, TileMap};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -68,7 +68,7 @@ impl Difficulty {
     /// The grade of a puzzle of this depth (plies) and these decoys (see the
     /// module documentation).
     pub fn grade(depth: u32, decoys: u32) -> Difficulty {
-        let score = depth.div_ceil(2) + 2 * decoys;
+        let score = depth.div_ceil(2) + decoys;
         Difficulty(match score {
             0..=1 => 1,
             2..=3 => 2,
@@ -144,9 +144,52 @@ fn mover_value_after(
     child: u64,
     step: usize,
 ) -> Result<Value, SolveError> {
+    if players == 2 {
+        return Ok(solution.outcome_at(child)?.value.flip());
+    }
     Ok(solution
         .seat_outcome_at(child, (players - step % players) % players)?
         .value)
+}
+
+/// Counts a position's children and those keeping the mover's value, up to
+/// two: past that the position is no puzzle and the table is not read.
+struct Keeping {
+    value: Value,
+    children: u32,
+    keeping: u32,
+    failed: Option<SolveError>,
+}
+
+impl Keeping {
+    fn new(value: Value) -> Keeping {
+        Keeping {
+            value,
+            children: 0,
+            keeping: 0,
+            failed: None,
+        }
+    }
+
+    #[inline]
+    fn see(&mut self, solution: &Solution, players: usize, child: u64, step: usize) {
+        self.children += 1;
+        if self.keeping >= 2 {
+            return;
+        }
+        match mover_value_after(solution, players, child, step) {
+            Ok(v) => self.keeping += u32::from(v == self.value),
+            Err(e) => self.failed = Some(e),
+        }
+    }
+
+    /// Exactly one child keeps the value, and there are at least two.
+    fn into_verdict(self) -> Result<bool, SolveError> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.keeping == 1 && self.children >= 2),
+        }
+    }
 }
 
 /// Whether two moves look alike (see the module documentation).
@@ -227,9 +270,21 @@ impl PuzzleSet {
             return Err(SolveError::NoRemoteness.into());
         }
         let reached = explore(graph, start, &|p| progress(p.reached)).reached;
-        let puzzles = Self::find_among(graph, solution, &reached)?;
+        Self::among(graph, solution, &reached)
+    }
+
+    /// [`PuzzleSet::find`] among the positions of `reached` (those reachable
+    /// from a start, found by `chopsticks_space::explore`).
+    pub fn among(
+        graph: &Graph,
+        solution: &Solution,
+        reached: &BitSet,
+    ) -> Result<PuzzleSet, LearnError> {
+        if !solution.has_remoteness() {
+            return Err(SolveError::NoRemoteness.into());
+        }
         Ok(PuzzleSet {
-            puzzles,
+            puzzles: Self::find_among(graph, solution, reached)?,
             reachable: reached.count(),
         })
     }
@@ -241,47 +296,73 @@ impl PuzzleSet {
     ) -> Result<Vec<Puzzle>, LearnError> {
         let players = solution.rules().players();
         // First pass, from the table alone: positions with exactly one child
-        // keeping the mover's value and at least two children.
-        let candidates: Vec<u64> = reached
-            .words()
-            .par_iter()
-            .enumerate()
-            .with_min_len(256)
-            .map(|(w, &word)| -> Result<Vec<u64>, SolveError> {
-                let mut found = Vec::new();
-                let mut bits = word;
-                while bits != 0 {
-                    let i = w as u64 * 64 + bits.trailing_zeros() as u64;
-                    bits &= bits - 1;
-                    if graph.is_terminal(i) {
-                        continue;
-                    }
-                    let value = solution.outcome_at(i)?.value;
-                    if value == Value::Lose {
-                        continue;
-                    }
-                    let (mut children, mut keeping) = (0u32, 0u32);
-                    let mut failed = None;
-                    graph.for_each_child_step(i, |child, step| {
-                        children += 1;
-                        match mover_value_after(solution, players, child, step) {
-                            Ok(v) => keeping += u32::from(v == value),
-                            Err(e) => failed = Some(e),
+        // keeping the mover's value and at least two children. Two-player
+        // indices are walked a 64 × 64 tile at a time, so that the children's
+        // outcomes read stay in cache (see `chopsticks_space::TileMap`).
+        // The position's value, or `None` for a loss (never a puzzle).
+        let value_of = |i: u64| -> Result<Option<Value>, SolveError> {
+            let value = solution.outcome_at(i)?.value;
+            Ok((value != Value::Lose).then_some(value))
+        };
+        let candidates: Vec<u64> = match TileMap::new(graph) {
+            Some(map) => map
+                .tiles()
+                .par_iter()
+                .map(|tile| -> Result<Vec<u64>, SolveError> {
+                    let mut found = Vec::new();
+                    let width = (tile.cols.end - tile.cols.start) as u32;
+                    for r0 in tile.rows.clone() {
+                        let first = tile.row_start(r0) + tile.cols.start;
+                        let mut bits = reached.bits_at(first, width);
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as u64;
+                            bits &= bits - 1;
+                            let i = first + k;
+                            // A finished game has no child, so is never counted.
+                            let Some(value) = value_of(i)? else { continue };
+                            let ranks = [r0, tile.cols.start + k];
+                            let mut count = Keeping::new(value);
+                            graph.for_each_child_at(tile.seat, &ranks, |c, step| {
+                                count.see(solution, players, c, step)
+                            });
+                            if count.into_verdict()? {
+                                found.push(i);
+                            }
                         }
-                    });
-                    if let Some(e) = failed {
-                        return Err(e);
                     }
-                    if keeping == 1 && children >= 2 {
-                        found.push(i);
+                    Ok(found)
+                })
+                .try_reduce(Vec::new, |mut a, b| {
+                    a.extend(b);
+                    Ok(a)
+                })?,
+            None => reached
+                .words()
+                .par_iter()
+                .enumerate()
+                .with_min_len(256)
+                .map(|(w, &word)| -> Result<Vec<u64>, SolveError> {
+                    let mut found = Vec::new();
+                    let mut bits = word;
+                    while bits != 0 {
+                        let i = w as u64 * 64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        let Some(value) = value_of(i)? else { continue };
+                        let mut count = Keeping::new(value);
+                        graph.for_each_child_step(i, |c, step| {
+                            count.see(solution, players, c, step)
+                        });
+                        if count.into_verdict()? {
+                            found.push(i);
+                        }
                     }
-                }
-                Ok(found)
-            })
-            .try_reduce(Vec::new, |mut a, b| {
-                a.extend(b);
-                Ok(a)
-            })?;
+                    Ok(found)
+                })
+                .try_reduce(Vec::new, |mut a, b| {
+                    a.extend(b);
+                    Ok(a)
+                })?,
+        };
         // Second pass, by the candidates' moves: one move (not only one child)
         // keeps the value; the grade.
         let mut puzzles: Vec<Puzzle> = candidates
@@ -492,6 +573,7 @@ mod tests {
         assert_eq!(Difficulty::grade(1, 0), Difficulty(1));
         assert_eq!(Difficulty::grade(3, 0), Difficulty(2));
         assert_eq!(Difficulty::grade(1, 1), Difficulty(2));
+        assert_eq!(Difficulty::grade(1, 3), Difficulty(3));
         assert_eq!(Difficulty::grade(11, 0), Difficulty(3));
         assert_eq!(Difficulty::grade(9, 2), Difficulty(4));
         assert_eq!(Difficulty::grade(23, 1), Difficulty(5));

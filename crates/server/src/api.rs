@@ -474,7 +474,10 @@ pub async fn strategy(
         let sheet = chopsticks_learn::sheet::Sheet::from_advice(&solved.rules, &advice)
             .map_err(|e| ApiError::internal(e.to_string()))?;
         return Ok((
-            [(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))],
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("image/svg+xml"),
+            )],
             sheet.svg(),
         )
             .into_response());

@@ -70,9 +70,9 @@ pub fn camel_keys(value: Json_) -> Json_ {
 
 fn learn_error(e: LearnError) -> ApiError {
     match e {
-        LearnError::Solve(chopsticks_solve::SolveError::Inconsistent(_)) => {
-            ApiError::unavailable(format!("the saved solution contradicts the rules, so it is not served: {e}"))
-        }
+        LearnError::Solve(chopsticks_solve::SolveError::Inconsistent(_)) => ApiError::unavailable(
+            format!("the saved solution contradicts the rules, so it is not served: {e}"),
+        ),
         LearnError::Solve(chopsticks_solve::SolveError::NoRemoteness) => {
             ApiError::unprocessable(e.to_string())
         }
@@ -144,7 +144,11 @@ pub struct ReviewQuery {
 }
 
 /// Reviews a record of `variant` (a record naming no variant is of it).
-async fn review_text(state: AppState, variant: String, text: String) -> Result<Json<Json_>, ApiError> {
+async fn review_text(
+    state: AppState,
+    variant: String,
+    text: String,
+) -> Result<Json<Json_>, ApiError> {
     if text.len() > MAX_REVIEW_BYTES {
         return Err(ApiError::too_large(format!(
             "the game record is {} bytes long; at most {MAX_REVIEW_BYTES} are read",
@@ -181,7 +185,9 @@ pub async fn review_get(
     Query(query): Query<ReviewQuery>,
 ) -> Result<Json<Json_>, ApiError> {
     let text = query.record.ok_or_else(|| {
-        ApiError::bad_request("missing parameter `record` (the game record; or POST it as the body)")
+        ApiError::bad_request(
+            "missing parameter `record` (the game record; or POST it as the body)",
+        )
     })?;
     review_text(state, variant, text).await
 }
@@ -263,7 +269,9 @@ pub async fn puzzles(
         let shown = blocking(solved, move |s| {
             let position = seated.position();
             let mut checker = s.checker();
-            checker.around(&s.solution, position).map_err(|e| learn_error(e.into()))?;
+            checker
+                .around(&s.solution, position)
+                .map_err(|e| learn_error(e.into()))?;
             let puzzle = puzzle_at(&s.solution, position).map_err(learn_error)?;
             view(&s.solution, &puzzle, position, &mut checker).map_err(learn_error)
         })

@@ -64,15 +64,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/chopsticks/{variant}/line/", get(learn::line))
         .route(
             "/api/v1/chopsticks/{variant}/review",
-            get(learn::review_get)
-                .post(learn::review_post)
-                .layer(axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES)),
+            get(learn::review_get).post(learn::review_post).layer(
+                axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES),
+            ),
         )
         .route(
             "/api/v1/chopsticks/{variant}/review/",
-            get(learn::review_get)
-                .post(learn::review_post)
-                .layer(axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES)),
+            get(learn::review_get).post(learn::review_post).layer(
+                axum::extract::DefaultBodyLimit::max(learn::MAX_REVIEW_BYTES),
+            ),
         )
         .route("/api/v1/chopsticks/{variant}/puzzles", get(learn::puzzles))
         .route("/api/v1/chopsticks/{variant}/puzzles/", get(learn::puzzles))

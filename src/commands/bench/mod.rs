@@ -12,6 +12,7 @@ use serde_json::json;
 use chopsticks_solve::Solution;
 
 mod cluster;
+mod learn;
 mod query;
 
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
@@ -47,6 +48,10 @@ pub enum Workload {
     /// The distributed solver with 1, 2 and 4 processes on loopback against the
     /// one-process solver, on the 25,050,025-position variant.
     Cluster,
+    /// Reviewing a 200-move game (with its refutation lines), and finding every
+    /// puzzle of standard Chopsticks and of the 25,050,025-position variant,
+    /// each after its solve.
+    Learn,
 }
 
 #[derive(Args, Debug)]
@@ -100,6 +105,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Outcomes => outcomes(args),
         Workload::Loopy => loopy(args),
         Workload::Cluster => cluster::run(args.runs, args.json),
+        Workload::Learn => learn::run(args.runs, args.json),
         Workload::Query => match &args.db {
             Some(db) => query::run(db, args.runs, args.cold, args.json),
             None => anyhow::bail!("bench query needs --db FILE (a file written by `solve --save`)"),

@@ -1,0 +1,155 @@
+//! `chopsticks bench learn`: what the learning features cost once a variant is
+//! solved: a review of a 200-move game, and every puzzle of standard
+//! Chopsticks and of the 25-million-position rollover variant.
+
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use chopsticks_learn::record::GameRecord;
+use chopsticks_learn::{review, Checker, PuzzleSet};
+use chopsticks_rules::{Position, Ruleset, SeatedPosition};
+use chopsticks_solve::Solution;
+use serde_json::json;
+
+use crate::workload::graph_for_solving;
+
+/// The number of moves of the reviewed game.
+pub const GAME_PLIES: usize = 200;
+
+/// A game of `plies` moves that does not end: at each ply a move chosen by a
+/// fixed pseudo-random sequence among those whose position is not finished,
+/// so it is full of mistakes (each with its lines to compute).
+fn long_game(rules: &Ruleset, plies: usize) -> Result<String> {
+    let mut state = 0x5EED_u64;
+    let mut at = SeatedPosition::start(rules);
+    let mut record = format!("variant {}\n", rules.variant_id());
+    for ply in 1..=plies {
+        let moves: Vec<_> = at
+            .position()
+            .moves_with_steps(rules)
+            .into_iter()
+            .filter(|(_, to, _)| !to.is_terminal(rules))
+            .collect();
+        if moves.is_empty() {
+            bail!("the game generator was stuck after {ply} plies");
+        }
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let (mv, to, step) = moves[(state >> 33) as usize % moves.len()].clone();
+        record.push_str(&format!("{ply}. {}\n", mv.describe(rules)));
+        at = at.after(to, step);
+    }
+    Ok(record)
+}
+
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Times finding every puzzle of `rules` (after solving it, not timed).
+fn puzzles(rules: &Ruleset, runs: u32) -> Result<serde_json::Value> {
+    let graph = graph_for_solving(rules, true)?;
+    let clock = Instant::now();
+    let solution = Solution::solve(&graph, &|_| {})?;
+    let solve = clock.elapsed().as_secs_f64();
+    let start = graph.index_of(&Position::start(rules));
+    let mut times = Vec::new();
+    let mut explore_times = Vec::new();
+    let mut found = None;
+    for _ in 0..runs {
+        let clock = Instant::now();
+        let reached = chopsticks_space::explore(&graph, start, &|_| {}).reached;
+        explore_times.push(clock.elapsed().as_secs_f64());
+        let set = PuzzleSet::among(&graph, &solution, &reached)?;
+        times.push(clock.elapsed().as_secs_f64());
+        found = Some(set);
+    }
+    let set = found.expect("at least one run");
+    let counts = set.counts();
+    Ok(json!({
+        "variant": rules.variant_id(),
+        "positions": graph.count(),
+        "reachable": set.reachable,
+        "puzzles": set.puzzles.len(),
+        "win_by_grade": counts[0],
+        "hold_by_grade": counts[1],
+        "solve_seconds": solve,
+        "seconds": times,
+        "median_seconds": median(times.clone()),
+        "explore_seconds": explore_times,
+    }))
+}
+
+pub fn run(runs: u32, json_out: bool) -> Result<()> {
+    // The review: a 200-move game of rollover Chopsticks (a draw with best play,
+    // so a game can go on), reviewed with its lines.
+    let rollover = Ruleset::from_variant_id("rollover")?;
+    let graph = graph_for_solving(&rollover, true)?;
+    let solution = Solution::solve(&graph, &|_| {})?;
+    let text = long_game(&rollover, GAME_PLIES)?;
+    let replay = GameRecord::parse(&text)?.replay(&rollover)?;
+    let mut times = Vec::new();
+    let mut mistakes = 0;
+    let mut line_plies = 0;
+    for _ in 0..runs.max(5) {
+        let clock = Instant::now();
+        let r = review(&solution, &replay, &mut Checker::trusted())?;
+        times.push(clock.elapsed().as_secs_f64());
+        mistakes = r.moves.iter().filter(|m| m.best_line.is_some()).count();
+        line_plies = r
+            .moves
+            .iter()
+            .flat_map(|m| m.best_line.iter().chain(m.refutation.iter()))
+            .map(|l| l.steps.len())
+            .sum::<usize>();
+    }
+    let review_row = json!({
+        "variant": rollover.variant_id(),
+        "moves": replay.plies.len(),
+        "mistakes": mistakes,
+        "line_plies": line_plies,
+        "seconds": times,
+        "median_seconds": median(times.clone()),
+    });
+    let standard = puzzles(&Ruleset::from_variant_id("standard")?, runs)?;
+    let large = puzzles(&super::large_variant(), runs)?;
+    if json_out {
+        crate::commands::print_json(&json!({
+            "workload": "learn",
+            "threads": rayon::current_num_threads(),
+            "review": review_row,
+            "puzzles": [standard, large],
+        }));
+        return Ok(());
+    }
+    println!(
+        "review:   a {}-move game of {} ({} moves not best, {} plies of lines): median {:.2} ms of {} runs",
+        review_row["moves"],
+        review_row["variant"].as_str().unwrap_or_default(),
+        mistakes,
+        line_plies,
+        review_row["median_seconds"].as_f64().unwrap_or(0.0) * 1e3,
+        times.len()
+    );
+    for row in [&standard, &large] {
+        println!(
+            "puzzles:  {} ({} positions, {} reachable): {} puzzles in {:.3} s (median of {}; exploring {:.3} s of it; solve {:.1} s, not counted)",
+            row["variant"].as_str().unwrap_or_default(),
+            row["positions"],
+            row["reachable"],
+            row["puzzles"],
+            row["median_seconds"].as_f64().unwrap_or(0.0),
+            runs,
+            median(
+                row["explore_seconds"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|v| v.as_f64()).collect())
+                    .unwrap_or_else(|| vec![0.0])
+            ),
+            row["solve_seconds"].as_f64().unwrap_or(0.0),
+        );
+    }
+    Ok(())
+}
