@@ -22,7 +22,7 @@ pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by name: each name is a function below, a file in
 /// `fuzz/fuzz_targets/` and a folder in `fuzz/regressions/` and `fuzz/seeds/`.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("position", position),
     ("rules", rules),
     ("cgt_expression", cgt_expression),
@@ -30,7 +30,98 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("solution_file", solution_file),
     ("solution_file_checksummed", solution_file_checksummed),
     ("cluster_files", cluster_files),
+    ("game_record", game_record),
 ];
+
+/// The most positions of a ruleset [`game_record`] solves to review a game.
+const REVIEW_POSITIONS: u64 = 20_000;
+
+/// A game record (`chopsticks_learn::record`): the first four bytes choose a
+/// small ruleset, the rest is the record's text. A record that reads writes
+/// and reads back as the same record; one that replays (under its own variant
+/// when it names a readable one, else the small ruleset) writes a record that
+/// replays to the same positions; and when the ruleset is small enough to
+/// solve here, its review and the optimal line from its last position come
+/// out without error and agree with the table.
+pub fn game_record(data: &[u8]) {
+    use chopsticks_learn::record::GameRecord;
+    let Some((head, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(record) = GameRecord::parse(text) else {
+        return;
+    };
+    let written = record.write();
+    let again = GameRecord::parse(&written)
+        .unwrap_or_else(|e| panic!("{text:?} reads but its record {written:?} does not: {e}"));
+    assert_eq!(again.variant, record.variant, "{text:?}");
+    assert_eq!(again.start, record.start, "{text:?}");
+    let names = |r: &GameRecord| r.moves.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&again), names(&record), "{text:?}");
+    let small = small_ruleset(head);
+    let rules = match record.rules(None) {
+        Ok(r) if r.validate().is_ok() => r,
+        _ if small.validate().is_ok() => small,
+        _ => return,
+    };
+    let Ok(replay) = record.replay(&rules) else {
+        return;
+    };
+    let rewritten = replay
+        .record()
+        .unwrap_or_else(|e| panic!("{text:?} replays but does not write: {e}"))
+        .write();
+    let replayed = GameRecord::parse(&rewritten)
+        .and_then(|r| r.replay(&rules))
+        .unwrap_or_else(|e| panic!("{text:?} replays, but its record {rewritten:?} does not: {e}"));
+    assert_eq!(replayed.start, replay.start, "{text:?}");
+    assert_eq!(replayed.last(), replay.last(), "{text:?}");
+    assert_eq!(replayed.plies.len(), replay.plies.len(), "{text:?}");
+    let Ok(index) = PositionIndex::new(&rules) else {
+        return;
+    };
+    if index.count() > REVIEW_POSITIONS || replay.plies.len() > 200 {
+        return;
+    }
+    let Ok(graph) = Graph::new(&rules) else {
+        return;
+    };
+    let Ok(solution) = Solution::solve(&graph, &|_| {}) else {
+        return;
+    };
+    let mut checker = chopsticks_learn::Checker::trusted();
+    let review = chopsticks_learn::review(&solution, &replay, &mut checker)
+        .unwrap_or_else(|e| panic!("{text:?}: the review fails: {e}"));
+    assert_eq!(review.moves.len(), replay.plies.len());
+    for m in &review.moves {
+        assert_eq!(
+            m.verdict,
+            chopsticks_learn::Verdict::of(m.before, m.after),
+            "{text:?}"
+        );
+        assert_eq!(
+            m.refutation.is_some(),
+            m.verdict != chopsticks_learn::Verdict::Best
+        );
+    }
+    let line = chopsticks_learn::optimal_line(&solution, replay.last(), &mut checker)
+        .unwrap_or_else(|e| panic!("{text:?}: the line fails: {e}"));
+    // Two sides: a won or lost line ends in its remoteness. A coalition value
+    // is the mover's against all the others together; each of them playing
+    // for itself, a win comes no later.
+    let steps = line.steps.len() as u32;
+    match (solution.concept(), line.value.value, line.value.remoteness) {
+        (_, chopsticks_solve::Value::Draw, _) | (_, _, None) => {}
+        (chopsticks_solve::Concept::Coalition, chopsticks_solve::Value::Win, Some(r)) => {
+            assert!(steps <= r, "{text:?}: {steps} plies to a win in {r}")
+        }
+        (chopsticks_solve::Concept::Coalition, _, _) => {}
+        (_, _, Some(r)) => assert_eq!(steps, r, "{text:?}"),
+    }
+}
 
 /// A small ruleset from the first bytes: 2 or 3 players, 1 to 4 hands each, `F` from 2
 /// to 12 (or 100), cutoff or rollover, every switch.

@@ -391,3 +391,153 @@ fn choosing_is_fixed_by_the_seed() {
         assert!(p.difficulty.0 >= 4 && p.kind == PuzzleKind::Win);
     }
 }
+
+/// Three players (coalition values) and two against two (teams): every
+/// puzzle's moves tried one by one from the rules and the table's seat values,
+/// and every reviewed move's values and verdict recomputed the same way.
+#[test]
+fn more_players_puzzles_and_reviews_follow_the_seat_values() {
+    for id in ["standard.p3.f4", "standard.p4.f3.teams", "rollover.p3.f4"] {
+        let rules = Ruleset::from_variant_id(id).unwrap();
+        let graph = Graph::new(&rules).unwrap();
+        let solution = Solution::solve(&graph, &|_| {}).unwrap();
+        let p = rules.players();
+        // The mover's value after a move, from the child's stored seat values.
+        let after = |from: &Position| -> Vec<(String, Outcome)> {
+            from.moves_with_steps(&rules)
+                .into_iter()
+                .map(|(m, to, step)| {
+                    let o = solution.seat_outcomes(&to).unwrap()[(p - step % p) % p];
+                    (m.describe(&rules), o.later())
+                })
+                .collect()
+        };
+        let start = graph.index_of(&Position::start(&rules));
+        let set = PuzzleSet::find(&graph, &solution, start, &|_| {}).unwrap();
+        assert!(!set.puzzles.is_empty(), "{id}");
+        for puzzle in &set.puzzles {
+            let position = graph.position(puzzle.index);
+            let value = solution.outcome(&position).unwrap();
+            let moves = after(&position);
+            let keeping: Vec<_> = moves
+                .iter()
+                .filter(|(_, o)| o.value == value.value)
+                .collect();
+            assert_eq!(keeping.len(), 1, "{id} {position:?}");
+            assert!(moves.len() >= 2);
+            let shown = view(&solution, puzzle, &position, &mut Checker::trusted()).unwrap();
+            assert_eq!(shown.answer, keeping[0].0);
+        }
+        // A game of first-listed moves, reviewed: before is the mover's value,
+        // after the value of the move played, and the verdict their comparison.
+        let mut rng = Rng(11);
+        let mut at = SeatedPosition::start(&rules);
+        let mut moves = Vec::new();
+        for _ in 0..30 {
+            let list = at.position().moves_with_steps(&rules);
+            if list.is_empty() {
+                break;
+            }
+            let (m, to, step) = list[rng.below(list.len())].clone();
+            moves.push(WrittenMove {
+                text: m.describe(&rules),
+                line: 0,
+            });
+            at = at.after(to, step);
+        }
+        let record = GameRecord {
+            variant: Some(id.to_string()),
+            start: None,
+            start_line: 0,
+            moves,
+        };
+        let replay = record.replay(&rules).unwrap();
+        let r = review(
+            &solution,
+            &replay,
+            &mut Checker::against_rules(Some(&graph)),
+        )
+        .unwrap();
+        for m in &r.moves {
+            let from = SeatedPosition::parse(&m.from, &rules).unwrap();
+            assert_eq!(m.player, from.turn() + 1);
+            let before = solution.outcome(from.position()).unwrap();
+            assert_eq!(m.before, before);
+            let (_, played) = after(from.position())
+                .into_iter()
+                .find(|(n, _)| *n == m.name)
+                .unwrap();
+            assert_eq!(m.after, played, "{id} ply {}", m.ply);
+            assert_eq!(m.verdict, Verdict::of(before, played));
+            if let Some(line) = &m.refutation {
+                // Each step of a line is its mover's best move.
+                let mut here = SeatedPosition::parse(&line.start, &rules).unwrap();
+                for step in &line.steps {
+                    let best = solution.evaluate_moves(here.position()).unwrap()[0].outcome;
+                    assert_eq!(step.value, best);
+                    assert_eq!(step.player, here.turn() + 1);
+                    here = SeatedPosition::parse(&step.position, &rules).unwrap();
+                }
+            }
+        }
+    }
+}
+
+mod round_trip {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// A game of legal moves under any of these rules, written as a
+        /// record, reads back and replays to the same positions.
+        #[test]
+        fn records_round_trip(
+            variant in prop::sample::select(vec![
+                "standard", "rollover", "simple", "rahman", "standard.p3",
+                "standard.p4.teams", "rollover.h3.f7", "standard.f12.h3",
+                "standard.misere", "rollover.pass-splits",
+            ]),
+            choices in prop::collection::vec(0usize..1000, 0..60),
+            from_middle in any::<bool>(),
+        ) {
+            let rules = Ruleset::from_variant_id(variant).unwrap();
+            let mut at = SeatedPosition::start(&rules);
+            // Start a few moves in, to give the record a start.
+            if from_middle {
+                for &c in choices.iter().take(3) {
+                    let list = at.position().moves_with_steps(&rules);
+                    if list.is_empty() { break; }
+                    let (_, to, step) = list[c % list.len()].clone();
+                    at = at.after(to, step);
+                }
+            }
+            let start = at.clone();
+            let mut moves = Vec::new();
+            for &c in &choices {
+                let list = at.position().moves_with_steps(&rules);
+                if list.is_empty() { break; }
+                let (m, to, step) = list[c % list.len()].clone();
+                moves.push(WrittenMove { text: m.describe(&rules), line: 0 });
+                at = at.after(to, step);
+            }
+            let record = GameRecord {
+                variant: Some(rules.variant_id()),
+                start: Some(start.to_text(&rules).unwrap()),
+                start_line: 0,
+                moves,
+            };
+            let replay = record.replay(&rules).unwrap();
+            prop_assert_eq!(replay.last(), &at);
+            let text = replay.record().unwrap().write();
+            let again = GameRecord::parse(&text).unwrap();
+            let rules_again = again.rules(None).unwrap();
+            prop_assert_eq!(&rules_again, &rules);
+            let replayed = again.replay(&rules_again).unwrap();
+            prop_assert_eq!(&replayed.start, &replay.start);
+            prop_assert_eq!(replayed.last(), replay.last());
+            prop_assert_eq!(replayed.plies.len(), replay.plies.len());
+            prop_assert_eq!(replayed.record().unwrap().write(), text);
+        }
+    }
+}
