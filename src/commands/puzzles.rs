@@ -159,7 +159,9 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         counts[1].map(|c| c.to_string()).join(", "),
     );
     if views.is_empty() {
-        println!("No puzzle of the kind and grade asked for.");
+        if args.count > 0 {
+            println!("No puzzle of the kind and grade asked for.");
+        }
         return Ok(());
     }
     if args.play {
