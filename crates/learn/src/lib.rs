@@ -8,11 +8,11 @@
 //! - [`record`]: a game as plain text (variant, optional start, the moves by the
 //!   names `chopsticks moves` prints), read with errors that name the line, the
 //!   move and the reason, and replayed into positions.
-//! - [`line`]: the **optimal line** from a position, both sides playing their
+//! - [`mod@line`]: the **optimal line** from a position, both sides playing their
 //!   best move by the table (the winner the fastest win, the loser the slowest
 //!   loss, a drawn side a move that keeps the draw, the first of equals), to the
 //!   end of the game or, for a draw, to the first position met again.
-//! - [`review`]: every move of a game with the mover's value before and after,
+//! - [`mod@review`]: every move of a game with the mover's value before and after,
 //!   classified (best; a slower win or a faster loss, with the plies lost; a win
 //!   thrown to a draw or a loss; a draw thrown to a loss), the best moves instead
 //!   and the refutation line of each mistake; a summary per player.
