@@ -86,6 +86,34 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
     }
 }
 
+/// Chromium's media emulation through chromedriver's DevTools passthrough
+/// (`POST /session/{id}/goog/cdp/execute`): `print` renders the page as printed.
+#[derive(Debug)]
+struct EmulateMedia(&'static str);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for EmulateMedia {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(
+                json!({"cmd": "Emulation.setEmulatedMedia", "params": {"media": self.0}})
+                    .to_string(),
+            ),
+        )
+    }
+}
+
 /// Polls `check` every 50 ms until it gives a value, for at most 20 seconds.
 async fn until<T, F, Fut>(what: &str, mut check: F) -> T
 where
@@ -940,6 +968,78 @@ fn puzzles_and_reviews_in_a_real_browser() {
         })
         .await;
 
+        // As printed: the sheet alone, no control of the page.
+        client.issue_cmd(EmulateMedia("print")).await.unwrap();
+        let shown = client
+            .execute(
+                "const seen = (id) => document.getElementById(id).getClientRects().length > 0; return [seen('sheet'), seen('board'), seen('new-game'), seen('rules-form')];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(shown, json!([true, false, false, false]), "printing the sheet");
+        let sheet = screenshot(&client, "browser-print-sheet.png").await;
+        // Printing the game (no sheet asked for): the board, without controls.
+        client
+            .execute("document.body.classList.remove('print-sheet');", vec![])
+            .await
+            .unwrap();
+        let shown = client
+            .execute(
+                "const seen = (id) => document.getElementById(id).getClientRects().length > 0; return [seen('board'), seen('new-game'), seen('rules-form')];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(shown, json!([true, false, false]), "printing the game");
+        client.issue_cmd(EmulateMedia("screen")).await.unwrap();
+
+        // Three players: a puzzle by its link, solved; the review of a loaded
+        // record, with every player's summary.
+        let (_, p3) = server.get("/api/v1/chopsticks/standard.p3/puzzles?count=1&seed=2");
+        let puzzle = &p3["puzzles"][0];
+        client
+            .goto(&format!(
+                "{base}/?variant=standard.p3&puzzle={}",
+                puzzle["position"].as_str().unwrap()
+            ))
+            .await
+            .unwrap();
+        let goal = puzzle["goal"].as_str().unwrap();
+        until("the three-player puzzle", || async {
+            (text(&client, "puzzle-goal").await == goal).then_some(())
+        })
+        .await;
+        let answer = puzzle["answer"].as_str().unwrap();
+        click(&client, &format!("#moves button.move[data-move='{answer}']")).await;
+        until("the three-player puzzle solved", || async {
+            text(&client, "puzzle-result").await.starts_with("Right").then_some(())
+        })
+        .await;
+        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 2"));
+        click(&client, "#mode-play").await;
+        click(&client, "#record-box summary").await;
+        client
+            .execute(
+                "document.getElementById('record-text').value = 'variant standard.p3\\n1. tap 1→1@1\\n2. tap 1→1@1\\n3. tap 1→1@1\\n';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        click(&client, "#record-load").await;
+        let summary = until("the three-player review", || async {
+            let t = text(&client, "review-summary").await;
+            t.contains("Player 3").then_some(t)
+        })
+        .await;
+        assert!(summary.contains("Player 1: accuracy"), "{summary}");
+        let reviewed = client
+            .find_all(Locator::Css("#review-moves button"))
+            .await
+            .unwrap();
+        assert_eq!(reviewed.len(), 3);
+        let three = screenshot(&client, "browser-review-three.png").await;
+
         // No errors in the console but the refused record's answer (422).
         let log = client.issue_cmd(BrowserLog).await.unwrap();
         let severe: Vec<&Value> = log
@@ -956,10 +1056,12 @@ fn puzzles_and_reviews_in_a_real_browser() {
             .unwrap_or_default();
         assert!(severe.is_empty(), "console errors: {severe:?}");
         eprintln!(
-            "screenshots: {}, {}, {}",
+            "screenshots: {}, {}, {}, {}, {}",
             missed.display(),
             solved.display(),
-            review.display()
+            review.display(),
+            sheet.display(),
+            three.display()
         );
         client.close().await.unwrap();
     });

@@ -35,7 +35,7 @@ pub struct ReviewArgs {
 }
 
 /// Reads a record from a file or standard input, at most [`MAX_RECORD_BYTES`].
-pub fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
+fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
     let mut bytes = Vec::new();
     let name = match path {
         None => "standard input".to_string(),

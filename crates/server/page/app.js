@@ -920,12 +920,12 @@ async function reviewGame() {
 async function loadRecord(text) {
   $("record-error").textContent = "";
   try {
+    if (state.mode === "puzzle") leavePuzzles(false);
     const named = /^\s*variant\s+(\S+)/m.exec(text.replace(/#.*$/gm, ""));
     if (named && named[1] !== state.variant) {
       const info = await getJSON(`${API}/${encodeURIComponent(named[1])}/`);
       if (info.id !== state.variant) await loadVariant(info.id);
     }
-    if (state.mode === "puzzle") leavePuzzles(false);
     const r = await postReview(text);
     const positions = [r.start, ...r.moves.map((m) => m.to)];
     const datas = await Promise.all(positions.map((p) => answer(p)));
