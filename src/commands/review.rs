@@ -54,6 +54,14 @@ fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
                 .with_context(|| format!("cannot read {name}"))?;
         }
         _ => {
+            use std::io::IsTerminal;
+            if std::io::stdin().is_terminal() {
+                bail!(
+                    "give the game record as a file (`chopsticks review game.txt`), or pipe it in \
+                     (`chopsticks review < game.txt`); `chopsticks play --record FILE` and the \
+                     page's Game record box write one"
+                );
+            }
             std::io::stdin()
                 .take(limit)
                 .read_to_end(&mut bytes)

@@ -509,13 +509,11 @@ pub fn view(
         PuzzleKind::Win => format!("{player} to move and win."),
         PuzzleKind::Hold => format!("{player} to move: every move but one loses. Keep the draw."),
     };
-    let hint = match &answer.mv {
-        Move::Tap { from, .. } | Move::SelfTap { from, .. } => {
-            format!("Play with your hand of {from}.")
-        }
-        Move::Split { kind, .. } => format!("Look at the {}s.", kind.name()),
-        Move::Pass => "Look at the passes.".to_string(),
-    };
+    let hint = hint(
+        &answer.mv,
+        &moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
+        &seated,
+    );
     Ok(PuzzleView {
         position: seated.to_text(rules)?,
         player: seated.turn() + 1,
@@ -530,6 +528,37 @@ pub fn view(
         hint,
         moves: shown,
     })
+}
+
+/// A hint towards `answer` among `moves`: the hand to play with when no other
+/// move uses a hand of that value, else the hand to tap; for splits, their kind.
+fn hint(answer: &Move, moves: &[&Move], seated: &SeatedPosition) -> String {
+    let from_of = |m: &Move| match m {
+        Move::Tap { from, .. } | Move::SelfTap { from, .. } => Some(*from),
+        _ => None,
+    };
+    let shared = |from: u32| {
+        moves
+            .iter()
+            .filter(|m| ***m != *answer && from_of(m) == Some(from))
+            .count()
+            > 0
+    };
+    match answer {
+        Move::Tap { from, target, to } if shared(*from) => {
+            if seated.position().players().len() == 2 {
+                format!("Tap your opponent's hand of {to}.")
+            } else {
+                format!("Tap Player {}'s hand of {to}.", seated.seat_of(*target) + 1)
+            }
+        }
+        Move::SelfTap { from, to } if shared(*from) => format!("Tap your own hand of {to}."),
+        Move::Tap { from, .. } | Move::SelfTap { from, .. } => {
+            format!("Play with your hand of {from}.")
+        }
+        Move::Split { kind, .. } => format!("Look at the {}s.", kind.name()),
+        Move::Pass => "Look at the passes.".to_string(),
+    }
 }
 
 /// The puzzle at `position` graded from its moves, or why it is not one
