@@ -911,6 +911,7 @@ async function reviewGame() {
     state.review = await postReview(recordText());
     drawReview();
     render();
+    box.scrollIntoView({ block: "start" });
   } catch (error) {
     $("review-summary").textContent = `Error: ${error.message}`;
   }
