@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use anyhow::{bail, Context, Result};
 use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet, PuzzleView};
 use chopsticks_learn::{Difficulty, PuzzleKind};
-use chopsticks_rules::{Position, Ruleset, SeatedPosition};
+use chopsticks_rules::{normalise_move_text, Position, Ruleset, SeatedPosition};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
@@ -261,7 +261,7 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 writeln!(out).map_err(write_err)?;
                 break 'puzzles;
             }
-            let said = normalise(&line);
+            let said = normalise_move_text(&line);
             match said.as_str() {
                 "" => continue,
                 "quit" | "q" => break 'puzzles,
@@ -280,7 +280,11 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 }
                 _ => {}
             }
-            let Some(m) = v.moves.iter().find(|m| normalise(&m.name) == said) else {
+            let Some(m) = v
+                .moves
+                .iter()
+                .find(|m| normalise_move_text(&m.name) == said)
+            else {
                 writeln!(out, "  `{}` is not a legal move here.", line.trim())
                     .map_err(write_err)?;
                 continue;
@@ -314,12 +318,4 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
     )
     .map_err(write_err)?;
     Ok(())
-}
-
-fn normalise(text: &str) -> String {
-    text.to_lowercase()
-        .replace("->", "→")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
 }

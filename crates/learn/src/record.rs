@@ -27,7 +27,7 @@
 //! position and the legal moves. [`GameRecord::write`] writes the form above,
 //! which reads back to the same record.
 
-use chopsticks_rules::{Move, Position, Ruleset, SeatedPosition};
+use chopsticks_rules::{normalise_move_text, Move, Position, Ruleset, SeatedPosition};
 
 use crate::LearnError;
 
@@ -284,10 +284,10 @@ impl GameRecord {
                 ));
             }
             let moves = position.moves_with_steps(rules);
-            let wanted = normalise(&written.text);
+            let wanted = normalise_move_text(&written.text);
             let Some((mv, to, step)) = moves
                 .iter()
-                .find(|(m, _, _)| normalise(&m.describe(rules)) == wanted)
+                .find(|(m, _, _)| normalise_move_text(&m.describe(rules)) == wanted)
                 .cloned()
             else {
                 let legal: Vec<String> = moves.iter().map(|(m, _, _)| m.describe(rules)).collect();
@@ -317,15 +317,6 @@ impl GameRecord {
             plies,
         })
     }
-}
-
-/// Move text compared loosely: lower case, `->` as `→`, no white space.
-fn normalise(text: &str) -> String {
-    text.to_lowercase()
-        .replace("->", "→")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ pub use error::{escape_controls, quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
 pub use notation::Notation;
-pub use position::{hands_text, Move, Position};
+pub use position::{hands_text, normalise_move_text, Move, Position};
 pub use ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
 pub use seated::SeatedPosition;
 pub use variant::MAX_VARIANT_ID;

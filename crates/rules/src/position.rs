@@ -111,7 +111,9 @@ impl Move {
 }
 
 /// Normalises move text for comparison: lower case, `->` as `→`, no white space.
-fn normalise_move_text(s: &str) -> String {
+/// Two texts name the same move exactly when their normalised forms are equal
+/// (what [`Position::find_move`] compares).
+pub fn normalise_move_text(s: &str) -> String {
     s.to_lowercase()
         .replace("->", "→")
         .chars()
