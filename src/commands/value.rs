@@ -5,7 +5,7 @@
 //! graphs) with who wins when each player starts, draws included.
 
 use anyhow::{anyhow, bail, Result};
-use chopsticks_cgt::{GameStore, Outcome};
+use chopsticks_cgt::{Answer, GameStore, Outcome};
 use chopsticks_rules::quoted;
 use chopsticks_values::{estimate, Limits, LoopyEvaluation, Plan, ValueError, MAX_LOOPY_VERTICES};
 use clap::Args;
@@ -68,7 +68,7 @@ fn shown(text: &Option<String>) -> &str {
 
 /// The `--details` figures of a value.
 struct Details {
-    birthday: u32,
+    birthday: num_bigint::BigInt,
     left_stop: String,
     right_stop: String,
     mean: String,
@@ -202,13 +202,13 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     }
     let bar = progress::counter("positions evaluated", args.output.quiet);
     let report = |count: u64| bar.set_position(count);
-    let evaluation = plan.evaluate(&mut store, limits, Some(&report));
+    let evaluation = plan.evaluate_answer(&mut store, limits, Some(&report));
     bar.finish_and_clear();
     if let Err(ValueError::Loop { .. }) = evaluation {
         // Play can cycle: the value is a loopy game.
         return loopy();
     }
-    let evaluation = evaluation.map_err(|e| match e {
+    let (components, answer) = evaluation.map_err(|e| match e {
         ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),
         ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
             anyhow!("{e}; --max-work sets the limit")
@@ -218,34 +218,99 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
         }
         e => anyhow!(e),
     })?;
-    let g = evaluation.value;
-    let value = store.format_within(g, MAX_PRINTED);
-    let outcome = store.outcome(g);
-    let details = args.details.then(|| {
-        let (left_stop, right_stop) = store.stops(g);
-        Details {
-            birthday: store.birthday(g),
-            left_stop: left_stop.to_string(),
-            right_stop: right_stop.to_string(),
-            mean: store.mean(g).to_string(),
-            temperature: store.temperature(g).to_string(),
-        }
-    });
-    // The uptimal search is bounded by the work limit too; `Err` when it ran out.
-    let uptimal = if args.uptimal {
-        store.with_work_limit(limits.max_work, |s| s.try_to_uptimal(g))
-    } else {
-        Ok(None)
-    };
-    let mut components = Vec::new();
-    for c in &evaluation.components {
-        components.push((
+    let mut shown_components = Vec::new();
+    for c in &components {
+        shown_components.push((
             c,
             store.format_within(c.value, MAX_PRINTED),
             store.outcome(c.value),
             c.position.paper(c.rules.fingers),
         ));
     }
+    let components_json = || {
+        shown_components
+            .iter()
+            .map(|(c, v, o, p)| {
+                json!({
+                    "position": p,
+                    "n": c.rules.fingers - 1,
+                    "fingers": c.rules.fingers,
+                    "hands": c.rules.hands,
+                    "ruleset": c.rules.describe(),
+                    "value": v,
+                    "outcome": o.to_string(),
+                    "left_first": first_winners(*o).0,
+                    "right_first": first_winners(*o).1,
+                    "stopper": true,
+                    "stopper_sided": true,
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let print_components = || {
+        if shown_components.len() > 1
+            || (shown_components.len() == 1
+                && shown_components[0].0.text.trim() != args.expression.trim())
+        {
+            for (c, v, o, p) in &shown_components {
+                println!(
+                    "{p} = {}  ({o}, {}; {})",
+                    shown(v),
+                    outcome_words(*o),
+                    c.rules.describe()
+                );
+            }
+        } else if let Some((c, _, _, _)) = shown_components.first() {
+            println!("Rules:    {}", c.rules.describe());
+        }
+    };
+    let g = match answer {
+        Answer::Truth(holds) => {
+            let relation = plan
+                .short_expression()
+                .ok()
+                .and_then(|e| e.relation())
+                .map_or("", |r| r.symbol());
+            if args.uptimal || args.details {
+                eprintln!("note: --uptimal and --details are for games; this is a comparison");
+            }
+            if args.output.json {
+                super::print_json(&json!({
+                    "expression": args.expression,
+                    "relation": relation,
+                    "holds": holds,
+                    "components": components_json(),
+                }));
+                return Ok(());
+            }
+            print_components();
+            println!("Answer:   {holds}");
+            return Ok(());
+        }
+        Answer::Game(g) => g,
+    };
+    let value = store.format_value_within(&g, MAX_PRINTED);
+    let outcome = store.value_outcome(&g).ok_or_else(|| {
+        anyhow!("the outcome cannot be decided: the value's numbers are too large for the engine")
+    })?;
+    let details = args.details.then(|| {
+        let (left_stop, right_stop) = store.value_stops(&g);
+        Details {
+            birthday: store.value_birthday(&g),
+            left_stop: left_stop.to_string(),
+            right_stop: right_stop.to_string(),
+            mean: store.value_mean(&g).to_string(),
+            temperature: store.value_temperature(&g).to_string(),
+        }
+    });
+    // The uptimal search is bounded by the work limit too; `Err` when it ran out.
+    let uptimal = if args.uptimal {
+        store
+            .with_work_limit(limits.max_work, |s| s.try_value_uptimal(&g))
+            .map(|u| u.map(|(u, number)| u.text_with_number(&number)))
+    } else {
+        Ok(None)
+    };
     if args.output.json {
         let mut out = json!({
             "expression": args.expression,
@@ -256,19 +321,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             "right_first": first_winners(outcome).1,
             "stopper": true,
             "stopper_sided": true,
-            "components": components.iter().map(|(c, v, o, p)| json!({
-                "position": p,
-                "n": c.rules.fingers - 1,
-                "fingers": c.rules.fingers,
-                "hands": c.rules.hands,
-                "ruleset": c.rules.describe(),
-                "value": v,
-                "outcome": o.to_string(),
-                "left_first": first_winners(*o).0,
-                "right_first": first_winners(*o).1,
-                "stopper": true,
-                "stopper_sided": true,
-            })).collect::<Vec<_>>(),
+            "components": components_json(),
         });
         if args.uptimal {
             out["uptimal"] = json!(uptimal.as_ref().ok().cloned().flatten());
@@ -277,7 +330,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             }
         }
         if let Some(d) = &details {
-            out["birthday"] = json!(d.birthday);
+            out["birthday"] = match u64::try_from(&d.birthday) {
+                Ok(b) => json!(b),
+                Err(_) => json!(d.birthday.to_string()),
+            };
             out["left_stop"] = json!(d.left_stop);
             out["right_stop"] = json!(d.right_stop);
             out["mean"] = json!(d.mean);
@@ -286,20 +342,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
         super::print_json(&out);
         return Ok(());
     }
-    if components.len() > 1
-        || (components.len() == 1 && components[0].0.text.trim() != args.expression.trim())
-    {
-        for (c, v, o, p) in &components {
-            println!(
-                "{p} = {}  ({o}, {}; {})",
-                shown(v),
-                outcome_words(*o),
-                c.rules.describe()
-            );
-        }
-    } else if let Some((c, _, _, _)) = components.first() {
-        println!("Rules:    {}", c.rules.describe());
-    }
+    print_components();
     println!("Value:    {}", shown(&value));
     println!("Outcome:  {outcome} ({})", outcome_words(outcome));
     if let Some(d) = &details {

@@ -119,13 +119,24 @@
 //! ```
 
 pub mod analysis;
+pub mod big;
+pub mod cursor;
 pub mod dyadic;
+mod evaluate;
 pub mod notation;
+pub mod operations;
+pub mod parse;
 pub mod store;
 pub mod thermograph;
+mod value;
 
 pub use analysis::Outcome;
+pub use big::BigDyadic;
 pub use dyadic::Dyadic;
-pub use notation::{Expression, ParseError, Uptimal};
+pub use evaluate::MAX_MULTIPLIER;
+pub use notation::{ParseError, Uptimal};
+pub use operations::OperationError;
+pub use parse::{Expression, Relation};
 pub use store::{GameId, GameStore, Kind, WorkLimit};
 pub use thermograph::{Thermograph, Trajectory};
+pub use value::{Answer, Value};

@@ -58,8 +58,10 @@ fn j_is_the_uptimal_22_star() {
     let parts = [up, up, up2, up2, star];
     let sum = s.sum_of(&parts);
     assert_eq!(j, sum);
-    assert_eq!(s.to_uptimal(j).as_deref(), Some(".22*"));
+    // CGSuite's form puts the star first; the paper's `.22*` reads too.
+    assert_eq!(s.to_uptimal(j).as_deref(), Some("*.22"));
     assert_eq!(p(&mut s, ".22*"), j);
+    assert_eq!(p(&mut s, "*.22"), j);
     // ↑^[2] itself is the uptimal .11.
     let up_sum2 = s.up_power_sum(2);
     assert_eq!(s.to_uptimal(up_sum2).as_deref(), Some(".11"));
@@ -92,7 +94,18 @@ fn uptimal_round_trips() {
     assert_eq!(s.to_uptimal(up).as_deref(), Some(".1"));
     let overline = p(&mut s, ".21\u{0305}");
     assert_eq!(overline, p(&mut s, ".2(-1)"));
-    for not_uptimal in ["1", "1/2", "+-1", "{1|0}", "1*"] {
+    // A number part is allowed (CGSuite: `5.0`, `6*.1`).
+    for (text, uptimal) in [
+        ("1", "1.0"),
+        ("1/2", "1/2.0"),
+        ("1*", "1*.0"),
+        ("-3/4v", "-3/4.1-"),
+    ] {
+        let g = p(&mut s, text);
+        assert_eq!(s.to_uptimal(g).as_deref(), Some(uptimal), "{text}");
+        assert_eq!(p(&mut s, uptimal), g, "{uptimal}");
+    }
+    for not_uptimal in ["+-1", "{1|0}", "{1|0}+^", "{0|^[2]}+{1|-1}"] {
         let g = p(&mut s, not_uptimal);
         assert_eq!(s.to_uptimal(g), None, "{not_uptimal}");
     }

@@ -130,7 +130,11 @@ fn syntax_is_checked_before_any_work() {
     assert_eq!(err.message, "malformed option list");
     assert_eq!(err.position, 16);
     let err = s.parse(".(4096)(4096) + z").unwrap_err();
-    assert_eq!(err.message, "unexpected character");
+    assert!(
+        err.message.starts_with("unknown word `z`"),
+        "{}",
+        err.message
+    );
     let err = s.parse("*1024+*1023+65536*1000 + {").unwrap_err();
     assert_eq!(err.message, "unclosed '{'");
     assert_eq!(s.len(), before);
@@ -209,7 +213,7 @@ fn what_the_parser_builds_prints_as_text_it_reads_back() {
         &format!("1/2v{MAX_UPS}*{MAX_NIMBER}"),
         "{65536+65536|*2047}",
     ] {
-        let g = parse_within(&mut s, text, MAX_WORK).unwrap();
+        let g = parse_within(&mut s, text, MAX_WORK).unwrap_or_else(|e| panic!("{text}: {e}"));
         let printed = s.format(g);
         assert_eq!(
             parse_within(&mut s, &printed, MAX_WORK),
@@ -217,8 +221,13 @@ fn what_the_parser_builds_prints_as_text_it_reads_back() {
             "{text} -> {printed}"
         );
     }
+    // Larger numbers are values of their own (`GameStore::evaluate_answer`), not
+    // games of the arena.
     let err = parse_within(&mut s, &format!("{}", MAX_INTEGER + 1), SMALL).unwrap_err();
-    assert!(err.contains("number too large (at most 1048574)"), "{err}");
+    assert!(
+        err.contains("number too large") && err.contains("1048574"),
+        "{err}"
+    );
     let err = parse_within(&mut s, &format!("{MAX_INTEGER}+1"), SMALL).unwrap_err();
     assert!(err.contains("number too large"), "{err}");
     let err = parse_within(&mut s, "*2048", SMALL).unwrap_err();

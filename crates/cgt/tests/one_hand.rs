@@ -36,7 +36,7 @@ fn table_2_up_to_34() {
     }
     // The value J = {0 | ^[2]} occurring in ±J is the uptimal .22*.
     let j = s.left_options(pm_j)[0];
-    assert_eq!(s.to_uptimal(j).as_deref(), Some(".22*"));
+    assert_eq!(s.to_uptimal(j).as_deref(), Some("*.22"));
     // (2|5)_40 = {J | 0}, which is not an uptimal.
     let g = value(&mut s, 2, 5, 40);
     let j_over_0 = s.game(&[j], &[zero]);

@@ -101,10 +101,27 @@ fn short_value(text: &str, at: usize) -> Result<Value, ParseError> {
 }
 
 /// Whether a text uses the loopy notation's words (`over`, `pass`, labels) or
-/// `&`, rather than only short-game notation (whose one letter is `v`).
+/// `&`, rather than only short-game notation (whose letters are `v` and the
+/// names of its functions, `Cool`, `AtomicWeight`, …).
 pub fn looks_loopy(text: &str) -> bool {
-    text.chars()
-        .any(|c| (c.is_alphabetic() && c != 'v') || c == '&')
+    if text.contains('&') {
+        return true;
+    }
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        let letters = word.trim_start_matches(|d: char| d.is_ascii_digit());
+        let loopy = letters.chars().any(|c| c.is_alphabetic() && c != 'v')
+            && !chopsticks_cgt::parse::is_function_name(letters);
+        if loopy {
+            return true;
+        }
+        word.clear();
+    }
+    false
 }
 
 /// Refuses a text longer than [`MAX_INPUT`].

@@ -10,7 +10,7 @@
 //! whole text is then read by the CGSuite parser ([`GameStore::parse_with`]), so
 //! positions and games combine with `+`, `-`, `+-`, parentheses and braces.
 
-use chopsticks_cgt::{Expression, GameId, GameStore};
+use chopsticks_cgt::{Answer, Expression, GameId, GameStore};
 use chopsticks_rules::{quoted, Position, Ruleset, MAX_HANDS};
 
 use crate::error::ValueError;
@@ -275,13 +275,45 @@ impl Plan {
 
     /// Evaluates every position, then the expression, each within `limits`.
     /// `progress` is called now and then with the number of positions evaluated
-    /// in the current component.
+    /// in the current component. An error for a comparison or a game with
+    /// numbers beyond the arena's ([`Plan::evaluate_answer`] takes those).
     pub fn evaluate(
         &self,
         store: &mut GameStore,
         limits: Limits,
         progress: Option<&dyn Fn(u64)>,
     ) -> Result<Evaluation, ValueError> {
+        let components = self.components(store, limits, progress)?;
+        let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
+        let value = store
+            .evaluate_within(self.short_expression()?, &games, limits.max_work)
+            .map_err(|error| self.parse_error(&components, error))?;
+        Ok(Evaluation { components, value })
+    }
+
+    /// Like [`Plan::evaluate`], for any text: a game of any size, or for a
+    /// comparison (`(1|1)_12 <= ^`) whether it holds.
+    pub fn evaluate_answer(
+        &self,
+        store: &mut GameStore,
+        limits: Limits,
+        progress: Option<&dyn Fn(u64)>,
+    ) -> Result<(Vec<Component>, Answer), ValueError> {
+        let components = self.components(store, limits, progress)?;
+        let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
+        let answer = store
+            .evaluate_answer(self.short_expression()?, &games, limits.max_work)
+            .map_err(|error| self.parse_error(&components, error))?;
+        Ok((components, answer))
+    }
+
+    /// The value of every position.
+    fn components(
+        &self,
+        store: &mut GameStore,
+        limits: Limits,
+        progress: Option<&dyn Fn(u64)>,
+    ) -> Result<Vec<Component>, ValueError> {
         self.short_expression()?;
         let mut components = Vec::with_capacity(self.positions.len());
         for p in &self.positions {
@@ -293,21 +325,25 @@ impl Plan {
                 value,
             });
         }
-        let games: Vec<GameId> = components.iter().map(|c| c.value).collect();
-        let value = store
-            .evaluate_within(self.short_expression()?, &games, limits.max_work)
-            .map_err(|error| ValueError::Parse {
-                text: if components.is_empty() {
-                    quoted(&self.text)
-                } else {
-                    format!(
-                        "{} (the positions replaced by #0, #1, …)",
-                        quoted(self.rewritten.trim())
-                    )
-                },
-                error,
-            })?;
-        Ok(Evaluation { components, value })
+        Ok(components)
+    }
+
+    fn parse_error(
+        &self,
+        components: &[Component],
+        error: chopsticks_cgt::ParseError,
+    ) -> ValueError {
+        ValueError::Parse {
+            text: if components.is_empty() {
+                quoted(&self.text)
+            } else {
+                format!(
+                    "{} (the positions replaced by #0, #1, …)",
+                    quoted(self.rewritten.trim())
+                )
+            },
+            error,
+        }
     }
 }
 

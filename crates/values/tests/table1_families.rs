@@ -59,7 +59,7 @@ fn chains_are_the_uptimals_named() {
         assert_eq!(chain, ups, "Q_{k} = {k}·↑ + [{k} even]·*");
     }
     let jj = j(&mut store);
-    assert_eq!(store.to_uptimal(jj).as_deref(), Some(".22*"));
+    assert_eq!(store.to_uptimal(jj).as_deref(), Some("*.22"));
 }
 
 /// The identities the proofs of bands 1 and 2 use.
@@ -210,7 +210,7 @@ fn j_over_up_2_is_an_uptimal_j_over_0_is_not() {
     let jj = j(&mut store);
     let u2 = up_chain(&mut store, 2);
     let g = store.simple_game(Some(jj), Some(u2));
-    assert_eq!(store.to_uptimal(g).as_deref(), Some(".221*"));
+    assert_eq!(store.to_uptimal(g).as_deref(), Some("*.221"));
     let u = store.uptimal(g).expect("an uptimal");
     assert_eq!(store.from_uptimal(&u), g);
     // Where it first occurs: (1|12)_163.
