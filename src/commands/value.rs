@@ -396,6 +396,27 @@ fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
 }
 
 fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
+    if let Some((relation, holds)) = e.comparison {
+        if args.output.json {
+            super::print_json(&json!({
+                "expression": args.expression,
+                "relation": relation.symbol(),
+                "holds": holds,
+                "components": e.components.iter().map(|c| json!({
+                    "position": c.position.paper(c.rules.fingers),
+                    "ruleset": c.rules.describe(),
+                    "value": c.value.to_string(),
+                    "outcome": c.value.outcome().name(),
+                })).collect::<Vec<_>>(),
+            }));
+            return Ok(());
+        }
+        for c in &e.components {
+            println!("{} = {}", c.position.paper(c.rules.fingers), c.value);
+        }
+        println!("Answer:   {holds}");
+        return Ok(());
+    }
     let text = e.value.to_string();
     if text.len() as u64 > MAX_PRINTED {
         bail!("the value is too long to print (more than 1,048,576 characters)");

@@ -250,7 +250,7 @@ enum BracePiece {
 /// CGSuite prints negative digits) rather than starting a subtraction: it is
 /// followed by the end, another digit, a star, a closing mark or a relation,
 /// possibly after spaces that lead to the end or such a mark.
-fn negates_digit(cursor: &Cursor) -> bool {
+pub fn negates_digit(cursor: &Cursor) -> bool {
     let closing = |c: char| matches!(c, ')' | '}' | '|' | ',' | '<' | '>' | '=' | '&' | ']');
     match cursor.peek_at(1) {
         None => true,

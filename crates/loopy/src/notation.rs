@@ -47,13 +47,17 @@
 
 use std::collections::HashMap;
 
-use chopsticks_cgt::{GameId, GameStore, Kind};
+use chopsticks_cgt::cursor::Cursor;
+use chopsticks_cgt::{GameId, GameStore, Kind, Relation};
 
 use crate::game::Game;
 use crate::sides::{self, Side};
 use crate::stopper::Stopper;
 use crate::value::Value;
 use crate::LoopyError;
+
+/// The largest `n` in `n * G` for a loopy `G` (the sum of `n` copies).
+pub const MAX_MULTIPLIER: u64 = 256;
 
 /// Longest input accepted by [`parse`], in bytes.
 pub const MAX_INPUT: usize = 1 << 18;
@@ -122,6 +126,45 @@ pub fn looks_loopy(text: &str) -> bool {
         word.clear();
     }
     false
+}
+
+/// Splits a comparison `G <= H` at its relation (the first `<=`, `>=`, `==`,
+/// `<>`, `<|`, `|>`, `<` or `>` outside braces, parentheses, brackets and the
+/// `<…>` of `^<on>`): the text before, the relation, the text after.
+pub fn split_relation(text: &str) -> Option<(&str, Relation, &str)> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    let mut angle = 0i32;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth -= 1,
+            b'<' if i > 0 && matches!(bytes[i - 1], b'^' | b'v') => angle += 1,
+            b'>' if angle > 0 => angle -= 1,
+            _ if depth == 0 && angle == 0 => {
+                let two = text.get(i..i + 2).unwrap_or("");
+                let relation = match two {
+                    "<=" => Some((Relation::AtMost, 2)),
+                    ">=" => Some((Relation::AtLeast, 2)),
+                    "==" => Some((Relation::Equal, 2)),
+                    "<>" => Some((Relation::Confused, 2)),
+                    "<|" => Some((Relation::LessOrConfused, 2)),
+                    "|>" => Some((Relation::GreaterOrConfused, 2)),
+                    _ if c == b'<' => Some((Relation::Less, 1)),
+                    _ if c == b'>' => Some((Relation::Greater, 1)),
+                    _ => None,
+                };
+                if let Some((r, len)) = relation {
+                    return Some((&text[..i], r, &text[i + len..]));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Refuses a text longer than [`MAX_INPUT`].
@@ -614,14 +657,11 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
 /// The syntax tree of a whole text (its length already checked).
 fn read_ast(text: &str) -> Result<Ast, ParseError> {
     let mut p = Parser {
-        chars: text.char_indices().collect(),
-        pos: 0,
-        len: text.len(),
-        depth: 0,
+        cursor: Cursor::new(text),
     };
     let ast = p.sided()?;
     p.skip_ws();
-    if p.pos < p.chars.len() {
+    if !p.at_end() {
         return Err(p.error("unexpected trailing input"));
     }
     Ok(ast)
@@ -649,7 +689,9 @@ fn check_shorts(ast: &Ast) -> Result<(), ParseError> {
         Ast::Braces { left, right, .. } => left.iter().chain(right).try_for_each(check_shorts),
         Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => check_shorts(a),
         Ast::Sum(ts) => ts.iter().try_for_each(|(_, t)| check_shorts(t)),
-        Ast::Sided(a, b, _) => check_shorts(a).and_then(|()| check_shorts(b)),
+        Ast::Sided(a, b, _) | Ast::Product(a, b, _) => {
+            check_shorts(a).and_then(|()| check_shorts(b))
+        }
         _ => Ok(()),
     }
 }
@@ -682,13 +724,28 @@ enum Ast {
     Tiny(Box<Ast>, usize),
     Miny(Box<Ast>, usize),
     Sided(Box<Ast>, Box<Ast>, usize),
+    /// `a * b`, one side an integer.
+    Product(Box<Ast>, Box<Ast>, usize),
 }
 
+/// The parser: a [`Cursor`] (shared with the short-game parser of
+/// `chopsticks-cgt`, whose moves and looks it uses through `Deref`) and the
+/// grammar below.
 struct Parser {
-    chars: Vec<(usize, char)>,
-    pos: usize,
-    len: usize,
-    depth: usize,
+    cursor: Cursor,
+}
+
+impl std::ops::Deref for Parser {
+    type Target = Cursor;
+    fn deref(&self) -> &Cursor {
+        &self.cursor
+    }
+}
+
+impl std::ops::DerefMut for Parser {
+    fn deref_mut(&mut self) -> &mut Cursor {
+        &mut self.cursor
+    }
 }
 
 fn is_down_word(w: &str) -> bool {
@@ -699,10 +756,6 @@ fn is_down_word(w: &str) -> bool {
 }
 
 impl Parser {
-    fn at(&self) -> usize {
-        self.chars.get(self.pos).map_or(self.len, |c| c.0)
-    }
-
     fn error(&self, message: &str) -> ParseError {
         ParseError {
             position: self.at(),
@@ -710,51 +763,11 @@ impl Parser {
         }
     }
 
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).map(|c| c.1)
-    }
-
-    fn peek_at(&self, k: usize) -> Option<char> {
-        self.chars.get(self.pos + k).map(|c| c.1)
-    }
-
-    fn skip_ws(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.pos += 1;
-        }
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn eat_str(&mut self, s: &str) -> bool {
-        let n = s.chars().count();
-        let ok = s
-            .chars()
-            .enumerate()
-            .all(|(i, c)| self.peek_at(i) == Some(c));
-        if ok {
-            self.pos += n;
-        }
-        ok
-    }
-
     fn enter(&mut self) -> Result<(), ParseError> {
-        if self.depth >= MAX_NESTING {
+        if !self.cursor.enter(MAX_NESTING) {
             return Err(self.error(&format!("nesting deeper than {MAX_NESTING} levels")));
         }
-        self.depth += 1;
         Ok(())
-    }
-
-    fn slice(&self, from: usize, to: usize) -> String {
-        self.chars[from..to].iter().map(|c| c.1).collect()
     }
 
     /// sided := expr ['&' expr]
@@ -773,6 +786,7 @@ impl Parser {
     fn expr(&mut self) -> Result<Ast, ParseError> {
         self.skip_ws();
         let first = self.signed()?;
+        let first = self.times(first)?;
         let mut terms = vec![(false, first)];
         loop {
             self.skip_ws();
@@ -781,11 +795,13 @@ impl Parser {
                     if self.peek_at(1) != Some('-') {
                         self.pos += 1;
                     }
-                    terms.push((false, self.signed()?));
+                    let t = self.signed()?;
+                    terms.push((false, self.times(t)?));
                 }
                 Some('-') => {
                     self.pos += 1;
-                    terms.push((true, self.unary()?));
+                    let t = self.unary()?;
+                    terms.push((true, self.times(t)?));
                 }
                 _ => break,
             }
@@ -800,6 +816,25 @@ impl Parser {
         })
     }
 
+    /// `a * b * …` after the term `a`: integer multiples, `3 * {pass|*}`.
+    fn times(&mut self, first: Ast) -> Result<Ast, ParseError> {
+        let mut acc = first;
+        loop {
+            let save = self.pos;
+            self.skip_ws();
+            if self.peek() != Some('*') {
+                self.pos = save;
+                return Ok(acc);
+            }
+            let at = self.at();
+            self.pos += 1;
+            self.enter()?;
+            let rhs = self.unary()?;
+            self.leave();
+            acc = Ast::Product(Box::new(acc), Box::new(rhs), at);
+        }
+    }
+
     fn signed(&mut self) -> Result<Ast, ParseError> {
         self.skip_ws();
         if self.peek() == Some('+') && self.peek_at(1) == Some('-') {
@@ -807,7 +842,7 @@ impl Parser {
             self.pos += 2;
             self.enter()?;
             let g = self.unary()?;
-            self.depth -= 1;
+            self.leave();
             return Ok(Ast::PlusMinus(Box::new(g), at));
         }
         self.unary()
@@ -822,24 +857,13 @@ impl Parser {
             }
             self.enter()?;
             let g = self.unary()?;
-            self.depth -= 1;
+            self.leave();
             return Ok(Ast::Neg(Box::new(g)));
         }
         if self.peek() == Some('+') && self.peek_at(1) == Some('-') {
             return self.signed();
         }
         self.primary()
-    }
-
-    fn word(&mut self) -> String {
-        let start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            self.pos += 1;
-        }
-        self.slice(start, self.pos)
     }
 
     fn primary(&mut self) -> Result<Ast, ParseError> {
@@ -854,7 +878,7 @@ impl Parser {
                 self.pos += 1;
                 self.enter()?;
                 let g = self.sided()?;
-                self.depth -= 1;
+                self.leave();
                 self.skip_ws();
                 if !self.eat(')') {
                     return Err(self.error("expected ')'"));
@@ -890,7 +914,7 @@ impl Parser {
                         }
                         self.enter()?;
                         let g = self.sided()?;
-                        self.depth -= 1;
+                        self.leave();
                         self.skip_ws();
                         if !self.eat(')') {
                             return Err(self.error("expected ')'"));
@@ -927,6 +951,13 @@ impl Parser {
             while let Some(c) = self.peek() {
                 if c.is_ascii_digit() || c == '\u{0305}' {
                     self.pos += 1;
+                } else if c == '-'
+                    && self
+                        .previous()
+                        .is_some_and(|d| d.is_ascii_digit() || d == ')')
+                    && chopsticks_cgt::parse::negates_digit(&self.cursor)
+                {
+                    self.pos += 1;
                 } else if c == '(' {
                     self.pos += 1;
                     self.eat('-');
@@ -940,7 +971,7 @@ impl Parser {
                     break;
                 }
             }
-            self.star();
+            self.star(false);
             let mut text = self.slice(start, self.pos);
             if negative {
                 text = format!("-({text})");
@@ -1013,7 +1044,7 @@ impl Parser {
             }
         }
         let star_start = self.pos;
-        self.star();
+        self.star(self.pos > start);
         let star_text = self.slice(star_start, self.pos);
         let mut short = format!("{}{}{}", self.slice(start, number_end), ups_text, star_text);
         if negative && !short.is_empty() {
@@ -1028,7 +1059,17 @@ impl Parser {
         }
     }
 
-    fn star(&mut self) {
+    /// `*` or `*m`; as a suffix, a bare `*` before a game (`3*{pass|*}`) is
+    /// left for multiplication.
+    fn star(&mut self, suffix: bool) {
+        if suffix
+            && self.peek() == Some('*')
+            && self
+                .peek_at(1)
+                .is_some_and(|c| matches!(c, '{' | '(' | '^') || c.is_ascii_alphabetic())
+        {
+            return;
+        }
         if self.eat('*') {
             while self.peek().is_some_and(|c| c.is_ascii_digit()) {
                 self.pos += 1;
@@ -1078,7 +1119,7 @@ impl Parser {
                 }
             }
         }
-        self.depth -= 1;
+        self.leave();
         if bars.is_empty() {
             return Err(ParseError {
                 position: at,
@@ -1174,7 +1215,9 @@ fn unbound(ast: &Ast, bound: &mut Vec<String>) -> Option<(usize, String)> {
         }
         Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => unbound(a, bound),
         Ast::Sum(ts) => ts.iter().find_map(|(_, t)| unbound(t, bound)),
-        Ast::Sided(a, b, _) => unbound(a, bound).or_else(|| unbound(b, bound)),
+        Ast::Sided(a, b, _) | Ast::Product(a, b, _) => {
+            unbound(a, bound).or_else(|| unbound(b, bound))
+        }
         _ => None,
     }
 }
@@ -1188,7 +1231,8 @@ fn ast_at(ast: &Ast) -> usize {
         | Ast::PlusMinus(_, at)
         | Ast::Tiny(_, at)
         | Ast::Miny(_, at)
-        | Ast::Sided(_, _, at) => *at,
+        | Ast::Sided(_, _, at)
+        | Ast::Product(_, _, at) => *at,
         Ast::Neg(a) => ast_at(a),
         Ast::Sum(ts) => ts.first().map_or(0, |t| ast_at(&t.1)),
         _ => 0,
@@ -1306,6 +1350,7 @@ impl Evaluator {
                 }
                 Ok(acc.expect("at least one term"))
             }
+            Ast::Product(a, b, at) => self.product(a, b, *at),
             Ast::Sided(a, b, at) => {
                 let s = self.eval(a)?;
                 let t = self.eval(b)?;
@@ -1320,6 +1365,44 @@ impl Evaluator {
                 }
             }
         }
+    }
+
+    /// `n * G` (or `G * n`): the sum of `|n|` copies of `G` (of `-G` for `n < 0`).
+    fn product(&mut self, a: &Ast, b: &Ast, at: usize) -> Result<Value, ParseError> {
+        let integer = |x: &Ast| match x {
+            Ast::Short(t, _) => t.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        if let (Ast::Short(x, _), Ast::Short(y, _)) = (a, b) {
+            return short_value(&format!("({x}) * ({y})"), at);
+        }
+        let (n, g) = match (integer(a), integer(b)) {
+            (Some(n), _) => (n, b),
+            (_, Some(n)) => (n, a),
+            _ => {
+                return Err(ParseError {
+                    position: at,
+                    message: "`*` multiplies by an integer: write `n * G`".into(),
+                })
+            }
+        };
+        if n.unsigned_abs() > MAX_MULTIPLIER {
+            return Err(ParseError {
+                position: at,
+                message: format!(
+                    "multiplier too large for a loopy game (at most {MAX_MULTIPLIER})"
+                ),
+            });
+        }
+        let g = self.eval(g)?;
+        let g = if n < 0 { g.neg() } else { g };
+        let mut acc = Value::Stopper(Stopper::zero());
+        for _ in 0..n.unsigned_abs() {
+            acc = acc
+                .add_within(&g, MAX_PARSE_VERTICES, MAX_PARSE_SIDE_VERTICES)
+                .map_err(|e| perr(at, e))?;
+        }
+        Ok(acc)
     }
 
     /// `{0 || 0 | h}` (Tiny, `h = -G`) or `{h | 0 || 0}` (Miny, `h = G`).

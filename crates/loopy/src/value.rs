@@ -387,6 +387,12 @@ impl Value {
         }
     }
 
+    /// `self >= other`: both sides compared, `self⁺ ≥ other⁺` and
+    /// `self⁻ ≥ other⁻` (for stoppers, the stopper order).
+    pub fn ge(&self, other: &Value) -> Result<bool, LoopyError> {
+        Ok(self.side_ge(other, Side::On)? && self.side_ge(other, Side::Off)?)
+    }
+
     /// Equality of values decided by comparison (both sides, both ways), for any
     /// two values (the derived `==` compares representations, which is exact for
     /// stoppers and stopper-sided values).

@@ -12,6 +12,8 @@
 //! a position in the paper's notation or a game in CGSuite's loopy notation
 //! (`on`, `over`, `{pass|*}`, …): `(1,2|1,3)_4 - (1,1|2)_4`, `(1|1)_5 + over`.
 
+use chopsticks_cgt::Relation;
+use chopsticks_loopy::notation::split_relation;
 use chopsticks_loopy::{Game, Value};
 use chopsticks_rules::Ruleset;
 
@@ -45,8 +47,12 @@ pub struct LoopyComponent {
 pub struct LoopyEvaluation {
     /// The positions found in the text, in order.
     pub components: Vec<LoopyComponent>,
-    /// The value of the whole expression.
+    /// The value of the whole expression (of its left-hand side for a
+    /// comparison).
     pub value: Value,
+    /// For a comparison `G <= H`: the relation and whether it holds (both sides
+    /// of the values compared: `G >= H` when `G⁺ >= H⁺` and `G⁻ >= H⁻`).
+    pub comparison: Option<(Relation, bool)>,
 }
 
 /// The loopy game of a position's graph.
@@ -187,6 +193,10 @@ pub(crate) fn read_terms(
 /// Checks that the expression reads as a sum of positions and loopy games,
 /// without computing any game (see [`chopsticks_loopy::check_syntax`]).
 pub(crate) fn check_terms(rewritten: &str, positions: usize) -> Result<(), ValueError> {
+    if let Some((left, _, right)) = split_relation(rewritten) {
+        check_terms(left, positions)?;
+        return check_terms(right, positions);
+    }
     split_terms(rewritten, positions, |_, term| match term {
         Ok(_) => Ok(()),
         Err(text) => chopsticks_loopy::check_syntax(text).map_err(|e| unreadable(text, e)),
@@ -242,8 +252,19 @@ impl Plan {
     /// terms (see the module documentation).
     pub fn evaluate_loopy(&self, max_vertices: usize) -> Result<LoopyEvaluation, ValueError> {
         // Every term is read before any position is evaluated.
-        let read = read_terms(self.rewritten(), self.positions.len())
-            .map_err(|e| crate::expression::restore_positions(e, &self.positions))?;
+        let (first, relation) = match split_relation(self.rewritten()) {
+            Some((left, relation, right)) => (left, Some((relation, right))),
+            None => (self.rewritten(), None),
+        };
+        let read = |text: &str| {
+            read_terms(text, self.positions.len())
+                .map_err(|e| crate::expression::restore_positions(e, &self.positions))
+        };
+        let left = read(first)?;
+        let right = match relation {
+            Some((_, text)) => Some(read(text)?),
+            None => None,
+        };
         let mut components = Vec::with_capacity(self.positions.len());
         for p in &self.positions {
             let (value, graph) = loopy_value(&p.rules, &p.position, max_vertices)?;
@@ -256,21 +277,34 @@ impl Plan {
                 cyclic: graph.has_cycle(),
             });
         }
-        let mut total: Option<Value> = None;
-        for (negative, t) in read {
-            let v = match t {
-                Term::Position(k) => components[k].value.clone(),
-                Term::Game(v) => v,
-            };
-            let v = if negative { v.neg() } else { v };
-            total = Some(match total {
-                None => v,
-                Some(t) => t.add(&v)?,
-            });
-        }
+        let total = |read: Vec<(bool, Term)>| -> Result<Value, ValueError> {
+            let mut total: Option<Value> = None;
+            for (negative, t) in read {
+                let v = match t {
+                    Term::Position(k) => components[k].value.clone(),
+                    Term::Game(v) => v,
+                };
+                let v = if negative { v.neg() } else { v };
+                total = Some(match total {
+                    None => v,
+                    Some(t) => t.add(&v)?,
+                });
+            }
+            Ok(total.expect("at least one term"))
+        };
+        let value = total(left)?;
+        let comparison = match (relation, right) {
+            (Some((relation, _)), Some(right)) => {
+                let other = total(right)?;
+                let (le, ge) = (other.ge(&value)?, value.ge(&other)?);
+                Some((relation, relation.holds(le, ge)))
+            }
+            _ => None,
+        };
         Ok(LoopyEvaluation {
             components,
-            value: total.expect("at least one term"),
+            value,
+            comparison,
         })
     }
 }
