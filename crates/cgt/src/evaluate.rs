@@ -129,6 +129,33 @@ impl GameStore {
     }
 }
 
+impl GameStore {
+    /// `(a <= b, a >= b)` for values of any size, within `work_limit` steps.
+    pub fn compare_values(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        work_limit: u64,
+    ) -> Result<(bool, bool), ParseError> {
+        self.with_work_limit(work_limit, |store| {
+            let mut e = Evaluator {
+                store,
+                games: &[],
+                bounds: HashMap::new(),
+            };
+            e.compare(a, b, 0)
+        })
+    }
+
+    /// `-v`.
+    pub fn negate_value(&mut self, v: &Value) -> Value {
+        Value {
+            game: self.neg(v.game),
+            shift: -&v.shift,
+        }
+    }
+}
+
 /// Builds the games of a syntax tree, keeping every intermediate result in bounds.
 struct Evaluator<'a> {
     store: &'a mut GameStore,

@@ -100,11 +100,27 @@
 //!   printing always uses nested braces;
 //! * sums and differences `1/2+*`, `^+*2`, `{0|1}-1`, parentheses `( … )`,
 //!   and unary `-`; `a+-b` means `a + ±b`;
-//! * McKay's uptimal digit form `.d1d2…dk` = `d1·↑ + d2·↑^2 + … + dk·↑^k`,
-//!   optionally followed by `*` or `*m`, e.g. `.22*`; a digit is `0`–`9`,
-//!   `(k)` for any integer (e.g. `.2(-1)`), or a digit followed by U+0305
+//! * McKay's uptimals as CGSuite writes them, `x*m.d1d2…dk` =
+//!   `x + d1·↑ + d2·↑^2 + … + dk·↑^k + *m`: `.1` (↑), `*.22` (the paper's `.22*`,
+//!   which reads too), `5.0`, `6*.1`, `73/16*8.9-`; a digit is `0`–`9`, `(k)` for
+//!   any integer (e.g. `.2(-1)`), or a digit followed by `-` (CGSuite) or U+0305
 //!   (combining overline) for its negative. [`GameStore::to_uptimal`] gives
-//!   this form (`.0` for 0, `.0*` for `*`) when the game is an uptimal.
+//!   this form (`.0` for 0, `*.0` for `*`) when the game is an uptimal;
+//! * integer multiples `n * G` and `G * n` (a `*` written directly after a game
+//!   and followed by digits is the star: `3*5` is `3 + *5`), the ordinal sum
+//!   `G : H`, the multiple switch `+-{G,H}`, `Tiny(G)`, `Miny(G)`, and the methods
+//!   `G.Cool(t)`, `G.Heat(t)`, `G.Overheat(s, t)`, `G.AtomicWeight`, `G.Mean`,
+//!   `G.Temperature`, `G.LeftStop`, `G.RightStop`, `G.Birthday`
+//!   ([`operations`]);
+//! * comparisons `G <= H`, `>=`, `<`, `>`, `==`, `<>` (confused), `<|` (less than
+//!   or confused), `|>`, whose answer is true or false
+//!   ([`GameStore::evaluate_answer`], [`Answer`]);
+//! * numbers of any size (`-1823437481924`, `0/7`): the arena keeps its own
+//!   numbers small, and larger ones are carried beside a game of the arena as a
+//!   [`Value`] (see the `value` module).
+//!
+//! The grammar is in the [`parse`] module; the shared reading position of this
+//! crate's and `chopsticks-loopy`'s parsers is [`cursor::Cursor`].
 //!
 //! Printing then parsing gives back the same id.
 //!
@@ -112,7 +128,7 @@
 //! use chopsticks_cgt::GameStore;
 //! let mut s = GameStore::new();
 //! let j = s.parse("{0|^[2]}").unwrap();
-//! assert_eq!(s.to_uptimal(j).as_deref(), Some(".22*"));
+//! assert_eq!(s.to_uptimal(j).as_deref(), Some("*.22"));
 //! let up = s.parse("^").unwrap();
 //! let down = s.parse("v").unwrap();
 //! assert_eq!(s.add(up, down), s.zero());

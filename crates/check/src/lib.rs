@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use chopsticks_cgt::{Expression, GameStore};
+use chopsticks_cgt::{Answer, Expression, GameStore};
 use chopsticks_rules::{Notation, Overflow, PassSplits, Position, PositionIndex, Ruleset};
 use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
@@ -330,27 +330,48 @@ pub fn cgt_expression(data: &[u8]) {
         return;
     };
     let mut store = GameStore::new();
-    let Ok(g) = store.evaluate_within(&expression, &[], FIRST_READING_WORK) else {
+    let Ok(answer) = store.evaluate_answer(&expression, &[], FIRST_READING_WORK) else {
         return;
     };
-    let Some(printed) = store.format_within(g, MAX_PRINTED) else {
+    // A comparison is true or false; the arena game, if any, keeps to its id.
+    let Answer::Game(v) = answer else {
+        return;
+    };
+    if let Some(g) = v.in_arena() {
+        if let Ok(again) = store.evaluate_within(&expression, &[], FIRST_READING_WORK) {
+            assert_eq!(again, g, "`{text}` evaluates to two games");
+        }
+    }
+    let Some(printed) = store.format_value_within(&v, MAX_PRINTED) else {
         return;
     };
     // The canonical form may take more work to read than the text that made it
     // (`.(4096)` is short); only running out of work is excused.
     let again = Expression::parse(&printed)
-        .and_then(|e| store.evaluate_within(&e, &[], SECOND_READING_WORK));
+        .and_then(|e| store.evaluate_answer(&e, &[], SECOND_READING_WORK));
     match again {
-        Ok(again) => assert_eq!(
-            again, g,
-            "`{text}` prints as `{printed}`, which is another game"
-        ),
+        Ok(Answer::Game(again)) => {
+            if let Ok(order) = store.compare_values(&again, &v, SECOND_READING_WORK) {
+                assert_eq!(
+                    order,
+                    (true, true),
+                    "`{text}` prints as `{printed}`, which is another game"
+                );
+            }
+            if let (Some(a), Some(b)) = (again.in_arena(), v.in_arena()) {
+                assert_eq!(a, b, "`{text}` prints as `{printed}`, another id");
+            }
+        }
+        Ok(Answer::Truth(_)) => panic!("`{text}` prints as `{printed}`, a comparison"),
         Err(e) if e.work_limit.is_some() => {}
         Err(e) => panic!("`{text}` prints as `{printed}`, which does not parse: {e}"),
     }
     if let Ok(negative) = Expression::parse(&format!("-({text})")) {
-        if let Ok(n) = store.evaluate_within(&negative, &[], FIRST_READING_WORK) {
-            assert_eq!(n, store.neg(g), "-({text})");
+        if let Ok(Answer::Game(n)) = store.evaluate_answer(&negative, &[], FIRST_READING_WORK) {
+            let expected = store.negate_value(&v);
+            if let Ok(order) = store.compare_values(&n, &expected, SECOND_READING_WORK) {
+                assert_eq!(order, (true, true), "-({text})");
+            }
         }
     }
 }
@@ -384,6 +405,22 @@ fn loopy_expression_within(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // A comparison: both sides read, and the order is an order (a value is
+    // equal to itself; `G >= H` and `H >= G` agree with `G == H`).
+    if let Some((a, _, b)) = chopsticks_loopy::notation::split_relation(text) {
+        if let (Ok(g), Ok(h)) = (chopsticks_loopy::parse(a), chopsticks_loopy::parse(b)) {
+            if let (Ok(gh), Ok(hg), Ok(gg)) = (g.ge(&h), h.ge(&g), g.ge(&g)) {
+                assert!(gg, "`{a}` is not >= itself");
+                if gh && hg {
+                    assert!(
+                        same_loopy(&g, &h),
+                        "`{a}` and `{b}` compare equal but differ"
+                    );
+                }
+            }
+        }
+        return;
+    }
     let Ok(value) = chopsticks_loopy::parse(text) else {
         return;
     };

@@ -949,14 +949,13 @@ impl Parser {
         if self.peek() == Some('.') {
             self.pos += 1;
             while let Some(c) = self.peek() {
-                if c.is_ascii_digit() || c == '\u{0305}' {
-                    self.pos += 1;
-                } else if c == '-'
+                // A digit, an overline, or CGSuite's `-` after a digit (negative).
+                let negative_mark = c == '-'
                     && self
                         .previous()
                         .is_some_and(|d| d.is_ascii_digit() || d == ')')
-                    && chopsticks_cgt::parse::negates_digit(&self.cursor)
-                {
+                    && chopsticks_cgt::parse::negates_digit(&self.cursor);
+                if c.is_ascii_digit() || c == '\u{0305}' || negative_mark {
                     self.pos += 1;
                 } else if c == '(' {
                     self.pos += 1;
