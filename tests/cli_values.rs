@@ -22,7 +22,8 @@ fn value_of_a_cgsuite_game_and_its_uptimal_form() {
     let v = json(&["value", "{0|^[2]}", "--json", "--uptimal"]);
     assert_eq!(v["value"], "{0|^[2]}");
     assert_eq!(v["outcome"], "L");
-    assert_eq!(v["uptimal"], ".22*");
+    // CGSuite's form (the paper writes `.22*`, which reads too).
+    assert_eq!(v["uptimal"], "*.22");
     let text = stdout(&["value", ".22*", "--uptimal"]);
     assert!(text.contains("Value:    {0|^[2]}"), "{text}");
     assert!(text.contains("Left wins"), "{text}");
@@ -61,9 +62,18 @@ fn value_with_several_hands() {
 
 #[test]
 fn value_refuses_bad_input_without_panicking() {
-    fails_with(&["value", "123456789012345678901234567890"], "too large");
-    fails_with(&["value", "1099511627775"], "too large");
-    fails_with(&["value", "1/9223372036854775808"], "too large");
+    // Numbers of any size read (as in CGSuite); a literal has at most 4096 digits.
+    for n in [
+        "123456789012345678901234567890",
+        "1099511627775",
+        "1/9223372036854775808",
+    ] {
+        let v = json(&["value", n, "--json"]);
+        assert_eq!(v["value"], n);
+    }
+    fails_with(&["value", &"9".repeat(5000)], "number too long");
+    fails_with(&["value", "{2147483648|-2147483648}"], "too far apart");
+    fails_with(&["value", "1/3"], "not a dyadic rational");
     fails_with(&["value", "*4294967295"], "nimber too large");
     fails_with(&["value", "^1000000000"], "too large");
     fails_with(&["value", "{0|"], "cannot read");
@@ -80,9 +90,9 @@ fn value_refuses_bad_input_without_panicking() {
     fails_with(&["value", &deep], "cannot read");
     let minus = format!("{}1", "-".repeat(100_000));
     fails_with(&["value", "--", &minus], "nesting");
-    // Numbers that would overflow once combined.
+    // Numbers that would overflow the arena once combined are carried beside it.
     let many = vec!["65536"; 40].join("+");
-    fails_with(&["value", &many], "too large");
+    assert_eq!(json(&["value", &many, "--json"])["value"], "2621440");
     // Rules whose play can cycle give a loopy value: the standard game's start is
     // `*`, a first-player win (as the solver finds), although play can cycle.
     let v = json(&["value", "(1,1|1,1)_4", "--preset", "standard", "--json"]);
@@ -344,4 +354,41 @@ fn messages_are_true_and_short() {
         &["table", "grid", "--json", "--format", "markdown"],
         "cannot be used with",
     );
+}
+
+#[test]
+fn value_reads_what_cgsuite_users_type() {
+    // Comparisons: true or false, with the relation in JSON.
+    let v = json(&["value", "^ <= *", "--json"]);
+    assert_eq!(v["relation"], "<=");
+    assert_eq!(v["holds"], false);
+    let text = stdout(&["value", "3 <> 3+*"]);
+    assert!(text.contains("Answer:   true"), "{text}");
+    let v = json(&["value", "(1|1)_12 |> 0", "--json"]);
+    assert_eq!(v["holds"], true);
+    assert_eq!(v["components"][0]["value"], "+-{0|^[2]}");
+    // Loopy comparisons and multiples.
+    assert_eq!(json(&["value", "on >= over", "--json"])["holds"], true);
+    assert_eq!(json(&["value", "2 * over", "--json"])["value"], "over");
+    // Integer multiples, big numbers, uptimals with a number part.
+    assert_eq!(json(&["value", "10 * ^", "--json"])["value"], "^10");
+    let v = json(&["value", "73/16+v9*8", "--uptimal", "--json"]);
+    assert_eq!(v["uptimal"], "73/16*8.9-");
+    let v = json(&["value", "-1823437481924 + *", "--details", "--json"]);
+    assert_eq!(v["value"], "-1823437481924*");
+    assert_eq!(v["outcome"], "R");
+    assert_eq!(v["birthday"], 1823437481925u64);
+    assert_eq!(v["left_stop"], "-1823437481924");
+    // Operations.
+    assert_eq!(
+        json(&["value", "{3|-1}.Cool(1)", "--json"])["value"],
+        "{2|0}"
+    );
+    assert_eq!(json(&["value", "^^.AtomicWeight", "--json"])["value"], "2");
+    assert_eq!(json(&["value", "1:1/2", "--json"])["value"], "3/2");
+    assert_eq!(json(&["value", "+-{1,1+*}", "--json"])["value"], "+-{1,1*}");
+    assert_eq!(json(&["value", "{0||0|-2}", "--json"])["value"], "Tiny(2)");
+    fails_with(&["value", "1.AtomicWeight"], "not all-small");
+    fails_with(&["value", "{1|0}.Frobnicate"], "unknown method");
+    fails_with(&["value", "^ <= * <= 1"], "two sides");
 }

@@ -422,11 +422,17 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
         bail!("the value is too long to print (more than 1,048,576 characters)");
     }
     let outcome = e.value.outcome();
-    if args.uptimal || args.details {
-        eprintln!("note: --uptimal and --details are for short games; this value is loopy");
+    if args.uptimal {
+        eprintln!("note: --uptimal is for short games; this value is loopy");
     }
+    // Stops of the sides that are stoppers: pseudonumbers.
+    let stops = |s: Option<&chopsticks_loopy::Stopper>| {
+        s.and_then(|s| s.stops().ok())
+            .map(|(l, r)| (l.to_string(), r.to_string()))
+    };
+    let (onside_stops, offside_stops) = (stops(e.value.onside()), stops(e.value.offside()));
     if args.output.json {
-        let out = json!({
+        let mut out = json!({
             "expression": args.expression,
             "value": text,
             "outcome": outcome.name(),
@@ -454,6 +460,17 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                 })
             }).collect::<Vec<_>>(),
         });
+        if args.details {
+            if e.value.is_stopper() {
+                if let Some((l, r)) = &onside_stops {
+                    out["left_stop"] = json!(l);
+                    out["right_stop"] = json!(r);
+                }
+            } else {
+                out["onside_stops"] = json!(onside_stops.as_ref().map(|(l, r)| [l, r]));
+                out["offside_stops"] = json!(offside_stops.as_ref().map(|(l, r)| [l, r]));
+            }
+        }
         super::print_json(&out);
         return Ok(());
     }
@@ -482,5 +499,20 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
     println!("Value:    {text}");
     println!("Kind:     {}", loopy_kind(&e.value));
     println!("Outcome:  {} ({})", outcome.name(), outcome.describe());
+    if args.details {
+        let shown = |s: &Option<(String, String)>| match s {
+            Some((l, r)) => format!("{l} (Left), {r} (Right)"),
+            None => "not a stopper: no stops".to_string(),
+        };
+        if e.value.is_stopper() {
+            println!("Stops:    {}", shown(&onside_stops));
+        } else {
+            println!(
+                "Stops:    onside {}; offside {}",
+                shown(&onside_stops),
+                shown(&offside_stops)
+            );
+        }
+    }
     Ok(())
 }

@@ -94,6 +94,7 @@ pub mod game;
 pub mod notation;
 pub mod sides;
 pub mod stopper;
+pub mod stops;
 pub mod value;
 pub mod work;
 
@@ -102,6 +103,7 @@ pub use game::{Game, Player, Winner};
 pub use notation::{check_syntax, parse, ParseError};
 pub use sides::{side, Side, SideValue};
 pub use stopper::Stopper;
+pub use stops::{Pseudonumber, Tilt};
 pub use value::{Class, Outcome, Value};
 pub use work::with_work_limit;
 

@@ -112,14 +112,23 @@ pub fn looks_loopy(text: &str) -> bool {
         return true;
     }
     let mut word = String::new();
+    // The character before the word: a word after `.` is a method (`G.Cool(1)`),
+    // short-game notation even when misspelt.
+    let (mut before, mut previous) = (' ', ' ');
     for c in text.chars().chain(std::iter::once(' ')) {
         if c.is_alphanumeric() || c == '_' {
+            if word.is_empty() {
+                before = previous;
+            }
             word.push(c);
+            previous = c;
             continue;
         }
+        previous = c;
         let letters = word.trim_start_matches(|d: char| d.is_ascii_digit());
         let loopy = letters.chars().any(|c| c.is_alphabetic() && c != 'v')
-            && !chopsticks_cgt::parse::is_function_name(letters);
+            && !chopsticks_cgt::parse::is_function_name(letters)
+            && !(before == '.' && word.starts_with(|c: char| c.is_ascii_alphabetic()));
         if loopy {
             return true;
         }

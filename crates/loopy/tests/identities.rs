@@ -274,3 +274,35 @@ fn twice_upon() {
     // The innermost part of CGSuite's `10*upon` (EvalTest, "integer * stopper").
     check("{pass|*}+{pass|*}", "{0|^[on]*}");
 }
+
+/// Stops of stoppers are pseudonumbers (numbers, `x over`, `x under`, `on`,
+/// `off`), found by alternating play that stops at a pseudonumber.
+#[test]
+fn stops_of_stoppers() {
+    for (text, left, right) in [
+        ("on", "on", "on"),
+        ("off", "off", "off"),
+        ("over", "over", "over"),
+        ("5over", "5over", "5over"),
+        ("{pass|3/2}", "3/2under", "3/2under"),
+        ("{3|-1}", "3", "-1"),
+        ("{pass|*}", "0", "0"),
+        ("+-over", "over", "under"),
+        ("{on|off}", "on", "off"),
+        ("{1over|-2}", "1over", "-2"),
+        ("a{0||||0|||a|*||*}", "0", "0"),
+        ("{pass|0} + 1", "1under", "1under"),
+    ] {
+        let v = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let s = v
+            .as_stopper()
+            .unwrap_or_else(|| panic!("{text} is a stopper"));
+        let (l, r) = s.stops().unwrap();
+        assert_eq!(
+            (l.to_string(), r.to_string()),
+            (left.into(), right.into()),
+            "{text}"
+        );
+        assert!(l >= r, "{text}: Left stop below Right stop");
+    }
+}

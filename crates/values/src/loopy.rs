@@ -194,6 +194,11 @@ pub(crate) fn read_terms(
 /// without computing any game (see [`chopsticks_loopy::check_syntax`]).
 pub(crate) fn check_terms(rewritten: &str, positions: usize) -> Result<(), ValueError> {
     if let Some((left, _, right)) = split_relation(rewritten) {
+        if split_relation(right).is_some() {
+            return Err(ValueError::Expression(
+                "a comparison has two sides: `G <= H`; compare a third game separately".into(),
+            ));
+        }
         check_terms(left, positions)?;
         return check_terms(right, positions);
     }
