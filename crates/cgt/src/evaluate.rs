@@ -115,9 +115,11 @@ impl GameStore {
                 store,
                 games,
                 bounds: HashMap::new(),
+                deepening: false,
             };
             let left = e.eval(&expression.root)?;
             match &expression.relation {
+                None if e.deepening => Ok(Answer::Game(e.shallow(left, 0)?)),
                 None => Ok(Answer::Game(left)),
                 Some((relation, rhs)) => {
                     let right = e.eval(rhs)?;
@@ -142,6 +144,7 @@ impl GameStore {
                 store,
                 games: &[],
                 bounds: HashMap::new(),
+                deepening: false,
             };
             e.compare(a, b, 0)
         })
@@ -162,6 +165,10 @@ struct Evaluator<'a> {
     games: &'a [GameId],
     /// Memo of [`Evaluator::number_bounds`].
     bounds: HashMap<GameId, (u32, u32)>,
+    /// Whether an operation that builds deep games was used (ordinal sums,
+    /// heating, multiples, …): then the result must print within the nesting
+    /// the parser reads.
+    deepening: bool,
 }
 
 /// Bits of the largest integer part of a number (and its neighbours).
@@ -266,7 +273,8 @@ impl Evaluator<'_> {
             }
             Term::Product(a, b) => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
-                self.product(&x, &y, at)
+                let p = self.product(&x, &y, at)?;
+                self.shallow(p, at)
             }
             Term::Ordinal(a, b) => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
@@ -278,9 +286,13 @@ impl Evaluator<'_> {
                     .store
                     .try_ordinal_sum(g, h)
                     .map_err(operation_error(at))?;
-                Ok(Value::of(self.guard(r, at)?))
+                let r = Value::of(self.guard(r, at)?);
+                self.shallow(r, at)
             }
-            Term::Call(f, args) => self.call(*f, args, at),
+            Term::Call(f, args) => {
+                let r = self.call(*f, args, at)?;
+                self.shallow(r, at)
+            }
         }
     }
 
@@ -709,6 +721,25 @@ impl Evaluator<'_> {
             self.bounds.insert(h, b);
         }
         self.bounds[&g]
+    }
+
+    /// Refuses a result of the operations that build deep games (ordinal sums,
+    /// heating, multiples, …) whose printed text would nest deeper than the
+    /// parser reads: whatever is read prints as text that reads back.
+    fn shallow(&mut self, v: Value, at: usize) -> Result<Value, ParseError> {
+        self.deepening = true;
+        let depth = self.store.printed_depth(v.game);
+        if depth > crate::notation::MAX_DEPTH {
+            return Err(error(
+                at,
+                format!(
+                    "the result nests {depth} levels of braces deep when printed, more than \
+                     the {} this notation reads",
+                    crate::notation::MAX_DEPTH
+                ),
+            ));
+        }
+        Ok(v)
     }
 
     /// Refuses a result whose numbers are too large or too fine for further

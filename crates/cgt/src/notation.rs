@@ -169,6 +169,47 @@ impl GameStore {
         self.format_shifted(g, None)
     }
 
+    /// Levels of nesting the parser meets reading `format(g)` (braces, and the
+    /// `+-` and parentheses of the named shapes): at most
+    /// [`MAX_DEPTH`] for a text that reads back. Bottom-up over the distinct
+    /// subgames (no recursion).
+    pub fn printed_depth(&mut self, g: GameId) -> u32 {
+        let mut memo: HashMap<GameId, u32> = HashMap::new();
+        let mut stack = vec![(g, false)];
+        while let Some((h, expanded)) = stack.pop() {
+            if memo.contains_key(&h) {
+                continue;
+            }
+            let shape = self.shape(h, None);
+            let (children, extra): (Vec<GameId>, u32) = match shape {
+                Shape::Text(_) => (Vec::new(), 0),
+                Shape::PlusMinus(a) | Shape::Tiny(a) | Shape::Miny(a) => (vec![a], 2),
+                Shape::PlusMinusList => (self.left_options(h).to_vec(), 2),
+                Shape::Braces => (
+                    self.left_options(h)
+                        .iter()
+                        .chain(self.right_options(h))
+                        .copied()
+                        .collect(),
+                    1,
+                ),
+            };
+            if !expanded && children.iter().any(|c| !memo.contains_key(c)) {
+                stack.push((h, true));
+                stack.extend(
+                    children
+                        .iter()
+                        .filter(|c| !memo.contains_key(c))
+                        .map(|&c| (c, false)),
+                );
+                continue;
+            }
+            let d = children.iter().map(|c| memo[c]).max().unwrap_or(0) + extra;
+            memo.insert(h, if children.is_empty() { extra } else { d });
+        }
+        memo[&g]
+    }
+
     /// The text of `g + shift` for a number `shift` of any size: every number
     /// in `g`'s canonical form is printed shifted (number translation: for a
     /// game `g` that is not a number, `g + x = {g^L + x | g^R + x}`). Names
@@ -292,7 +333,10 @@ impl GameStore {
         if shift.is_some() {
             return Shape::Braces;
         }
-        if let Some(k) = self.up_sum_order(g) {
+        if let Some(k) = self
+            .up_sum_order(g)
+            .filter(|k| k.unsigned_abs() <= u64::from(MAX_POWER))
+        {
             return Shape::Text(if k > 0 {
                 format!("^[{k}]")
             } else {

@@ -66,6 +66,7 @@ impl GameStore {
             if !expanded {
                 self.try_charge(1)?;
                 if let Some(r) = leaf(self, h)? {
+                    self.within_bounds(r)?;
                     done.insert(h, r);
                     continue;
                 }
@@ -82,9 +83,34 @@ impl GameStore {
             let lefts: Vec<GameId> = self.left_options(h).iter().map(|o| done[o]).collect();
             let rights: Vec<GameId> = self.right_options(h).iter().map(|o| done[o]).collect();
             let r = node(self, h, &lefts, &rights)?;
+            self.within_bounds(r)?;
             done.insert(h, r);
         }
         Ok(done[&g])
+    }
+
+    /// Refuses a result `x + n·↑ + *m` beyond the arena's bounds. New numbers are
+    /// made only as such results (a simplest number, one bit finer than its
+    /// options at most), so checking them at every node keeps every number of
+    /// the operation within reach of exact arithmetic.
+    fn within_bounds(&self, r: GameId) -> Result<(), OperationError> {
+        use crate::notation::{MAX_EXPONENT, MAX_INTEGER, MAX_UPS};
+        if let Kind::Simple { number, ups, .. } = self.kind(r) {
+            let magnitude = number
+                .floor()
+                .unsigned_abs()
+                .max(number.ceil().unsigned_abs());
+            if magnitude > MAX_INTEGER as u64
+                || number.exponent() > MAX_EXPONENT
+                || ups.unsigned_abs() > MAX_UPS as u64
+            {
+                return Err(OperationError::TooLarge(format!(
+                    "the result has numbers beyond the game engine's bounds (integers up \
+                     to {MAX_INTEGER}, denominators up to 2^{MAX_EXPONENT}, {MAX_UPS} ups)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// `g` cooled by the number `t ≥ 0` (see the module documentation).

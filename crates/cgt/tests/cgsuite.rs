@@ -438,3 +438,31 @@ proptest! {
         }
     }
 }
+
+/// What the new operations build prints as text that reads back, or is refused
+/// when it would not (found by fuzzing: `.6:220` nests 220 levels deep,
+/// `^:66:^8` has `↑^[67]`, `-18:3434` has denominators of 2^3434).
+#[test]
+fn results_print_as_text_that_reads_back() {
+    let mut s = GameStore::new();
+    for text in [
+        "^:66:^8",
+        "^:66",
+        "{1|0}:{1|0}",
+        "3 * {2||1|0}",
+        "^.Heat(2):1",
+    ] {
+        let e = Expression::parse(text).unwrap();
+        let Answer::Game(v) = s.evaluate_answer(&e, &[], MAX_WORK).unwrap() else {
+            panic!("{text}")
+        };
+        let printed = s.format_value(&v);
+        let again = Expression::parse(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+        let Answer::Game(w) = s.evaluate_answer(&again, &[], MAX_WORK).unwrap() else {
+            panic!("{printed}")
+        };
+        assert_eq!(w, v, "{text} -> {printed}");
+    }
+    assert!(refused(&mut s, ".6:220").contains("nests 220 levels"));
+    assert!(refused(&mut s, "-18:3434").contains("beyond the game engine's bounds"));
+}

@@ -100,6 +100,16 @@ fn short_error(at: usize) -> impl Fn(chopsticks_cgt::ParseError) -> ParseError {
 fn short_value(text: &str, at: usize) -> Result<Value, ParseError> {
     let mut store = GameStore::new();
     let id = parse_short(&mut store, text).map_err(short_error(at))?;
+    // A short game of few vertices can still print exponentially long (an
+    // ordinal sum of nimbers): its text must stay within what is read.
+    if store.printed_length_bound(id, MAX_INPUT as u64) > MAX_INPUT as u64 {
+        return Err(ParseError {
+            position: at,
+            message: format!(
+                "short game too large: its text would be longer than {MAX_INPUT} bytes"
+            ),
+        });
+    }
     let g = short_graph(&store, id, at)?;
     Ok(Value::Stopper(Stopper::from_canonical_graph(&g)))
 }

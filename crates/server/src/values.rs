@@ -15,9 +15,9 @@
 
 use std::sync::Arc;
 
-use chopsticks_cgt::GameStore;
+use chopsticks_cgt::{Answer, GameStore};
 use chopsticks_rules::{Position, Preset, Ruleset};
-use chopsticks_values::{evaluate, is_attack_only, value_with, CgtPosition, Limits, ValueError};
+use chopsticks_values::{is_attack_only, value_with, CgtPosition, Limits, Plan, ValueError};
 use serde_json::{json, Value as Json_};
 use tokio::sync::Semaphore;
 
@@ -139,8 +139,9 @@ pub async fn expression_value(
     evaluations
         .run(move || {
             let mut store = GameStore::new();
-            let e = evaluate(&mut store, &rules, None, &text, SERVER_LIMITS, None).map_err(
-                |e| match e {
+            let (components, answer) = Plan::new(&rules, None, &text)
+                .and_then(|plan| plan.evaluate_answer(&mut store, SERVER_LIMITS, None))
+                .map_err(|e| match e {
                     ValueError::Work(_)
                     | ValueError::TooLarge { .. }
                     | ValueError::Estimated { .. } => {
@@ -150,13 +151,21 @@ pub async fn expression_value(
                         ApiError::too_large(format!("{e} (this server's limit)"))
                     }
                     e => ApiError::unprocessable(e.to_string()),
+                })?;
+            let mut out = match answer {
+                // A comparison (`^ <= *`): whether it holds.
+                Answer::Truth(holds) => json!({ "holds": holds }),
+                Answer::Game(v) => match v.in_arena() {
+                    Some(g) => value_json(&mut store, g),
+                    None => json!({
+                        "value": store.format_value_within(&v, MAX_PRINTED),
+                        "outcome": store.value_outcome(&v).map(|o| o.to_string()),
+                    }),
                 },
-            )?;
-            let mut out = value_json(&mut store, e.value);
+            };
             out["expression"] = json!(text);
             out["variant"] = json!(variant);
-            out["components"] = e
-                .components
+            out["components"] = components
                 .iter()
                 .map(|c| {
                     let mut v = value_json(&mut store, c.value);

@@ -339,6 +339,15 @@ async fn values_of_expressions_are_bounded() {
     assert_eq!(v["value"], "+-{0|^[2]}");
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["variant"], "simple");
+    // CGSuite's comparisons and numbers of any size.
+    let (status, v, _) = get(&state, "/api/v1/value?expr=(1%7C1)_12%20%7C%3E%200").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["holds"], true);
+    assert_eq!(v["components"][0]["value"], "+-{0|^[2]}");
+    let (status, v, _) = get(&state, "/api/v1/value?expr=-1823437481924%2B*").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["value"], "-1823437481924*");
+    assert_eq!(v["outcome"], "R");
     let (status, v, _) = get(&state, "/api/v1/value?expr=%7B0%7C").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"].as_str().unwrap().contains("unclosed"), "{v}");
