@@ -1,7 +1,7 @@
 //! CGSuite-style plain-text notation: parsing, printing, and McKay's
 //! uptimal digit form.
 //!
-//! Reading text has two phases. [`Expression::parse`] reads the whole text into a
+//! Reading text has two phases. [`crate::Expression::parse`] reads the whole text into a
 //! syntax tree, checking the syntax, the size of every literal and the nesting
 //! depth, without building any game; only then does [`GameStore::evaluate`] build
 //! the games, within a work limit ([`MAX_WORK`] by default) and with every number
@@ -15,7 +15,7 @@ use crate::dyadic::Dyadic;
 use crate::store::{GameId, GameStore, Kind, WorkLimit};
 use std::fmt;
 
-/// Error returned by [`Expression::parse`], [`GameStore::parse`] and
+/// Error returned by [`crate::Expression::parse`], [`GameStore::parse`] and
 /// [`GameStore::evaluate`]: a syntax error, a literal or a result beyond the
 /// bounds, or the work limit reached.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -16,7 +16,13 @@
 //!    side-dominated options deleted, or the plain quotient, or else the classes
 //!    of equal vertices fused in groups, a group halved when its fusion fails
 //!    (at most 256 classes), each fusion kept only if the check passes (side-equal vertices cannot always be fused: a fusion can
-//!    create alternating cycles that change the side);
+//!    create alternating cycles that change the side); the quotient counts as
+//!    smaller when it has fewer vertices, or as many and fewer moves (a
+//!    side-dominated option deleted); when no quotient is kept, reversible
+//!    options are bypassed, read from the same table (a Left option `G^L` with a
+//!    Right option `G^{LR} <= G` is replaced by the Left options of `G^{LR}`, and
+//!    dually), all at once or each half in turn, each bypass kept only if the check
+//!    passes;
 //! 1. deletion of moves that lie on alternating cycles (the moves of the player
 //!    the side does not favour first: Right's for the onside), all at once if
 //!    the check passes, otherwise each half in turn, recursively;
@@ -336,12 +342,23 @@ impl Search {
         let quotient = Game::from_parts(left, right, start);
         let rep_of = |v: u32| rep[v as usize];
         for candidate in [pruned, quotient] {
-            let size = candidate.reachable_from(&self.map_targets(&rep)).len();
-            if size < work.len() && self.keeps(work, &candidate, &rep_of, Need::Both)? {
+            // Smaller: fewer vertices, or as many and fewer moves (a dominated
+            // option deleted).
+            let reached = candidate.reachable_from(&self.map_targets(&rep));
+            let size = (reached.len(), candidate.renumber(&reached).edge_count());
+            if size < (work.len(), work.edge_count())
+                && self.keeps(work, &candidate, &rep_of, Need::Both)?
+            {
                 self.targets = self.map_targets(&rep);
                 *work = self.trim(&candidate);
                 return Ok(());
             }
+        }
+        // Otherwise bypass reversible options (a Left option whose Right option
+        // is at most the vertex: replaced by that option's Left options).
+        if self.reverse(work, &table)? {
+            *work = self.trim(work);
+            return Ok(());
         }
         // Otherwise fuse groups of classes, halving a group whose fusion changes
         // the value.
@@ -358,6 +375,73 @@ impl Search {
             *work = self.trim(work);
         }
         Ok(())
+    }
+
+    /// Bypasses reversible options of `work` (read from the all-pairs side
+    /// table `table` of `work`) while the targets' sides are unchanged: all at
+    /// once, else each half in turn. True if anything changed.
+    fn reverse(&mut self, work: &mut Game, table: &[bool]) -> Result<bool, LoopyError> {
+        let n = work.len();
+        let le = |i: u32, j: u32| table[i as usize * n + j as usize];
+        // (vertex, player, option, replacement options)
+        let mut found: Vec<(u32, Player, u32, Vec<u32>)> = Vec::new();
+        for v in 0..n as u32 {
+            for &w in work.left(v) {
+                if w == v {
+                    continue;
+                }
+                if let Some(&x) = work.right(w).iter().find(|&&x| x != w && le(x, v)) {
+                    if !work.left(x).contains(&v) && !work.left(x).contains(&x) {
+                        found.push((v, Player::Left, w, work.left(x).to_vec()));
+                    }
+                }
+            }
+            for &w in work.right(v) {
+                if w == v {
+                    continue;
+                }
+                if let Some(&x) = work.left(w).iter().find(|&&x| x != w && le(v, x)) {
+                    if !work.right(x).contains(&v) && !work.right(x).contains(&x) {
+                        found.push((v, Player::Right, w, work.right(x).to_vec()));
+                    }
+                }
+            }
+        }
+        self.bypass(work, &found)
+    }
+
+    fn bypass(
+        &mut self,
+        work: &mut Game,
+        found: &[(u32, Player, u32, Vec<u32>)],
+    ) -> Result<bool, LoopyError> {
+        if found.is_empty() {
+            return Ok(false);
+        }
+        let (mut left, mut right, start) = work.clone().into_lists();
+        for (v, player, w, with) in found {
+            let list = match player {
+                Player::Left => &mut left[*v as usize],
+                Player::Right => &mut right[*v as usize],
+            };
+            if !list.contains(w) {
+                continue;
+            }
+            list.retain(|o| o != w);
+            list.extend(with.iter().copied());
+            list.sort_unstable();
+            list.dedup();
+        }
+        let candidate = Game::from_parts(left, right, start);
+        if candidate != *work && self.keeps(work, &candidate, &|v| v, Need::Both)? {
+            *work = candidate;
+            return Ok(true);
+        }
+        if found.len() == 1 {
+            return Ok(false);
+        }
+        let (a, b) = found.split_at(found.len() / 2);
+        Ok(self.bypass(work, a)? || self.bypass(work, b)?)
     }
 
     /// The targets sent through a vertex map.

@@ -169,6 +169,13 @@ fn row25_bach_carousel_not_stopper_sided() {
     assert!(matches!(v, Value::NotStopperSided { .. }), "{v}");
     assert!(start.elapsed().as_secs() < 5);
     assert_eq!(v.outcome().name(), "N");
+    // The sides are simplified (a reversible option bypassed: `{*, {1+*|1+*,a}|*}`
+    // becomes `{1*|a||*}`, as in CGSuite's sides), though not yet to CGSuite's
+    // `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`.
+    assert_eq!(
+        v.to_string(),
+        "a{0,{1|1,{1*|a||*}}|0} & a{0,{1|1,{1*|a||*}}|0}"
+    );
 }
 
 #[test]
