@@ -395,6 +395,32 @@ fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
     }
 }
 
+/// The JSON of each position in a loopy expression (the same fields for a
+/// value and for a comparison).
+fn loopy_components_json(e: &LoopyEvaluation) -> Vec<serde_json::Value> {
+    e.components
+        .iter()
+        .map(|c| {
+            let o = c.value.outcome();
+            json!({
+                "position": c.position.paper(c.rules.fingers),
+                "n": c.rules.fingers - 1,
+                "fingers": c.rules.fingers,
+                "hands": c.rules.hands,
+                "ruleset": c.rules.describe(),
+                "value": c.value.to_string(),
+                "outcome": o.name(),
+                "left_first": o.left_starts().as_str(),
+                "right_first": o.right_starts().as_str(),
+                "stopper": c.value.is_stopper(),
+                "stopper_sided": c.value.is_stopper_sided(),
+                "positions": c.vertices,
+                "cyclic": c.cyclic,
+            })
+        })
+        .collect()
+}
+
 fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
     if let Some((relation, holds)) = e.comparison {
         if args.output.json {
@@ -402,12 +428,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                 "expression": args.expression,
                 "relation": relation.symbol(),
                 "holds": holds,
-                "components": e.components.iter().map(|c| json!({
-                    "position": c.position.paper(c.rules.fingers),
-                    "ruleset": c.rules.describe(),
-                    "value": c.value.to_string(),
-                    "outcome": c.value.outcome().name(),
-                })).collect::<Vec<_>>(),
+                "components": loopy_components_json(e),
             }));
             return Ok(());
         }
@@ -441,24 +462,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
             "right_first": outcome.right_starts().as_str(),
             "stopper": e.value.is_stopper(),
             "stopper_sided": e.value.is_stopper_sided(),
-            "components": e.components.iter().map(|c| {
-                let o = c.value.outcome();
-                json!({
-                    "position": c.position.paper(c.rules.fingers),
-                    "n": c.rules.fingers - 1,
-                "fingers": c.rules.fingers,
-                    "hands": c.rules.hands,
-                    "ruleset": c.rules.describe(),
-                    "value": c.value.to_string(),
-                    "outcome": o.name(),
-                    "left_first": o.left_starts().as_str(),
-                    "right_first": o.right_starts().as_str(),
-                    "stopper": c.value.is_stopper(),
-                    "stopper_sided": c.value.is_stopper_sided(),
-                    "positions": c.vertices,
-                    "cyclic": c.cyclic,
-                })
-            }).collect::<Vec<_>>(),
+            "components": loopy_components_json(e),
         });
         if args.details {
             if e.value.is_stopper() {

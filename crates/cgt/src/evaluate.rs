@@ -387,8 +387,8 @@ impl Evaluator<'_> {
     /// `G <= H` and `G >= H`.
     fn compare(&mut self, a: &Value, b: &Value, at: usize) -> Result<(bool, bool), ParseError> {
         if let (Some(g), Some(h)) = (a.in_arena(), b.in_arena()) {
-            let le = self.limited_bool(at, |s| s.try_le(g, h))?;
-            let ge = self.limited_bool(at, |s| s.try_le(h, g))?;
+            let le = self.limited(at, |s| s.try_le(g, h))?;
+            let ge = self.limited(at, |s| s.try_le(h, g))?;
             return Ok((le, ge));
         }
         let nb = self.neg(b);
@@ -633,23 +633,11 @@ impl Evaluator<'_> {
     }
 
     /// Runs a store operation, its work limit reported at `at`.
-    fn limited(
+    fn limited<T>(
         &mut self,
         at: usize,
-        f: impl FnOnce(&mut GameStore) -> Result<GameId, WorkLimit>,
-    ) -> Result<GameId, ParseError> {
-        f(self.store).map_err(|e| ParseError {
-            position: at,
-            message: e.to_string(),
-            work_limit: Some(e),
-        })
-    }
-
-    fn limited_bool(
-        &mut self,
-        at: usize,
-        f: impl FnOnce(&mut GameStore) -> Result<bool, WorkLimit>,
-    ) -> Result<bool, ParseError> {
+        f: impl FnOnce(&mut GameStore) -> Result<T, WorkLimit>,
+    ) -> Result<T, ParseError> {
         f(self.store).map_err(|e| ParseError {
             position: at,
             message: e.to_string(),

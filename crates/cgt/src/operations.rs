@@ -132,17 +132,7 @@ impl GameStore {
                 }
                 Ok(None)
             },
-            |s, _, lefts, rights| {
-                let mut l = Vec::with_capacity(lefts.len());
-                for &o in lefts {
-                    l.push(s.try_add(o, minus_t)?);
-                }
-                let mut r = Vec::with_capacity(rights.len());
-                for &o in rights {
-                    r.push(s.try_add(o, t)?);
-                }
-                Ok(s.try_game(&l, &r)?)
-            },
+            |s, _, lefts, rights| s.shifted_options(lefts, minus_t, rights, t),
         )
     }
 
@@ -182,6 +172,18 @@ impl GameStore {
         rights: &[GameId],
         b: GameId,
     ) -> Result<GameId, OperationError> {
+        let (l, r) = self.shifted_lists(lefts, a, rights, b)?;
+        Ok(self.try_game(&l, &r)?)
+    }
+
+    /// The option lists `L + a` and `R + b`.
+    fn shifted_lists(
+        &mut self,
+        lefts: &[GameId],
+        a: GameId,
+        rights: &[GameId],
+        b: GameId,
+    ) -> Result<(Vec<GameId>, Vec<GameId>), WorkLimit> {
         let mut l = Vec::with_capacity(lefts.len());
         for &o in lefts {
             l.push(self.try_add(o, a)?);
@@ -190,7 +192,7 @@ impl GameStore {
         for &o in rights {
             r.push(self.try_add(o, b)?);
         }
-        Ok(self.try_game(&l, &r)?)
+        Ok((l, r))
     }
 
     /// The ordinal sum `g : h` (see the module documentation).
@@ -237,14 +239,7 @@ impl GameStore {
             g,
             |_, h| Ok((h == GameId::ZERO).then_some(GameId::ZERO)),
             |s, h, lefts, rights| {
-                let mut l = Vec::with_capacity(lefts.len());
-                for &o in lefts {
-                    l.push(s.try_add(o, minus_two)?);
-                }
-                let mut r = Vec::with_capacity(rights.len());
-                for &o in rights {
-                    r.push(s.try_add(o, two)?);
-                }
+                let (l, r) = s.shifted_lists(lefts, minus_two, rights, two)?;
                 let plain = s.try_game(&l, &r)?;
                 let Some(n) = s.as_number(plain).filter(|x| x.is_integer()) else {
                     return Ok(plain);
