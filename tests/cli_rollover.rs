@@ -245,11 +245,11 @@ fn two_hands_tables_of_splits_and_revivals() {
     // Bad input.
     fails_with(
         &["table", "two-hands", "--n", "0"],
-        "--n must be between 1 and 8",
+        "--n must be between 1 and 10",
     );
     fails_with(
-        &["table", "two-hands", "--n", "9"],
-        "--n must be between 1 and 8",
+        &["table", "two-hands", "--n", "11"],
+        "--n must be between 1 and 10",
     );
     fails_with(
         &["table", "two-hands", "--png", "-"],
@@ -272,4 +272,50 @@ fn two_hands_tables_of_splits_and_revivals() {
     fails_with(&["table", "grid", "--svg", "t.png"], "ending in .svg");
     let help = stdout(&["table", "two-hands", "--help"]);
     assert!(help.contains("Pv: Right wins if Left starts"), "{help}");
+}
+
+#[test]
+fn bench_two_hands_times_every_rule_with_its_counts() {
+    let out = json(&[
+        "bench",
+        "two-hands",
+        "--min-n",
+        "2",
+        "--max-n",
+        "3",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out["workload"], "two-hands");
+    let runs = out["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 8, "four rules, two sizes each");
+    // (rule, n, stoppers, sided): docs/FINDINGS.md, two hands a side.
+    let expected = [
+        ("rollover", 2, 25, 0),
+        ("rollover", 3, 81, 0),
+        ("transfer", 3, 81, 0),
+        ("divide", 2, 11, 14),
+        ("divide", 3, 12, 69),
+        ("even-divide", 2, 11, 14),
+        ("even-divide", 3, 81, 0),
+    ];
+    for (rule, n, stoppers, sided) in expected {
+        let row = runs
+            .iter()
+            .find(|r| r["rule"] == rule && r["n"] == n)
+            .unwrap_or_else(|| panic!("{rule} n = {n} missing"));
+        assert_eq!(row["stoppers"], stoppers, "{rule} n = {n}");
+        assert_eq!(row["sided"], sided, "{rule} n = {n}");
+        assert_eq!(row["not_found_stopper_sided"], 0, "{rule} n = {n}");
+        assert!(row["best_seconds"].as_f64().unwrap() >= 0.0);
+    }
+    fails_with(
+        &["bench", "two-hands", "--min-n", "4", "--max-n", "3"],
+        "--min-n <= --max-n",
+    );
+    fails_with(
+        &["bench", "two-hands", "--max-n", "11"],
+        "11 is not in 1..=10",
+    );
 }

@@ -50,8 +50,14 @@ use crate::game::{Game, Player};
 use crate::stopper::Stopper;
 use crate::LoopyError;
 
-/// Largest graph the side search works on (original or unravelled).
+/// Largest graph the side search works on by default (original or unravelled):
+/// what [`crate::Value::from_game`] and [`crate::Value::add`] allow.
 pub const MAX_SIDE_VERTICES: usize = 4096;
+
+/// Largest graph the side search accepts when a caller asks for more than the
+/// default ([`sides_within`]): a comparison on it has `2 · 8192²` (134 million)
+/// pair states, about 800 MB.
+pub const MAX_SIDE_VERTICES_LIMIT: usize = 8192;
 
 /// Most copies an unravelling may add in one step.
 pub const MAX_UNRAVEL_COPIES: usize = 2;
@@ -126,7 +132,7 @@ pub fn sides_within(
     targets: &[u32],
     max_vertices: usize,
 ) -> Result<Vec<SideValue>, LoopyError> {
-    let max_vertices = max_vertices.min(MAX_SIDE_VERTICES);
+    let max_vertices = max_vertices.min(MAX_SIDE_VERTICES_LIMIT);
     if targets.iter().any(|&t| t as usize >= g.len()) {
         return Err(LoopyError::InvalidGraph(
             "target vertex out of range".into(),

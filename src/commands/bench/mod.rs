@@ -14,6 +14,7 @@ use chopsticks_solve::Solution;
 mod cluster;
 mod learn;
 mod query;
+mod two_hands;
 
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
 use crate::workload::{explore_with_progress, graph_for_exploring, graph_for_solving};
@@ -41,6 +42,9 @@ pub enum Workload {
     /// Loopy values of rollover Chopsticks: every position with one or two live
     /// hands a side, n = 3 to 6, all together and each alone (slowest and mean).
     Loopy,
+    /// `table two-hands` under rollover, splits, revivals and even revivals, each
+    /// table timed with its counts, for n from `--min-n` to `--max-n`.
+    TwoHands,
     /// `chopsticks query` on a saved solution (`--db FILE`), a new process per
     /// position, positions spread over the index; `--cold` empties the page
     /// cache before each (root only).
@@ -81,6 +85,13 @@ pub struct BenchArgs {
     /// the disk (needs root).
     #[arg(long)]
     cold: bool,
+    /// two-hands: the smallest n.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=10))]
+    min_n: u32,
+    /// two-hands: the largest n (up to 10; rollover and revivals at n = 7 take
+    /// minutes each).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=10))]
+    max_n: u32,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -104,6 +115,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Export => export(args),
         Workload::Outcomes => outcomes(args),
         Workload::Loopy => loopy(args),
+        Workload::TwoHands => two_hands::run(args.min_n, args.max_n, args.runs, args.json),
         Workload::Cluster => cluster::run(args.runs, args.json),
         Workload::Learn => learn::run(args.runs, args.json),
         Workload::Query => match &args.db {

@@ -16,10 +16,10 @@ use serde_json::json;
 use super::{check_picture_paths, csv, md, write_pictures, Format};
 use crate::progress;
 
-/// The largest n the table accepts: `(n(n+3)/2)²` positions (1,936 at n = 8).
-const MAX_TWO_HANDS_N: u32 = 8;
-/// The most positions of the joint game graph.
-const MAX_VERTICES: usize = 4096;
+/// The largest n the table accepts: `(n(n+3)/2)²` positions (4,225 at n = 10).
+const MAX_TWO_HANDS_N: u32 = 10;
+/// The most positions of the joint game graph (4,355 at n = 10).
+const MAX_VERTICES: usize = chopsticks_loopy::sides::MAX_SIDE_VERTICES_LIMIT;
 
 /// What the outcome codes mean, for `--help` and the text output.
 const CODES: &str = "L: Left wins whoever starts; R: Right wins whoever starts; N: the \
@@ -119,11 +119,13 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     let rules = args.rules();
     let n = args.n;
     let sides = two_hand_sides(n);
-    // Slow cases (measured, docs/PERFORMANCE.md): rollover from n = 7 (over a
-    // minute), rollover with revivals from n = 5 (minutes).
+    // Slow cases (measured, docs/PERFORMANCE.md): rollover from n = 7 (minutes at
+    // n = 7 and 9), rollover with revivals from n = 5, revivals from n = 7
+    // (minutes), splits at n = 10 (minutes).
     let slow = (args.rollover && n >= 7)
         || (args.rollover && (args.divide || args.even_divide) && n >= 5)
-        || ((args.divide || args.even_divide) && n >= 7);
+        || ((args.divide || args.even_divide) && n >= 7)
+        || (args.transfer && n >= 10);
     if slow {
         progress::announce(
             &format!(
