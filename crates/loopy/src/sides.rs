@@ -372,7 +372,11 @@ impl Search {
             // Smaller: fewer vertices, or as many and fewer moves (a dominated
             // option deleted).
             let reached = candidate.reachable_from(&self.map_targets(&rep));
-            let size = (reached.len(), candidate.renumber(&reached).edge_count());
+            let moves: usize = reached
+                .iter()
+                .map(|&v| candidate.left(v).len() + candidate.right(v).len())
+                .sum();
+            let size = (reached.len(), moves);
             if size < (work.len(), work.edge_count())
                 && self.keeps(work, &candidate, &rep_of, Need::Both)?
             {
@@ -413,23 +417,28 @@ impl Search {
         // (vertex, player, option, replacement options)
         let mut found: Vec<(u32, Player, u32, Vec<u32>)> = Vec::new();
         for v in 0..n as u32 {
-            for &w in work.left(v) {
-                if w == v {
-                    continue;
-                }
-                if let Some(&x) = work.right(w).iter().find(|&&x| x != w && le(x, v)) {
-                    if !work.left(x).contains(&v) && !work.left(x).contains(&x) {
-                        found.push((v, Player::Left, w, work.left(x).to_vec()));
+            for player in [Player::Left, Player::Right] {
+                // The reply `x` to the option `w` reverses it when it is as good
+                // as `v` for the player who made `w`: `x <= v` for Left, `v <= x`
+                // for Right.
+                let (reply, reverses): (Player, &dyn Fn(u32) -> bool) = match player {
+                    Player::Left => (Player::Right, &|x| le(x, v)),
+                    Player::Right => (Player::Left, &|x| le(v, x)),
+                };
+                for &w in work.options(v, player) {
+                    if w == v {
+                        continue;
                     }
-                }
-            }
-            for &w in work.right(v) {
-                if w == v {
-                    continue;
-                }
-                if let Some(&x) = work.left(w).iter().find(|&&x| x != w && le(v, x)) {
-                    if !work.right(x).contains(&v) && !work.right(x).contains(&x) {
-                        found.push((v, Player::Right, w, work.right(x).to_vec()));
+                    let Some(&x) = work
+                        .options(w, reply)
+                        .iter()
+                        .find(|&&x| x != w && reverses(x))
+                    else {
+                        continue;
+                    };
+                    let with = work.options(x, player);
+                    if !with.contains(&v) && !with.contains(&x) {
+                        found.push((v, player, w, with.to_vec()));
                     }
                 }
             }

@@ -57,7 +57,8 @@ pub use expression::{evaluate, parse_position, Component, Evaluation, Plan, Plan
 pub use game_graph::{winners, GameGraph, Winner};
 pub use loopy::{
     loopy_value, loopy_values, rollover_grid, rollover_one_one, rollover_rules, two_hand_sides,
-    two_hand_table, LoopyComponent, LoopyEvaluation, MAX_LOOPY_VERTICES,
+    two_hand_table, LoopyComponent, LoopyEvaluation, TwoHandRules, MAX_LOOPY_VERTICES,
+    MAX_TWO_HAND_N,
 };
 pub use one_hand::{
     a110035, fibonacci, grid, runs, table2, table2_from_scratch, theorem3_is_next, OneHandSweep,

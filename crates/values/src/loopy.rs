@@ -364,6 +364,43 @@ pub fn two_hand_sides(n: u32) -> Vec<Vec<u32>> {
     out
 }
 
+/// The largest `n` of a two-hands table: `(n(n+3)/2)²` positions (4,225 at
+/// n = 10, a graph of 4,355 vertices).
+pub const MAX_TWO_HAND_N: u32 = 10;
+
+/// The future-work rules of a two-hands table, added to the paper's game
+/// (attacks only, cutoff, two hands a side).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TwoHandRules {
+    /// Rollover: `x + y` taken modulo `n + 1`.
+    pub rollover: bool,
+    /// Splits between two live hands.
+    pub transfer: bool,
+    /// Revivals of a dead hand.
+    pub divide: bool,
+    /// Revivals only by halving an even hand (implies `divide`).
+    pub even_divide: bool,
+    /// Merges (a hand gives all its fingers to the other and dies).
+    pub suicide: bool,
+}
+
+impl TwoHandRules {
+    /// The ruleset at finger count `n` (`F = n + 1`).
+    pub fn ruleset(&self, n: u32) -> Ruleset {
+        let mut r = chopsticks_rules::Preset::Simple.ruleset();
+        r.hands = vec![2, 2];
+        r.fingers = n + 1;
+        if self.rollover {
+            r.overflow = chopsticks_rules::Overflow::Rollover;
+        }
+        r.transfer = self.transfer;
+        r.divide = self.divide || self.even_divide;
+        r.even_divide = self.even_divide;
+        r.suicide = self.suicide;
+        r
+    }
+}
+
 /// The values of every position with two hands a side under `rules` (which
 /// must have two hands a side; `n = F - 1`): row `k` is Left's side
 /// `two_hand_sides(n)[k]`, column `l` Right's side `two_hand_sides(n)[l]`. One

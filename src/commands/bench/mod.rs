@@ -86,15 +86,20 @@ pub struct BenchArgs {
     #[arg(long)]
     cold: bool,
     /// two-hands: the smallest n.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=10))]
+    #[arg(long, default_value_t = 6, value_parser = two_hand_n())]
     min_n: u32,
     /// two-hands: the largest n (up to 10; rollover and revivals at n = 7 take
     /// minutes each).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=10))]
+    #[arg(long, default_value_t = 6, value_parser = two_hand_n())]
     max_n: u32,
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// Reads a two-hands finger count: 1 to [`chopsticks_values::MAX_TWO_HAND_N`].
+fn two_hand_n() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(chopsticks_values::MAX_TWO_HAND_N))
 }
 
 /// The foundation issue's large variant.

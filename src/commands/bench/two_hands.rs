@@ -8,30 +8,36 @@ use std::time::Instant;
 
 use anyhow::Result;
 use chopsticks_loopy::Value;
-use chopsticks_rules::{Overflow, Preset, Ruleset};
+use chopsticks_values::TwoHandRules;
 use serde_json::json;
 
 /// The rules of one table: the paper's game with one rule added.
-fn rules(rule: &str, n: u32) -> Ruleset {
-    let mut r = Preset::Simple.ruleset();
-    r.hands = vec![2, 2];
-    r.fingers = n + 1;
+fn rules(rule: &str) -> TwoHandRules {
     match rule {
-        "rollover" => r.overflow = Overflow::Rollover,
-        "transfer" => r.transfer = true,
-        "divide" => r.divide = true,
-        _ => {
-            r.divide = true;
-            r.even_divide = true;
-        }
+        "rollover" => TwoHandRules {
+            rollover: true,
+            ..TwoHandRules::default()
+        },
+        "transfer" => TwoHandRules {
+            transfer: true,
+            ..TwoHandRules::default()
+        },
+        "divide" => TwoHandRules {
+            divide: true,
+            ..TwoHandRules::default()
+        },
+        _ => TwoHandRules {
+            even_divide: true,
+            ..TwoHandRules::default()
+        },
     }
-    r
 }
 
 /// Times each table for `n` from `min_n` to `max_n` (best of `runs`).
 pub fn run(min_n: u32, max_n: u32, runs: u32, json: bool) -> Result<()> {
-    if min_n == 0 || min_n > max_n || max_n > 10 {
-        anyhow::bail!("bench two-hands needs 1 <= --min-n <= --max-n <= 10");
+    // Each bound is within 1..=MAX_TWO_HAND_N (the arguments' parsers).
+    if min_n > max_n {
+        anyhow::bail!("bench two-hands needs --min-n <= --max-n");
     }
     let mut rows = Vec::new();
     if !json {
@@ -39,7 +45,7 @@ pub fn run(min_n: u32, max_n: u32, runs: u32, json: bool) -> Result<()> {
     }
     for rule in ["rollover", "transfer", "divide", "even-divide"] {
         for n in min_n..=max_n {
-            let rules = rules(rule, n);
+            let rules = rules(rule).ruleset(n);
             let mut times = Vec::new();
             let mut table = Vec::new();
             for _ in 0..runs {

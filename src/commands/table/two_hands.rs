@@ -7,17 +7,15 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use chopsticks_loopy::{Outcome, Value};
-use chopsticks_rules::{Overflow, Preset, Ruleset};
+use chopsticks_rules::Ruleset;
 use chopsticks_values::picture::GridPicture;
-use chopsticks_values::two_hand_sides;
+use chopsticks_values::{two_hand_sides, TwoHandRules, MAX_TWO_HAND_N};
 use clap::Args;
 use serde_json::json;
 
 use super::{check_picture_paths, csv, md, write_pictures, Format};
 use crate::progress;
 
-/// The largest n the table accepts: `(n(n+3)/2)²` positions (4,225 at n = 10).
-const MAX_TWO_HANDS_N: u32 = 10;
 /// The most positions of the joint game graph (4,355 at n = 10).
 const MAX_VERTICES: usize = chopsticks_loopy::sides::MAX_SIDE_VERTICES_LIMIT;
 
@@ -83,17 +81,14 @@ impl TwoHandsArgs {
     /// The paper's game (attacks only, cutoff) with two hands a side and the
     /// variant's rules.
     fn rules(&self) -> Ruleset {
-        let mut r = Preset::Simple.ruleset();
-        r.hands = vec![2, 2];
-        r.fingers = self.n + 1;
-        if self.rollover {
-            r.overflow = Overflow::Rollover;
+        TwoHandRules {
+            rollover: self.rollover,
+            transfer: self.transfer,
+            divide: self.divide,
+            even_divide: self.even_divide,
+            suicide: self.suicide,
         }
-        r.transfer = self.transfer;
-        r.divide = self.divide || self.even_divide;
-        r.even_divide = self.even_divide;
-        r.suicide = self.suicide;
-        r
+        .ruleset(self.n)
     }
 }
 
@@ -112,8 +107,8 @@ fn side_label(side: &[u32]) -> String {
 }
 
 pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
-    if args.n == 0 || args.n > MAX_TWO_HANDS_N {
-        bail!("--n must be between 1 and {MAX_TWO_HANDS_N} (the table has (n(n+3)/2)² positions)");
+    if args.n == 0 || args.n > MAX_TWO_HAND_N {
+        bail!("--n must be between 1 and {MAX_TWO_HAND_N} (the table has (n(n+3)/2)² positions)");
     }
     check_picture_paths(args.png.as_deref(), args.svg.as_deref())?;
     let rules = args.rules();
