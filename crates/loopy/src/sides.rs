@@ -39,6 +39,18 @@
 //! one of them alone); a target the joint search leaves on an alternating
 //! cycle gets a search of its own, from the reduced graph.
 //!
+//! Before any of this, a graph of several strongly connected components (of
+//! the graph of both players' moves) is searched component by component, sinks
+//! first: each component on a small graph of its own, where every move out of
+//! the component leads to the side already found for its target (a canonical
+//! stopper, usually a few vertices, in place of everything below). One side
+//! comparison of the whole graph against the union of the sides found then
+//! checks every target at once; if it failed, the whole graph would be searched
+//! instead (it has not failed on any graph tried: the tables and a property
+//! test). Every check is then on a graph about the size of one component: the
+//! splits table at `n = 10` (components of at most 25 vertices among 3,159)
+//! fell from 213 s to 12.5 s, rollover at `n = 7` from 74 s to 2.1 s.
+//!
 //! At most [`MAX_CHECKS`] checks are made per side.
 //!
 //! When no edit is left and alternating cycles remain, the side is reported as
@@ -149,21 +161,222 @@ pub fn sides_within(
     }
     // Bisimilar vertices are the same game: merging them needs no check.
     let (class, count) = g.bisimulation_classes();
+    let quotient = g.quotient(&class, count);
+    let targets: Vec<u32> = targets.iter().map(|&t| class[t as usize]).collect();
+    if !quotient.alternating_cycle_states().is_empty() && quotient.len() > max_vertices {
+        return Err(LoopyError::TooLarge {
+            what: "game to take a side of",
+            limit: max_vertices,
+        });
+    }
+    if let Some(found) = by_components(&quotient, side, &targets, max_vertices)? {
+        return Ok(found);
+    }
+    search_whole(&quotient, side, &targets, max_vertices)
+}
+
+/// The sides of `targets` in `g` (reduced by bisimilarity) found component by
+/// component, or `None` when that does not apply or its result fails the final
+/// check (the caller then searches the whole graph).
+///
+/// The strongly connected components of the graph of both players' moves are
+/// taken sinks first. Each component is searched on its own small graph: its
+/// vertices, with every move that leaves the component sent to the side already
+/// found for its target (a canonical stopper, or a simplified graph), so every
+/// check is on a graph of about the component's size instead of the whole. The
+/// sides sought in a component are those of its targets and of the vertices
+/// that moves from other components enter by. At the end one side comparison
+/// of the whole graph against the union of the sides found checks every target
+/// at once, so the result does not rest on the substitution being exact.
+fn by_components(
+    g: &Game,
+    side: Side,
+    targets: &[u32],
+    max_vertices: usize,
+) -> Result<Option<Vec<SideValue>>, LoopyError> {
+    let n = g.len();
+    let order = g.reachable_from(targets);
+    let comp = vertex_components(g);
+    let count = comp.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
+    for &v in &order {
+        members[comp[v as usize] as usize].push(v);
+    }
+    if members.iter().filter(|m| !m.is_empty()).count() < 2 {
+        return Ok(None);
+    }
+    // Vertices whose sides are needed: the targets, and every vertex entered by
+    // a move from another component.
+    let mut needed = vec![false; n];
+    for &t in targets {
+        needed[t as usize] = true;
+    }
+    for &v in &order {
+        for &w in g.left(v).iter().chain(g.right(v)) {
+            if comp[w as usize] != comp[v as usize] {
+                needed[w as usize] = true;
+            }
+        }
+    }
+    let mut found: Vec<Option<SideValue>> = vec![None; n];
+    let mut local_index = vec![u32::MAX; n];
+    for part in members.iter().filter(|m| !m.is_empty()) {
+        for (i, &v) in part.iter().enumerate() {
+            local_index[v as usize] = i as u32;
+        }
+        let mut graph = Embedding::new(part.len());
+        for (i, &v) in part.iter().enumerate() {
+            for player in [Player::Left, Player::Right] {
+                for &w in g.options(v, player) {
+                    let to = if local_index[w as usize] != u32::MAX {
+                        local_index[w as usize]
+                    } else {
+                        let value = found[w as usize].as_ref().expect("sinks come first");
+                        graph.embed(w, value)
+                    };
+                    graph.lists(player)[i].push(to);
+                }
+            }
+        }
+        let local = graph.into_game();
+        let wanted: Vec<u32> = part
+            .iter()
+            .filter(|&&v| needed[v as usize])
+            .map(|&v| local_index[v as usize])
+            .collect();
+        let values = if local.alternating_cycle_states().is_empty() {
+            wanted
+                .iter()
+                .map(|&t| Stopper::new(&local.with_start(t)).map(SideValue::Stopper))
+                .collect::<Result<Vec<_>, _>>()?
+        } else if local.len() > max_vertices {
+            return Ok(None);
+        } else {
+            let (class, count) = local.bisimulation_classes();
+            let reduced = local.quotient(&class, count);
+            let wanted: Vec<u32> = wanted.iter().map(|&t| class[t as usize]).collect();
+            search_whole(&reduced, side, &wanted, max_vertices)?
+        };
+        let mut values = values.into_iter();
+        for &v in part {
+            if needed[v as usize] {
+                found[v as usize] = values.next();
+            }
+            local_index[v as usize] = u32::MAX;
+        }
+    }
+    let values: Vec<SideValue> = targets
+        .iter()
+        .map(|&t| found[t as usize].clone().expect("every target is needed"))
+        .collect();
+    // The check: every target's side against the side found for it.
+    let mut union = Embedding::new(0);
+    let starts: Vec<u32> = targets
+        .iter()
+        .zip(&values)
+        .map(|(&t, value)| union.embed(t, value))
+        .collect();
+    let union = union.into_game();
+    let (class, count) = union.bisimulation_classes();
+    let union = union.quotient(&class, count);
+    if 2 * g.len() as u128 * union.len() as u128 > compare::MAX_PAIR_STATES as u128 {
+        return Ok(None);
+    }
+    let mode = side.mode();
+    let forward: Vec<(u32, u32)> = targets
+        .iter()
+        .zip(&starts)
+        .map(|(&t, &s)| (t, class[s as usize]))
+        .collect();
+    let back: Vec<(u32, u32)> = forward.iter().map(|&(x, y)| (y, x)).collect();
+    let exact = compare::pairs_geq(g, &union, mode, &forward)?
+        .into_iter()
+        .all(|x| x)
+        && compare::pairs_geq(&union, g, mode, &back)?
+            .into_iter()
+            .all(|x| x);
+    Ok(exact.then_some(values))
+}
+
+/// A graph being built from vertices of its own and copies of side graphs
+/// (each stopper copied once, each simplified graph once per vertex it stands
+/// for).
+struct Embedding {
+    left: Vec<Vec<u32>>,
+    right: Vec<Vec<u32>>,
+    stoppers: std::collections::HashMap<Stopper, u32>,
+    graphs: std::collections::HashMap<u32, u32>,
+}
+
+impl Embedding {
+    /// `own` vertices without options.
+    fn new(own: usize) -> Embedding {
+        Embedding {
+            left: vec![Vec::new(); own],
+            right: vec![Vec::new(); own],
+            stoppers: std::collections::HashMap::new(),
+            graphs: std::collections::HashMap::new(),
+        }
+    }
+
+    fn lists(&mut self, player: Player) -> &mut Vec<Vec<u32>> {
+        match player {
+            Player::Left => &mut self.left,
+            Player::Right => &mut self.right,
+        }
+    }
+
+    /// The vertex standing for `value`, the side of vertex `v` of the original
+    /// graph (copied in on first use).
+    fn embed(&mut self, v: u32, value: &SideValue) -> u32 {
+        let known = match value {
+            SideValue::Stopper(s) => self.stoppers.get(s),
+            SideValue::Graph(_) => self.graphs.get(&v),
+        };
+        if let Some(&at) = known {
+            return at;
+        }
+        let h = match value {
+            SideValue::Stopper(s) => s.game(),
+            SideValue::Graph(h) => h,
+        };
+        let base = self.left.len() as u32;
+        for x in 0..h.len() as u32 {
+            self.left
+                .push(h.left(x).iter().map(|&w| w + base).collect());
+            self.right
+                .push(h.right(x).iter().map(|&w| w + base).collect());
+        }
+        let at = base + h.start();
+        match value {
+            SideValue::Stopper(s) => self.stoppers.insert(s.clone(), at),
+            SideValue::Graph(_) => self.graphs.insert(v, at),
+        };
+        at
+    }
+
+    fn into_game(self) -> Game {
+        Game::from_unsorted(self.left, self.right, 0)
+    }
+}
+
+/// The side search of the module documentation on the whole graph `g`
+/// (already reduced by bisimilarity), for the vertices `targets`.
+fn search_whole(
+    g: &Game,
+    side: Side,
+    targets: &[u32],
+    max_vertices: usize,
+) -> Result<Vec<SideValue>, LoopyError> {
     let mut search = Search {
         side,
         checks: 0,
         greedy: false,
         deleted: 0,
         round_moves: 0,
-        targets: targets.iter().map(|&t| class[t as usize]).collect(),
+        targets: targets.to_vec(),
     };
-    let mut work = search.trim(&g.quotient(&class, count));
-    if !work.alternating_cycle_states().is_empty() && work.len() > max_vertices {
-        return Err(LoopyError::TooLarge {
-            what: "game to take a side of",
-            limit: max_vertices,
-        });
-    }
+    let mut work = search.trim(g);
     let (mut wait, mut backoff) = (0usize, 1usize);
     for _round in 0..MAX_ROUNDS {
         if cyclic_moves(&work, side).0.is_empty() {
@@ -802,4 +1015,82 @@ fn unravel(g: &Game, m: Move, copies: usize) -> Game {
         }
     }
     Game::from_unsorted(left, right, start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random graph of two parts: `a` vertices above `b` vertices, each vertex
+    /// with up to two Left and two Right options in its own part, and each
+    /// vertex of the upper part with up to one more option of each player into
+    /// the lower part (so the lower part is a union of sink components).
+    fn layered() -> impl Strategy<Value = Game> {
+        (1..=4usize, 1..=4usize).prop_flat_map(|(a, b)| {
+            let n = a + b;
+            let vertex = move |v: usize| {
+                let own = if v < a {
+                    0..a as u32
+                } else {
+                    a as u32..n as u32
+                };
+                let down = if v < a { 0..=1 } else { 0..=0 };
+                (
+                    proptest::collection::vec(own.clone(), 0..=2),
+                    proptest::collection::vec(own, 0..=2),
+                    proptest::collection::vec(a as u32..n as u32, down.clone()),
+                    proptest::collection::vec(a as u32..n as u32, down),
+                )
+            };
+            (0..n).map(vertex).collect::<Vec<_>>().prop_map(|lists| {
+                let (mut left, mut right) = (Vec::new(), Vec::new());
+                for (mut l, mut r, dl, dr) in lists {
+                    l.extend(dl);
+                    r.extend(dr);
+                    left.push(l);
+                    right.push(r);
+                }
+                Game::new(left, right, 0).expect("valid")
+            })
+        })
+    }
+
+    fn graph_of(value: &SideValue) -> Game {
+        match value {
+            SideValue::Stopper(s) => s.game().clone(),
+            SideValue::Graph(g) => g.clone(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The search component by component passes its own final check and
+        /// finds the same sides as the search of the whole graph: the same
+        /// canonical stoppers, and side-equal graphs otherwise.
+        #[test]
+        fn components_agree_with_the_whole_search(g in layered(), on in any::<bool>()) {
+            let side = if on { Side::On } else { Side::Off };
+            let (class, count) = g.bisimulation_classes();
+            let g = g.quotient(&class, count);
+            let targets: Vec<u32> = (0..g.len() as u32).collect();
+            let whole = search_whole(&g, side, &targets, MAX_SIDE_VERTICES).unwrap();
+            let Some(parts) = by_components(&g, side, &targets, MAX_SIDE_VERTICES).unwrap() else {
+                // One component only: nothing to compare.
+                prop_assert!(vertex_components(&g).iter().all(|&c| c == vertex_components(&g)[0]));
+                return Ok(());
+            };
+            for (x, y) in whole.iter().zip(&parts) {
+                match (x, y) {
+                    (SideValue::Stopper(s), SideValue::Stopper(t)) => prop_assert_eq!(s, t),
+                    _ => {
+                        let (a, b) = (graph_of(x), graph_of(y));
+                        prop_assert!(compare::geq(&a, &b, side.mode()).unwrap());
+                        prop_assert!(compare::geq(&b, &a, side.mode()).unwrap());
+                    }
+                }
+            }
+        }
+    }
 }
