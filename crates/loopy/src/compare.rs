@@ -224,19 +224,25 @@ impl Arena {
 
     /// For every state, whether Left wins (survives) from it.
     pub(crate) fn solve(&self) -> Result<Vec<bool>, LoopyError> {
-        Ok(self.solve_watching(None)?.0)
+        Ok(self.solve_watching(None, None)?.0)
     }
 
     /// Whether Left wins from state `s`, stopping as soon as `s` is found lost.
     pub(crate) fn wins_from(&self, s: u32) -> Result<bool, LoopyError> {
-        Ok(self.solve_watching(Some(s))?.1)
+        Ok(self.solve_watching(Some(s), None)?.1)
     }
 
     /// Solves; with a watched state, stops early when it is found lost (the
     /// table is then incomplete). Returns the table and whether the watched state
     /// (if any) is won. Each round is charged to the work budget
     /// ([`crate::work`]): the pair states and pair moves it visits.
-    fn solve_watching(&self, watch: Option<u32>) -> Result<(Vec<bool>, bool), LoopyError> {
+    /// With `strategy`, also records a winning move of Right at each state he
+    /// wins with Right to move: the state it leads to.
+    fn solve_watching(
+        &self,
+        watch: Option<u32>,
+        mut strategy: Option<&mut Vec<u32>>,
+    ) -> Result<(Vec<bool>, bool), LoopyError> {
         let round_steps = self.states() as u64
             + 2 * (self.a_left.len() + self.a_right.len()) as u64 * self.nb as u64
             + 2 * (self.b_left.len() + self.b_right.len()) as u64 * self.na as u64;
@@ -329,6 +335,18 @@ impl Arena {
                 if !lost[s] && !in_y[s] {
                     lost[s] = true;
                     stack.push(s as u32);
+                    if let Some(strategy) = strategy.as_deref_mut() {
+                        if s & 1 == 1 {
+                            // Right keeps Left from one more marked move: an
+                            // unmarked move out of Y.
+                            let (a, b, _) = self.split(s as u32);
+                            self.for_each_move_at(a, b, 1, |e| {
+                                if !e.marked && !in_y[e.to as usize] {
+                                    strategy[s] = e.to;
+                                }
+                            });
+                        }
+                    }
                 }
             }
             if stack.is_empty() {
@@ -345,6 +363,9 @@ impl Arena {
                     if p & 1 == 1 {
                         lost[p] = true;
                         stack.push(p as u32);
+                        if let Some(strategy) = strategy.as_deref_mut() {
+                            strategy[p] = t;
+                        }
                     } else {
                         count[p] -= 1;
                         if count[p] == 0 {
@@ -397,6 +418,65 @@ pub(crate) fn pairs_geq(
         .iter()
         .map(|&(x, y)| arena.right_to_move(&win, x, y))
         .collect())
+}
+
+/// Like [`pairs_geq`], and where `A ≥ B` fails at a pair, the moves of `suspect`
+/// that one winning strategy of Right plays from there: Right's moves in `A`
+/// (`(true, from, to)`) and Left's moves in `B` (`(false, from, to)`, Right's
+/// moves in `-B`). The side search reads from them which deleted moves Right
+/// needs, so one solve tells it what to put back.
+pub(crate) fn pairs_geq_witness(
+    a: &Game,
+    b: &Game,
+    mode: Mode,
+    pairs: &[(u32, u32)],
+    suspect: &dyn Fn(bool, u32, u32) -> bool,
+) -> Result<(Vec<bool>, Vec<(bool, u32, u32)>), LoopyError> {
+    let arena = Arena::new(a, b, mode)?;
+    let mut strategy = vec![u32::MAX; arena.states()];
+    let (win, _) = arena.solve_watching(None, Some(&mut strategy))?;
+    let holds: Vec<bool> = pairs
+        .iter()
+        .map(|&(x, y)| arena.right_to_move(&win, x, y))
+        .collect();
+    let mut seen = vec![false; arena.states()];
+    let mut stack: Vec<u32> = Vec::new();
+    for (&(x, y), &ok) in pairs.iter().zip(&holds) {
+        let s = arena.id(x, y, 1);
+        if !ok && !seen[s as usize] {
+            seen[s as usize] = true;
+            stack.push(s);
+        }
+    }
+    let mut used: Vec<(bool, u32, u32)> = Vec::new();
+    while let Some(s) = stack.pop() {
+        let (x, y, mover) = arena.split(s);
+        let mut next: Vec<u32> = Vec::new();
+        if mover == 1 {
+            let t = strategy[s as usize];
+            if t == u32::MAX {
+                continue;
+            }
+            let (x2, y2, _) = arena.split(t);
+            let in_a = y2 == y && arena.a_right.get(x).contains(&x2);
+            let m = if in_a { (true, x, x2) } else { (false, y, y2) };
+            if suspect(m.0, m.1, m.2) {
+                used.push(m);
+            }
+            next.push(t);
+        } else {
+            arena.for_each_move_at(x, y, 0, |e| next.push(e.to));
+        }
+        for t in next {
+            if !win[t as usize] && !seen[t as usize] {
+                seen[t as usize] = true;
+                stack.push(t);
+            }
+        }
+    }
+    used.sort_unstable();
+    used.dedup();
+    Ok((holds, used))
 }
 
 /// Every comparison between vertices of one graph: `table[i * n + j]` is

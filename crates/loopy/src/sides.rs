@@ -83,6 +83,10 @@ const MAX_ROUNDS: usize = 1024;
 /// rollover at n = 7, 342 vertices, three times shorter).
 const MAX_GREEDY_VERTICES: usize = 512;
 
+/// Most checks of one deletion guided by Right's strategies (see
+/// `Search::delete_guided`).
+const MAX_GUIDED_ROUNDS: usize = 4;
+
 /// Most fusions of side-equal vertices tried per condensation.
 const MAX_FUSIONS: usize = 256;
 
@@ -754,31 +758,13 @@ impl Search {
         } else {
             Need::Both
         };
-        if self.targets.len() > 1 && one_player && moves.len() > 1 {
-            // One solve tells which vertices keep their sides: try first the
-            // moves from those.
-            if !self.spend() {
-                return Ok(false);
-            }
-            let all: Vec<(u32, u32)> = (0..work.len() as u32).map(|x| (x, x)).collect();
-            let mode = self.side.mode();
-            let kept = if need == Need::CurrentGeq {
-                compare::pairs_geq(work, &candidate, mode, &all)?
-            } else {
-                compare::pairs_geq(&candidate, work, mode, &all)?
-            };
-            if self.targets.iter().all(|&t| kept[t as usize]) {
-                *work = candidate;
-                self.deleted += moves.len();
-                return Ok(true);
-            }
-            let calm: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| kept[m.v as usize])
-                .collect();
-            if !calm.is_empty() && calm.len() < moves.len() && self.delete(work, &calm)? {
-                return Ok(true);
+        if one_player && moves.len() > 1 {
+            // A failed check shows which of the moves Right needs: put those
+            // back and try again, a few times, before halving.
+            match self.delete_guided(work, moves, need)? {
+                Some(true) => return Ok(true),
+                Some(false) => {}
+                None => return Ok(false),
             }
         } else if self.keeps(work, &candidate, &|v| v, need)? {
             *work = candidate;
@@ -801,6 +787,54 @@ impl Search {
         }
         let second = self.delete(work, b)?;
         Ok(first || second)
+    }
+
+    /// Deletes `moves` (all of one player) but those a winning strategy of
+    /// Right uses in the failed comparison, repeatedly (at most
+    /// [`MAX_GUIDED_ROUNDS`] checks): `Some(true)` if a deletion passed its
+    /// check, `Some(false)` if none did, `None` once the budget is spent.
+    fn delete_guided(
+        &mut self,
+        work: &mut Game,
+        moves: &[Move],
+        need: Need,
+    ) -> Result<Option<bool>, LoopyError> {
+        let pairs: Vec<(u32, u32)> = self.targets.iter().map(|&t| (t, t)).collect();
+        let mode = self.side.mode();
+        let mut trying: Vec<Move> = moves.to_vec();
+        for _ in 0..MAX_GUIDED_ROUNDS {
+            if !self.spend() {
+                return Ok(None);
+            }
+            let candidate = without_moves(work, &trying);
+            let set: std::collections::HashSet<(u32, u32)> =
+                trying.iter().map(|m| (m.v, m.w)).collect();
+            // Deleted Right moves are Right's moves in `work - candidate`;
+            // deleted Left moves are Right's moves in `candidate - work` (Left's
+            // moves of the subtracted graph).
+            let (holds, used) = if need == Need::CurrentGeq {
+                compare::pairs_geq_witness(work, &candidate, mode, &pairs, &|in_a, v, w| {
+                    in_a && set.contains(&(v, w))
+                })?
+            } else {
+                compare::pairs_geq_witness(&candidate, work, mode, &pairs, &|in_a, v, w| {
+                    !in_a && set.contains(&(v, w))
+                })?
+            };
+            if holds.iter().all(|&x| x) {
+                *work = candidate;
+                self.deleted += trying.len();
+                return Ok(Some(true));
+            }
+            let used: std::collections::HashSet<(u32, u32)> =
+                used.into_iter().map(|(_, v, w)| (v, w)).collect();
+            let before = trying.len();
+            trying.retain(|m| !used.contains(&(m.v, m.w)));
+            if trying.is_empty() || trying.len() == before {
+                break;
+            }
+        }
+        Ok(Some(false))
     }
 
     /// Unravels one of `moves` (the first that keeps the targets' sides and lets
