@@ -420,6 +420,9 @@ pub(crate) fn pairs_geq(
         .collect())
 }
 
+/// A move of one graph of a comparison: in `A` (true) or `B` (false), from, to.
+pub(crate) type PairMove = (bool, u32, u32);
+
 /// Like [`pairs_geq`], and where `A ≥ B` fails at a pair, the moves of `suspect`
 /// that one winning strategy of Right plays from there: Right's moves in `A`
 /// (`(true, from, to)`) and Left's moves in `B` (`(false, from, to)`, Right's
@@ -431,7 +434,7 @@ pub(crate) fn pairs_geq_witness(
     mode: Mode,
     pairs: &[(u32, u32)],
     suspect: &dyn Fn(bool, u32, u32) -> bool,
-) -> Result<(Vec<bool>, Vec<(bool, u32, u32)>), LoopyError> {
+) -> Result<(Vec<bool>, Vec<PairMove>), LoopyError> {
     let arena = Arena::new(a, b, mode)?;
     let mut strategy = vec![u32::MAX; arena.states()];
     let (win, _) = arena.solve_watching(None, Some(&mut strategy))?;
@@ -448,7 +451,7 @@ pub(crate) fn pairs_geq_witness(
             stack.push(s);
         }
     }
-    let mut used: Vec<(bool, u32, u32)> = Vec::new();
+    let mut used: Vec<PairMove> = Vec::new();
     while let Some(s) = stack.pop() {
         let (x, y, mover) = arena.split(s);
         let mut next: Vec<u32> = Vec::new();
