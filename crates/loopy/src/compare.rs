@@ -497,3 +497,30 @@ pub fn all_pairs(g: &Game, mode: Mode) -> Result<Vec<bool>, LoopyError> {
     }
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-1 = { | 0 } ≥ 0` fails because of Right's move to 0, and the witness
+    /// names that move; `1 = { 0 | } ≥ 0` holds and names nothing.
+    #[test]
+    fn witness_names_the_move_right_wins_with() {
+        let minus_one = Game::new(vec![vec![], vec![]], vec![vec![1], vec![]], 0).unwrap();
+        let zero = Game::zero();
+        let any = |_: bool, _: u32, _: u32| true;
+        let (holds, used) =
+            pairs_geq_witness(&minus_one, &zero, Mode::Stopper, &[(0, 0)], &any).unwrap();
+        assert_eq!(holds, vec![false]);
+        assert_eq!(used, vec![(true, 0, 1)]);
+        // Left's moves of the subtracted graph are Right's moves too: 0 ≥ 1 fails
+        // by Right's move in -1, Left's move of 1 = { 0 | }.
+        let one = minus_one.neg();
+        let (holds, used) = pairs_geq_witness(&zero, &one, Mode::Stopper, &[(0, 0)], &any).unwrap();
+        assert_eq!(holds, vec![false]);
+        assert_eq!(used, vec![(false, 0, 1)]);
+        let (holds, used) = pairs_geq_witness(&one, &zero, Mode::Stopper, &[(0, 0)], &any).unwrap();
+        assert_eq!(holds, vec![true]);
+        assert!(used.is_empty());
+    }
+}
