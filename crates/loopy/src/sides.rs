@@ -413,8 +413,8 @@ fn search_whole(
         }
         search.deleted = 0;
         search.round_moves = moves.len();
-        let mut progress = search.delete(&mut work, &moves[..split])?;
-        progress |= search.delete(&mut work, &moves[split..])?;
+        let mut progress = search.delete(&mut work, &moves[..split], true)?;
+        progress |= search.delete(&mut work, &moves[split..], true)?;
         if progress {
             work = search.trim(&work);
             continue;
@@ -746,9 +746,10 @@ impl Search {
     }
 
     /// Deletes moves of `moves` from `work` while the targets' sides are
-    /// unchanged: all at once if possible, otherwise each half in turn
-    /// (recursively). True if anything was deleted.
-    fn delete(&mut self, work: &mut Game, moves: &[Move]) -> Result<bool, LoopyError> {
+    /// unchanged: all at once if possible (at the `top` of a round, with the
+    /// moves Right's strategy needs put back, `delete_guided`), otherwise each
+    /// half in turn (recursively). True if anything was deleted.
+    fn delete(&mut self, work: &mut Game, moves: &[Move], top: bool) -> Result<bool, LoopyError> {
         if moves.is_empty() {
             return Ok(false);
         }
@@ -762,13 +763,39 @@ impl Search {
         } else {
             Need::Both
         };
-        if one_player && moves.len() > 1 {
+        if top && one_player && moves.len() > 1 {
             // A failed check shows which of the moves Right needs: put those
             // back and try again, a few times, before halving.
             match self.delete_guided(work, moves, need)? {
                 Some(true) => return Ok(true),
                 Some(false) => {}
                 None => return Ok(false),
+            }
+        } else if self.targets.len() > 1 && one_player && moves.len() > 1 {
+            // One solve tells which vertices keep their sides: try first the
+            // moves from those.
+            if !self.spend() {
+                return Ok(false);
+            }
+            let all: Vec<(u32, u32)> = (0..work.len() as u32).map(|x| (x, x)).collect();
+            let mode = self.side.mode();
+            let kept = if need == Need::CurrentGeq {
+                compare::pairs_geq(work, &candidate, mode, &all)?
+            } else {
+                compare::pairs_geq(&candidate, work, mode, &all)?
+            };
+            if self.targets.iter().all(|&t| kept[t as usize]) {
+                *work = candidate;
+                self.deleted += moves.len();
+                return Ok(true);
+            }
+            let calm: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| kept[m.v as usize])
+                .collect();
+            if !calm.is_empty() && calm.len() < moves.len() && self.delete(work, &calm, false)? {
+                return Ok(true);
             }
         } else if self.keeps(work, &candidate, &|v| v, need)? {
             *work = candidate;
@@ -785,11 +812,11 @@ impl Search {
         // Otherwise try both halves whatever the first gives: a round of small
         // successes goes on, instead of starting again from the whole list after
         // each (rollover at n = 7: 264 s before, 74 s after).
-        let first = self.delete(work, a)?;
+        let first = self.delete(work, a, false)?;
         if first && (!self.greedy || self.deleted > self.round_moves / 8) {
             return Ok(true);
         }
-        let second = self.delete(work, b)?;
+        let second = self.delete(work, b, false)?;
         Ok(first || second)
     }
 
@@ -864,7 +891,7 @@ impl Search {
                 let (next_moves, _) = cyclic_moves(&next, self.side);
                 // Accept only if the graph is now a stopper or a deletion
                 // succeeds (otherwise it would only grow).
-                if next_moves.is_empty() || self.delete(&mut next, &next_moves)? {
+                if next_moves.is_empty() || self.delete(&mut next, &next_moves, true)? {
                     *work = self.trim(&next);
                     return Ok(true);
                 }
