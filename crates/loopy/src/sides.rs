@@ -25,11 +25,14 @@
 //!    passes;
 //! 1. deletion of moves that lie on alternating cycles (the moves of the player
 //!    the side does not favour first: Right's for the onside), all at once if
-//!    the check passes; when moves of one player fail, the solve of the failed
-//!    check gives a winning strategy of Right in the comparison, and the deleted
-//!    moves it plays are put back and the rest checked again (at most
+//!    the check passes; on a graph that is one component, when the moves of one
+//!    player fail at the top of a round, the solve of the failed check gives a
+//!    winning strategy of Right in the comparison, and the deleted moves it
+//!    plays are put back and the rest checked again (at most
 //!    `MAX_GUIDED_ROUNDS` checks: revivals at `n = 7` took 196 s without this,
-//!    80 s with it); otherwise each half in turn, recursively;
+//!    78 s with it; on the components of even revivals it made `n = 7` slower,
+//!    5 s to 87 s, so it is not used there); otherwise each half in turn,
+//!    recursively;
 //! 2. when no deletion is allowed, unravelling of one such move: the move is
 //!    sent into a copy of the graph in which it is missing, so it can be used
 //!    once more (at most [`MAX_UNRAVEL_COPIES`] nested copies, graphs up to
