@@ -297,20 +297,35 @@ fn by_components(
     if 2 * g.len() as u128 * union.len() as u128 > compare::MAX_PAIR_STATES as u128 {
         return Ok(None);
     }
-    let mode = side.mode();
-    let forward: Vec<(u32, u32)> = targets
+    let pairs: Vec<(u32, u32)> = targets
         .iter()
         .zip(&starts)
         .map(|(&t, &s)| (t, class[s as usize]))
         .collect();
-    let back: Vec<(u32, u32)> = forward.iter().map(|&(x, y)| (y, x)).collect();
-    let exact = compare::pairs_geq(g, &union, mode, &forward)?
-        .into_iter()
-        .all(|x| x)
-        && compare::pairs_geq(&union, g, mode, &back)?
-            .into_iter()
-            .all(|x| x);
+    let exact = sides_hold(g, &union, side.mode(), &pairs, Need::Both)?;
     Ok(exact.then_some(values))
+}
+
+/// Whether `a` at `x` and `b` at `y` compare as `need` asks (`a ≥ b`, `b ≥ a`,
+/// or both: equal sides) for every pair `(x, y)` of `pairs`: one solve of the
+/// pair game per direction.
+fn sides_hold(
+    a: &Game,
+    b: &Game,
+    mode: Mode,
+    pairs: &[(u32, u32)],
+    need: Need,
+) -> Result<bool, LoopyError> {
+    if need != Need::CandidateGeq && !compare::pairs_geq(a, b, mode, pairs)?.iter().all(|&x| x) {
+        return Ok(false);
+    }
+    if need != Need::CurrentGeq {
+        let back: Vec<(u32, u32)> = pairs.iter().map(|&(x, y)| (y, x)).collect();
+        if !compare::pairs_geq(b, a, mode, &back)?.iter().all(|&x| x) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// A graph being built from vertices of its own and copies of side graphs
@@ -531,24 +546,8 @@ impl Search {
                 Need::CandidateGeq => compare::geq(&b, &a, mode)?,
             });
         }
-        let forward: Vec<(u32, u32)> = self.targets.iter().map(|&t| (t, f(t))).collect();
-        if need != Need::CandidateGeq
-            && !compare::pairs_geq(current, candidate, mode, &forward)?
-                .iter()
-                .all(|&x| x)
-        {
-            return Ok(false);
-        }
-        if need != Need::CurrentGeq {
-            let back: Vec<(u32, u32)> = forward.iter().map(|&(x, y)| (y, x)).collect();
-            if !compare::pairs_geq(candidate, current, mode, &back)?
-                .iter()
-                .all(|&x| x)
-            {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        let pairs: Vec<(u32, u32)> = self.targets.iter().map(|&t| (t, f(t))).collect();
+        sides_hold(current, candidate, mode, &pairs, need)
     }
 
     /// Replaces `work` by its quotient by equality of side values (one vertex per
