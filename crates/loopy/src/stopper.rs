@@ -97,6 +97,91 @@ impl Stopper {
         Ok(Stopper::from_canonical_graph(&simple))
     }
 
+    /// The canonical forms of several vertices of one stopper graph, each taken
+    /// as the start: the same stoppers as [`Stopper::new`] on each, for the
+    /// cost of about one. The loop-free vertices go through the short game
+    /// engine together (one store); the others share one simplification (one
+    /// all-pairs comparison of the graph instead of one per vertex), after
+    /// which each vertex's part is read off. A vertex whose part of the jointly
+    /// simplified graph is not in simplest form (two equal vertices left
+    /// unfused, because a fusion elsewhere in the graph was refused) is
+    /// simplified on its own. Errors when the graph is not a stopper.
+    pub fn new_many(game: &Game, starts: &[u32]) -> Result<Vec<Stopper>, LoopyError> {
+        if starts.iter().any(|&t| t as usize >= game.len()) {
+            return Err(LoopyError::InvalidGraph("start vertex out of range".into()));
+        }
+        if starts.len() < 2 {
+            return starts
+                .iter()
+                .map(|&t| Stopper::new(&game.with_start(t)))
+                .collect();
+        }
+        // The part reachable from the starts, renumbered.
+        let order = game.reachable_from(starts);
+        let mut index = vec![u32::MAX; game.len()];
+        for (i, &v) in order.iter().enumerate() {
+            index[v as usize] = i as u32;
+        }
+        let g = game.with_start(starts[0]).renumber(&order);
+        let starts: Vec<u32> = starts.iter().map(|&t| index[t as usize]).collect();
+        if !g.alternating_cycle_states().is_empty() {
+            return Err(LoopyError::NotStopper);
+        }
+        let mut found: Vec<Option<Stopper>> = vec![None; starts.len()];
+        // Loop-free vertices: the short game engine's canonical forms.
+        let mut store = GameStore::new();
+        let short = g.short_ids_partial(&mut store);
+        for (k, &t) in starts.iter().enumerate() {
+            if let Some(id) = short[t as usize] {
+                let graph = Game::from_short(&store, id, MAX_VERTICES)?;
+                found[k] = Some(Stopper::from_canonical_graph(&graph));
+            }
+        }
+        let loopy: Vec<usize> = (0..starts.len()).filter(|&k| found[k].is_none()).collect();
+        if loopy.len() == 1 || (!loopy.is_empty() && g.len() > MAX_SIMPLIFY_VERTICES) {
+            for &k in &loopy {
+                found[k] = Some(Stopper::new(&g.with_start(starts[k]))?);
+            }
+        } else if !loopy.is_empty() {
+            let n = g.len();
+            let le = compare::all_pairs(&g, Mode::Stopper)?;
+            let loopy_starts: Vec<u32> = loopy.iter().map(|&k| starts[k]).collect();
+            let (simple, moved, complete) = simplify_with(&g, &loopy_starts, &le);
+            // One representative per class of equal vertices.
+            let mut class = vec![u32::MAX; n];
+            for i in 0..n {
+                if class[i] != u32::MAX {
+                    continue;
+                }
+                class[i] = i as u32;
+                for j in i + 1..n {
+                    if class[j] == u32::MAX && le[i * n + j] && le[j * n + i] {
+                        class[j] = i as u32;
+                    }
+                }
+            }
+            let mut stamp = vec![usize::MAX; n];
+            for (&k, &t) in loopy.iter().zip(&moved) {
+                let part = simple.reachable_from(&[t]);
+                let fused = part.iter().all(|&v| {
+                    let c = class[v as usize] as usize;
+                    let fresh = stamp[c] != k;
+                    stamp[c] = k;
+                    fresh
+                });
+                found[k] = Some(if complete && fused {
+                    Stopper::from_canonical_graph(&simple.with_start(t))
+                } else {
+                    Stopper::new(&g.with_start(starts[k]))?
+                });
+            }
+        }
+        Ok(found
+            .into_iter()
+            .map(|s| s.expect("every start done"))
+            .collect())
+    }
+
     /// Wraps a graph already in simplest form (only reordered).
     pub(crate) fn from_canonical_graph(g: &Game) -> Stopper {
         let g = g.reachable();
@@ -219,8 +304,20 @@ pub(crate) fn simplify(g: &Game) -> Result<Game, LoopyError> {
         });
     }
     let le = compare::all_pairs(&g, Mode::Stopper)?;
+    let (simple, _, _) = simplify_with(&g, &[g.start()], &le);
+    Ok(simple.reachable())
+}
+
+/// The simplification of [`simplify`] for the part of `g` reachable from
+/// `starts`, given the all-pairs stopper table `le` of `g`: the simplified
+/// graph (same vertex numbers; vertices no start reaches any more are left in
+/// place), where each start went (a fusion can move it), and whether the
+/// domination and reversibility passes finished within their budget.
+fn simplify_with(g: &Game, starts: &[u32], le: &[bool]) -> (Game, Vec<u32>, bool) {
+    let n = g.len();
     let leq = |i: u32, j: u32| le[i as usize * n + j as usize];
-    let (mut left, mut right, mut start) = g.into_lists();
+    let (mut left, mut right, _) = g.clone().into_lists();
+    let mut starts = starts.to_vec();
     let budget = 64 * (n + left.iter().chain(&right).map(Vec::len).sum::<usize>()) + 1024;
     let mut steps = 0usize;
     for _round in 0..8 {
@@ -241,9 +338,10 @@ pub(crate) fn simplify(g: &Game) -> Result<Game, LoopyError> {
                 }
             }
         }
-        // Fusion of equal vertices reachable from the start, class by class, each
-        // kept only if it creates no alternating cycle.
-        let reach = Game::from_parts(left.clone(), right.clone(), start).reachable_order();
+        // Fusion of equal vertices reachable from the starts, class by class,
+        // each kept only if it creates no alternating cycle.
+        let reach =
+            Game::from_parts(left.clone(), right.clone(), starts[0]).reachable_from(&starts);
         let mut fused_any = false;
         let mut done = vec![false; n];
         for (k, &a) in reach.iter().enumerate() {
@@ -273,13 +371,21 @@ pub(crate) fn simplify(g: &Game) -> Result<Game, LoopyError> {
             };
             let new_left: Vec<Vec<u32>> = left.iter().map(redirect).collect();
             let new_right: Vec<Vec<u32>> = right.iter().map(redirect).collect();
-            let new_start = if class.contains(&start) { a } else { start };
-            let candidate = Game::from_parts(new_left, new_right, new_start);
-            if candidate.reachable().alternating_cycle_states().is_empty() {
-                let (l, r, s0) = candidate.into_lists();
+            let new_starts: Vec<u32> = starts
+                .iter()
+                .map(|&t| if class.contains(&t) { a } else { t })
+                .collect();
+            let candidate = Game::from_parts(new_left, new_right, new_starts[0]);
+            let order = candidate.reachable_from(&new_starts);
+            if candidate
+                .renumber(&order)
+                .alternating_cycle_states()
+                .is_empty()
+            {
+                let (l, r, _) = candidate.into_lists();
                 left = l;
                 right = r;
-                start = s0;
+                starts = new_starts;
                 fused_any = true;
             }
         }
@@ -287,7 +393,8 @@ pub(crate) fn simplify(g: &Game) -> Result<Game, LoopyError> {
             break;
         }
     }
-    Ok(Game::from_parts(left, right, start).reachable())
+    let complete = steps < budget;
+    (Game::from_parts(left, right, starts[0]), starts, complete)
 }
 
 /// Deletes the dominated options of `v` for `player`. True if any.

@@ -187,6 +187,17 @@ proptest! {
     }
 
     #[test]
+    fn stoppers_of_many_vertices_at_once(g in graph(7, 3)) {
+        // The joint canonical forms of every vertex equal each vertex's own.
+        let g = make_stopper(g);
+        let starts: Vec<u32> = (0..g.len() as u32).rev().collect();
+        let many = Stopper::new_many(&g, &starts).unwrap();
+        for (&t, s) in starts.iter().zip(&many) {
+            prop_assert_eq!(s, &Stopper::new(&g.with_start(t)).unwrap());
+        }
+    }
+
+    #[test]
     fn sum_of_graphs_is_sum_of_values(g in graph(3, 2), h in graph(3, 2)) {
         // (s & t) + (u & v) = (s ⊕ u) & (t ⊖ v): adding the values equals the
         // value of the sum graph.
