@@ -92,6 +92,73 @@ impl Csr {
     }
 }
 
+/// A set of states as bits (one bit per state).
+pub(crate) struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.words[i >> 6] >> (i & 63) & 1 == 1
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        self.words[i >> 6] |= 1 << (i & 63);
+    }
+
+    fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Complements every bit (the bits past the last state too; never read).
+    fn invert(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = !*w);
+    }
+}
+
+/// A counter of the moves left at a state, as narrow as the most moves allow.
+trait Counter: Copy {
+    const ZERO: Self;
+    /// `c` must fit (the caller checked the most moves of any state).
+    fn from_count(c: usize) -> Self;
+    /// Subtracts one; true when it reaches zero.
+    fn decrement(&mut self) -> bool;
+}
+
+impl Counter for u8 {
+    const ZERO: u8 = 0;
+    #[inline]
+    fn from_count(c: usize) -> u8 {
+        c as u8
+    }
+    #[inline]
+    fn decrement(&mut self) -> bool {
+        *self -= 1;
+        *self == 0
+    }
+}
+
+impl Counter for u32 {
+    const ZERO: u32 = 0;
+    #[inline]
+    fn from_count(c: usize) -> u32 {
+        c as u32
+    }
+    #[inline]
+    fn decrement(&mut self) -> bool {
+        *self -= 1;
+        *self == 0
+    }
+}
+
 /// The pair arena for `A - B`: the option lists of both graphs and their
 /// reverses.
 pub(crate) struct Arena {
@@ -223,59 +290,88 @@ impl Arena {
     }
 
     /// For every state, whether Left wins (survives) from it.
-    pub(crate) fn solve(&self) -> Result<Vec<bool>, LoopyError> {
-        Ok(self.solve_watching(None, None)?.0)
+    pub(crate) fn solve(&self) -> Result<Bits, LoopyError> {
+        Ok(self.solve_watching(&[], None)?.0)
     }
 
-    /// Whether Left wins from state `s`, stopping as soon as `s` is found lost.
-    pub(crate) fn wins_from(&self, s: u32) -> Result<bool, LoopyError> {
-        Ok(self.solve_watching(Some(s), None)?.1)
+    /// Whether Left wins from every state of `watch`, stopping as soon as one
+    /// is found lost.
+    pub(crate) fn wins_from_all(&self, watch: &[u32]) -> Result<bool, LoopyError> {
+        Ok(self.solve_watching(watch, None)?.1)
     }
 
-    /// Solves; with a watched state, stops early when it is found lost (the
-    /// table is then incomplete). Returns the table and whether the watched state
-    /// (if any) is won. Each round is charged to the work budget
+    /// The most moves from one state: a bound on the counters.
+    fn max_moves(&self) -> usize {
+        let most = |c: &Csr| {
+            (0..c.off.len().saturating_sub(1))
+                .map(|v| c.get(v as u32).len())
+                .max()
+                .unwrap_or(0)
+        };
+        (most(&self.a_left) + most(&self.b_right)).max(most(&self.a_right) + most(&self.b_left))
+    }
+
+    /// Solves; with watched states, stops early when one is found lost (the
+    /// table is then incomplete). Returns the table and whether every watched
+    /// state is won (false when none is watched). Each round is charged to the work budget
     /// ([`crate::work`]): the pair states and pair moves it visits.
     /// With `strategy`, also records a winning move of Right at each state he
     /// wins with Right to move: the state it leads to.
+    ///
+    /// The solve is bound by memory: most moves read a state far from the
+    /// current one. So the two sets are bit sets and the move counters are
+    /// bytes when every state has fewer than 256 moves (about 8 times less
+    /// memory than a byte per flag and a word per counter; the 3,723-vertex
+    /// component of even revivals at `n = 10` has 27.7 million pair states).
     fn solve_watching(
         &self,
-        watch: Option<u32>,
+        watch: &[u32],
+        strategy: Option<&mut Vec<u32>>,
+    ) -> Result<(Bits, bool), LoopyError> {
+        if self.max_moves() < 256 {
+            self.solve_counting::<u8>(watch, strategy)
+        } else {
+            self.solve_counting::<u32>(watch, strategy)
+        }
+    }
+
+    fn solve_counting<C: Counter>(
+        &self,
+        watch: &[u32],
         mut strategy: Option<&mut Vec<u32>>,
-    ) -> Result<(Vec<bool>, bool), LoopyError> {
+    ) -> Result<(Bits, bool), LoopyError> {
         let round_steps = self.states() as u64
             + 2 * (self.a_left.len() + self.a_right.len()) as u64 * self.nb as u64
             + 2 * (self.b_left.len() + self.b_right.len()) as u64 * self.na as u64;
         let n = self.states();
-        let watched = watch.map_or(usize::MAX, |s| s as usize);
         // Right's winning region, grown round by round.
-        let mut lost = vec![false; n];
-        let mut in_y = vec![false; n];
-        let mut count = vec![0u32; n];
+        let mut lost = Bits::new(n);
+        let mut in_y = Bits::new(n);
+        let mut count = vec![C::ZERO; n];
         let mut stack: Vec<u32> = Vec::new();
         loop {
             crate::work::charge(round_steps)?;
             // Y: states from which Left can force one more marked move (or Right is
             // stuck), within the states not lost.
-            in_y.iter_mut().for_each(|x| *x = false);
+            in_y.clear();
             stack.clear();
             for a in 0..self.na as u32 {
                 for b in 0..self.nb as u32 {
                     let s = self.id(a, b, 0);
-                    if !lost[s as usize] {
+                    if !lost.get(s as usize) {
                         let mut good = false;
                         self.for_each_move_at(a, b, 0, |e| {
-                            if e.marked && !lost[e.to as usize] {
+                            if e.marked && !lost.get(e.to as usize) {
                                 good = true;
                             }
                         });
                         if good {
-                            in_y[s as usize] = true;
+                            in_y.set(s as usize);
                             stack.push(s);
                         }
                     }
                     let s = s + 1;
-                    if !lost[s as usize] {
+                    if !lost.get(s as usize) {
                         // Right's moves all stay among states not lost (otherwise
                         // the state would be lost): count the unmarked ones.
                         let mut c = 0;
@@ -284,9 +380,9 @@ impl Arena {
                                 c += 1;
                             }
                         });
-                        count[s as usize] = c;
+                        count[s as usize] = C::from_count(c);
                         if c == 0 {
-                            in_y[s as usize] = true;
+                            in_y.set(s as usize);
                             stack.push(s);
                         }
                     }
@@ -295,18 +391,12 @@ impl Arena {
             while let Some(t) = stack.pop() {
                 self.for_each_pred(t, |e| {
                     let p = e.to as usize;
-                    if e.marked || lost[p] || in_y[p] {
+                    if e.marked || lost.get(p) || in_y.get(p) {
                         return;
                     }
-                    if p & 1 == 0 {
-                        in_y[p] = true;
+                    if p & 1 == 0 || count[p].decrement() {
+                        in_y.set(p);
                         stack.push(p as u32);
-                    } else {
-                        count[p] -= 1;
-                        if count[p] == 0 {
-                            in_y[p] = true;
-                            stack.push(p as u32);
-                        }
                     }
                 });
             }
@@ -315,25 +405,28 @@ impl Arena {
             for a in 0..self.na as u32 {
                 for b in 0..self.nb as u32 {
                     let s = self.id(a, b, 0) as usize;
-                    if lost[s] {
+                    if lost.get(s) {
                         continue;
                     }
                     let mut c = 0;
                     self.for_each_move_at(a, b, 0, |e| {
-                        if !lost[e.to as usize] {
+                        if !lost.get(e.to as usize) {
                             c += 1;
                         }
                     });
-                    count[s] = c;
+                    count[s] = C::from_count(c);
                 }
             }
-            if watched < n && !lost[watched] && !in_y[watched] {
-                return Ok((Vec::new(), false));
+            if watch
+                .iter()
+                .any(|&w| !lost.get(w as usize) && !in_y.get(w as usize))
+            {
+                return Ok((Bits::new(0), false));
             }
             stack.clear();
             for s in 0..n {
-                if !lost[s] && !in_y[s] {
-                    lost[s] = true;
+                if !lost.get(s) && !in_y.get(s) {
+                    lost.set(s);
                     stack.push(s as u32);
                     if let Some(strategy) = strategy.as_deref_mut() {
                         if s & 1 == 1 {
@@ -341,7 +434,7 @@ impl Arena {
                             // unmarked move out of Y.
                             let (a, b, _) = self.split(s as u32);
                             self.for_each_move_at(a, b, 1, |e| {
-                                if !e.marked && !in_y[e.to as usize] {
+                                if !e.marked && !in_y.get(e.to as usize) {
                                     strategy[s] = e.to;
                                 }
                             });
@@ -357,36 +450,34 @@ impl Arena {
             while let Some(t) = stack.pop() {
                 self.for_each_pred(t, |e| {
                     let p = e.to as usize;
-                    if lost[p] {
+                    if lost.get(p) {
                         return;
                     }
                     if p & 1 == 1 {
-                        lost[p] = true;
+                        lost.set(p);
                         stack.push(p as u32);
                         if let Some(strategy) = strategy.as_deref_mut() {
                             strategy[p] = t;
                         }
-                    } else {
-                        count[p] -= 1;
-                        if count[p] == 0 {
-                            lost[p] = true;
-                            stack.push(p as u32);
-                        }
+                    } else if count[p].decrement() {
+                        lost.set(p);
+                        stack.push(p as u32);
                     }
                 });
             }
-            if watched < n && lost[watched] {
-                return Ok((Vec::new(), false));
+            if watch.iter().any(|&w| lost.get(w as usize)) {
+                return Ok((Bits::new(0), false));
             }
         }
-        let won = watched < n && !lost[watched];
-        Ok((lost.into_iter().map(|l| !l).collect(), won))
+        let won = !watch.is_empty() && watch.iter().all(|&w| !lost.get(w as usize));
+        lost.invert();
+        Ok((lost, won))
     }
 
     /// Whether Left wins from `(a, b)` with Right to move: `A ≥ B` at those
     /// vertices.
-    pub(crate) fn right_to_move(&self, win: &[bool], a: u32, b: u32) -> bool {
-        win[self.id(a, b, 1) as usize]
+    pub(crate) fn right_to_move(&self, win: &Bits, a: u32, b: u32) -> bool {
+        win.get(self.id(a, b, 1) as usize)
     }
 }
 
@@ -396,7 +487,7 @@ pub fn geq(a: &Game, b: &Game, mode: Mode) -> Result<bool, LoopyError> {
     let a = a.reachable();
     let b = b.reachable();
     let arena = Arena::new(&a, &b, mode)?;
-    arena.wins_from(arena.id(a.start(), b.start(), 1))
+    arena.wins_from_all(&[arena.id(a.start(), b.start(), 1)])
 }
 
 /// `A ≤ B` at their start vertices.
@@ -420,6 +511,23 @@ pub(crate) fn pairs_geq(
         .collect())
 }
 
+/// Whether `A ≥ B` with `A` started at `x` and `B` at `y` for every pair
+/// `(x, y)` of `pairs`: the solve of [`pairs_geq`], stopped as soon as one pair
+/// is found to fail.
+pub(crate) fn pairs_all_geq(
+    a: &Game,
+    b: &Game,
+    mode: Mode,
+    pairs: &[(u32, u32)],
+) -> Result<bool, LoopyError> {
+    if pairs.is_empty() {
+        return Ok(true);
+    }
+    let arena = Arena::new(a, b, mode)?;
+    let watch: Vec<u32> = pairs.iter().map(|&(x, y)| arena.id(x, y, 1)).collect();
+    arena.wins_from_all(&watch)
+}
+
 /// A move of one graph of a comparison: in `A` (true) or `B` (false), from, to.
 pub(crate) type PairMove = (bool, u32, u32);
 
@@ -437,7 +545,7 @@ pub(crate) fn pairs_geq_witness(
 ) -> Result<(Vec<bool>, Vec<PairMove>), LoopyError> {
     let arena = Arena::new(a, b, mode)?;
     let mut strategy = vec![u32::MAX; arena.states()];
-    let (win, _) = arena.solve_watching(None, Some(&mut strategy))?;
+    let (win, _) = arena.solve_watching(&[], Some(&mut strategy))?;
     let holds: Vec<bool> = pairs
         .iter()
         .map(|&(x, y)| arena.right_to_move(&win, x, y))
@@ -471,7 +579,7 @@ pub(crate) fn pairs_geq_witness(
             arena.for_each_move_at(x, y, 0, |e| next.push(e.to));
         }
         for t in next {
-            if !win[t as usize] && !seen[t as usize] {
+            if !win.get(t as usize) && !seen[t as usize] {
                 seen[t as usize] = true;
                 stack.push(t);
             }

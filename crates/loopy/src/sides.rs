@@ -316,12 +316,12 @@ fn sides_hold(
     pairs: &[(u32, u32)],
     need: Need,
 ) -> Result<bool, LoopyError> {
-    if need != Need::CandidateGeq && !compare::pairs_geq(a, b, mode, pairs)?.iter().all(|&x| x) {
+    if need != Need::CandidateGeq && !compare::pairs_all_geq(a, b, mode, pairs)? {
         return Ok(false);
     }
     if need != Need::CurrentGeq {
         let back: Vec<(u32, u32)> = pairs.iter().map(|&(x, y)| (y, x)).collect();
-        if !compare::pairs_geq(b, a, mode, &back)?.iter().all(|&x| x) {
+        if !compare::pairs_all_geq(b, a, mode, &back)? {
             return Ok(false);
         }
     }
