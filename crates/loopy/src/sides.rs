@@ -60,6 +60,11 @@
 //!
 //! At most [`MAX_CHECKS`] checks are made per side.
 //!
+//! The targets the search leaves on no alternating cycle get their canonical
+//! stoppers together ([`Stopper::new_many`]: one simplification of the final
+//! graph, where one per target took 400 of the 450 s of even revivals at
+//! `n = 8`, 1,777 targets on a graph of 1,767 vertices).
+//!
 //! When no edit is left and alternating cycles remain, the side is reported as
 //! not found: the game may not be stopper-sided (Bach's carousel), or the bounded
 //! search may have missed the stopper. The simplified graph is returned.

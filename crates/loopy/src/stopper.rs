@@ -98,8 +98,10 @@ impl Stopper {
     }
 
     /// The canonical forms of several vertices of one stopper graph, each taken
-    /// as the start: the same stoppers as [`Stopper::new`] on each, for the
-    /// cost of about one. The loop-free vertices go through the short game
+    /// as the start: the same stoppers as [`Stopper::new`] on each (both are
+    /// the simplest form, unique up to isomorphism; the property test
+    /// `stoppers_of_many_vertices_at_once` compares them), for the cost of
+    /// about one. The loop-free vertices go through the short game
     /// engine together (one store); the others share one simplification (one
     /// all-pairs comparison of the graph instead of one per vertex), after
     /// which each vertex's part is read off. A vertex whose part of the jointly
