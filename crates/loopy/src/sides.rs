@@ -566,17 +566,7 @@ impl Search {
         }
         let table = compare::all_pairs(work, self.side.mode())?;
         let le = |i: u32, j: u32| table[i as usize * n + j as usize];
-        let mut rep: Vec<u32> = (0..n as u32).collect();
-        for i in 0..n as u32 {
-            if rep[i as usize] != i {
-                continue;
-            }
-            for j in i + 1..n as u32 {
-                if rep[j as usize] == j && le(i, j) && le(j, i) {
-                    rep[j as usize] = i;
-                }
-            }
-        }
+        let rep = compare::equal_classes(&table, n);
         let map = |list: &[u32]| -> Vec<u32> {
             let mut out: Vec<u32> = list.iter().map(|&w| rep[w as usize]).collect();
             out.sort_unstable();
@@ -927,7 +917,7 @@ impl Search {
         // one each took 400 s of the 450 s of even revivals at n = 8).
         let mut seen = vec![false; work.len()];
         let mut stoppers: Vec<u32> = Vec::new();
-        let mut others: Vec<u32> = Vec::new();
+        let mut others: Vec<(u32, Game)> = Vec::new();
         for &t in &self.targets {
             if std::mem::replace(&mut seen[t as usize], true) {
                 continue;
@@ -936,14 +926,13 @@ impl Search {
             if sub.alternating_cycle_states().is_empty() {
                 stoppers.push(t);
             } else {
-                others.push(t);
+                others.push((t, sub));
             }
         }
         for (&t, s) in stoppers.iter().zip(Stopper::new_many(work, &stoppers)?) {
             done[t as usize] = Some(SideValue::Stopper(s));
         }
-        for &t in &others {
-            let sub = work.with_start(t).reachable();
+        for (t, sub) in others {
             done[t as usize] = Some(if self.targets.len() > 1 {
                 side_within(&sub, self.side, max_vertices)?
             } else {

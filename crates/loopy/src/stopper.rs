@@ -149,19 +149,7 @@ impl Stopper {
             let le = compare::all_pairs(&g, Mode::Stopper)?;
             let loopy_starts: Vec<u32> = loopy.iter().map(|&k| starts[k]).collect();
             let (simple, moved, complete) = simplify_with(&g, &loopy_starts, &le);
-            // One representative per class of equal vertices.
-            let mut class = vec![u32::MAX; n];
-            for i in 0..n {
-                if class[i] != u32::MAX {
-                    continue;
-                }
-                class[i] = i as u32;
-                for j in i + 1..n {
-                    if class[j] == u32::MAX && le[i * n + j] && le[j * n + i] {
-                        class[j] = i as u32;
-                    }
-                }
-            }
+            let class = compare::equal_classes(&le, n);
             let mut stamp = vec![usize::MAX; n];
             for (&k, &t) in loopy.iter().zip(&moved) {
                 let part = simple.reachable_from(&[t]);
