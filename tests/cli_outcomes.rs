@@ -237,7 +237,7 @@ fn bad_input_is_refused() {
     );
     fails_with(
         &["table", "outcomes", "--n", "250", "--max-hands", "40"],
-        "more sides than a 64-bit count holds",
+        "more sides than a 128-bit count holds",
     );
     fails_with(
         &["table", "outcomes", "--output", "x.jsonl"],

@@ -4,7 +4,7 @@ mod common;
 
 use common::{fails_with, json, stdout};
 
-const SMALL: [&str; 10] = [
+const SMALL: [&str; 12] = [
     "--max-n",
     "400",
     "--atlas-n",
@@ -15,6 +15,8 @@ const SMALL: [&str; 10] = [
     "8",
     "--hands-n3",
     "6",
+    "--hands-n4",
+    "8",
 ];
 
 #[test]
@@ -35,7 +37,8 @@ fn every_statement_holds_and_says_what_was_checked() {
             "proposition-3",
             "proposition-4",
             "conjecture-pm-j",
-            "three-fingers"
+            "three-fingers",
+            "four-fingers"
         ]
     );
     for c in list {
@@ -50,6 +53,16 @@ fn every_statement_holds_and_says_what_was_checked() {
     assert_eq!(list[6]["positions"], 6); // (1^a|1^a)_3, a = 1..=6
                                          // C(3 + 6, 6)^2 positions at n = 3.
     assert_eq!(list[8]["positions"], 84 * 84);
+    // Pairs of equal-sized sides at n = 4, h = 1..=8: Σ C(h + 3, 3)², less the
+    // open family's.
+    let pairs: u64 = (1..=8u64)
+        .map(|h| {
+            let c = (h + 1) * (h + 2) * (h + 3) / 6;
+            c * c
+        })
+        .sum();
+    let four = list[9]["positions"].as_u64().unwrap();
+    assert!(four > pairs / 2 && four < pairs, "{four} of {pairs}");
 
     let mut args = vec!["verify", "--only", "theorem-3,proposition-4"];
     args.extend(SMALL);
@@ -78,6 +91,14 @@ fn bad_bounds_are_refused() {
     fails_with(
         &["verify", "--only", "three-fingers", "--hands-n3", "255"],
         "--hands-n3: (x|y)_3 with up to 255 hands a side has 8003557851136 positions",
+    );
+    fails_with(
+        &["verify", "--only", "four-fingers", "--hands-n4", "0"],
+        "--hands-n4 must be at least 1",
+    );
+    fails_with(
+        &["verify", "--only", "four-fingers", "--hands-n4", "200"],
+        "--hands-n4: (x|y)_4 with up to 200 hands a side has",
     );
     fails_with(
         &["verify", "--atlas-n", "300"],

@@ -16,7 +16,7 @@ use crate::progress;
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// Check only these statements (comma-separated): theorem-3, theorem-4, lemma-1,
-    /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers.
+    /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers, four-fingers.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
     /// Theorem 3 and the conjecture on ±J: every (1|1)_n with n ≤ N.
@@ -34,6 +34,10 @@ pub struct VerifyArgs {
     /// Proposition 4 and the closed form for n = 3: at most this many hands a side.
     #[arg(long, default_value_t = Bounds::default().hands_n3, value_name = "H")]
     hands_n3: usize,
+    /// The closed form for n = 4: every pair of equal-sized sides with at most this
+    /// many hands (the level atlas: 30 hands take about 3 s, 60 about 4 minutes).
+    #[arg(long, default_value_t = Bounds::default().hands_n4, value_name = "H")]
+    hands_n4: usize,
     /// Print JSON: a list of {"statement", "holds", "checked", "positions",
     /// "counterexamples", …}.
     #[arg(long)]
@@ -69,6 +73,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         max_hands: args.max_hands,
         hands_n2: args.hands_n2,
         hands_n3: args.hands_n3,
+        hands_n4: args.hands_n4,
     };
     // Refuse what cannot fit before any work.
     let uses = |s: &[Statement]| statements.iter().any(|x| s.contains(x));
@@ -118,7 +123,15 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     if uses(&[Statement::Proposition4, Statement::ThreeFingers]) {
         need("--hands-n3", 3, args.hands_n3)?;
     }
-    if !atlases.is_empty() {
+    if uses(&[Statement::FourFingers]) {
+        if args.hands_n4 == 0 {
+            bail!("--hands-n4 must be at least 1");
+        }
+        let size = chopsticks_atlas::LevelAtlas::check(4, args.hands_n4)
+            .map_err(|e| anyhow::anyhow!("--hands-n4: {e}"))?;
+        total_bytes = total_bytes.saturating_add(size.bytes.min(u64::MAX as u128) as u64);
+    }
+    if !atlases.is_empty() || uses(&[Statement::FourFingers]) {
         ensure_fits(
             total_bytes,
             &format!(

@@ -43,7 +43,11 @@
 //! assert_eq!(atlas.outcome(&[1], &[1]).unwrap(), Outcome::P);
 //! ```
 
+pub mod four;
+pub mod levels;
 pub mod three;
+
+pub use levels::{LevelAtlas, LevelSize};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -71,7 +75,7 @@ pub const MAX_N: u32 = 250;
 /// The largest number of positions accepted (a bit set of 8 GiB).
 pub const MAX_POSITIONS: u64 = 1 << 36;
 /// The largest side-transition table accepted (entries of four bytes).
-const MAX_TRANSITIONS: u64 = 1 << 30;
+pub(crate) const MAX_TRANSITIONS: u64 = 1 << 30;
 
 /// The sides of an atlas: every multiset of at most `H` values in `1..=n`, by rank.
 #[derive(Clone, Debug)]

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use chopsticks_atlas::{three, Atlas, AtlasError};
+use chopsticks_atlas::{four, three, Atlas, AtlasError, LevelAtlas};
 use chopsticks_cgt::Outcome;
 use chopsticks_values::one_hand::predicted;
 use chopsticks_values::{table2, theorem3_is_next, ValueError};
@@ -73,11 +73,13 @@ pub enum Statement {
     ConjecturePlusMinusJ,
     /// This project's closed form for every position at `n = 3`.
     ThreeFingers,
+    /// This project's partial closed form at `n = 4`.
+    FourFingers,
 }
 
 impl Statement {
     /// Every statement, in the paper's order.
-    pub const ALL: [Statement; 9] = [
+    pub const ALL: [Statement; 10] = [
         Statement::Theorem3,
         Statement::Theorem4,
         Statement::Lemma1,
@@ -87,6 +89,7 @@ impl Statement {
         Statement::Proposition4,
         Statement::ConjecturePlusMinusJ,
         Statement::ThreeFingers,
+        Statement::FourFingers,
     ];
 
     /// The command-line name (`theorem-3`, `conjecture-pm-j`, …).
@@ -101,6 +104,7 @@ impl Statement {
             Statement::Proposition4 => "proposition-4",
             Statement::ConjecturePlusMinusJ => "conjecture-pm-j",
             Statement::ThreeFingers => "three-fingers",
+            Statement::FourFingers => "four-fingers",
         }
     }
 
@@ -137,6 +141,9 @@ impl Statement {
             Statement::ThreeFingers => {
                 "The closed form for n = 3 (docs/THREE-FINGERS.md): the outcome of (1^a 2^b 3^c | 1^d 2^e 3^f)_3 from the counts"
             }
+            Statement::FourFingers => {
+                "The closed form for n = 4 where it is known (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, unless the opponent holds only 1s and 2s (both) and the mover a 1 and a 3 or a 4"
+            }
         }
     }
 }
@@ -155,6 +162,9 @@ pub struct Bounds {
     /// Proposition 4 and the closed form: every position at `n = 3` with at most
     /// this many hands a side.
     pub hands_n3: usize,
+    /// The closed form at `n = 4`: every pair of equal-sized sides with at most
+    /// this many hands (level atlas).
+    pub hands_n4: usize,
 }
 
 impl Default for Bounds {
@@ -166,6 +176,7 @@ impl Default for Bounds {
             max_hands: 10,
             hands_n2: 60,
             hands_n3: 40,
+            hands_n4: 30,
         }
     }
 }
@@ -260,6 +271,7 @@ pub fn verify(
             Statement::Proposition4 | Statement::ThreeFingers => {
                 at_least_one("hands_n3", bounds.hands_n3 as u64)?
             }
+            Statement::FourFingers => at_least_one("hands_n4", bounds.hands_n4 as u64)?,
         }
     }
     // Table 2 is shared by Theorem 3 and the conjecture, each atlas by the
@@ -297,6 +309,7 @@ pub fn verify(
             Statement::Proposition4 | Statement::ThreeFingers => {
                 n_equals_3(s, atlas(&mut atlases, 3, bounds.hands_n3)?)?
             }
+            Statement::FourFingers => n_equals_4(s, bounds.hands_n4)?,
         };
         out.push(check);
     }
@@ -479,6 +492,69 @@ fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
     Ok(tally.finish(s, format!("{what} (outcome atlas)")))
 }
 
+/// The closed form at `n = 4` against the level atlas: every pair of equal-sized
+/// sides where it gives an answer.
+fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
+    let atlas = LevelAtlas::solve(4, max_hands, None)?;
+    let mut tally = Tally::default();
+    let mut open = 0u64;
+    for h in 1..=max_hands {
+        let count = atlas.sides_with(h) as usize;
+        let counts: Vec<[u64; 4]> = (0..count)
+            .map(|i| {
+                let mut c = [0u64; 4];
+                for v in atlas.level_side(h, i) {
+                    c[v as usize - 1] += 1;
+                }
+                c
+            })
+            .collect();
+        let (level, unknown) = (0..count)
+            .into_par_iter()
+            .map(|a| {
+                let mut row = Tally::default();
+                let mut unknown = 0u64;
+                for b in 0..count {
+                    match four::loses_moving_first(counts[a], counts[b]) {
+                        None => unknown += 1,
+                        Some(lost) => {
+                            let got = !atlas.level_wins(h, a, b);
+                            row.check(got == lost, || {
+                                let side = |i: usize| {
+                                    atlas
+                                        .level_side(h, i)
+                                        .iter()
+                                        .map(u32::to_string)
+                                        .collect::<Vec<_>>()
+                                        .join(",")
+                                };
+                                format!(
+                                    "({}|{})_4: the side to move {} moving first",
+                                    side(a),
+                                    side(b),
+                                    if got { "loses" } else { "wins" }
+                                )
+                            })
+                        }
+                    }
+                }
+                (row, unknown)
+            })
+            .reduce(
+                || (Tally::default(), 0),
+                |(x, u), (y, v)| (x.merge(y), u + v),
+            );
+        tally = tally.merge(level);
+        open += unknown;
+    }
+    Ok(tally.finish(
+        s,
+        format!(
+            "every pair of equal-sized sides at n = 4 with at most {max_hands} hands where the closed form answers ({open} pairs of the open family left out; level atlas)"
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,6 +575,7 @@ mod tests {
             max_hands: 6,
             hands_n2: 40,
             hands_n3: 20,
+            hands_n4: 12,
         };
         let checks = verify(&Statement::ALL, bounds, &|_| {}).unwrap();
         assert_eq!(checks.len(), Statement::ALL.len());

@@ -223,25 +223,47 @@ fn print_loopy_row(r: &serde_json::Value, runs: u32) {
 
 fn outcomes(args: &BenchArgs) -> Result<()> {
     let mut rows = Vec::new();
-    for (n, h) in [(3u32, 30usize), (3, 40), (4, 20)] {
+    // The full atlas (a bit per position), then the level atlas (equal hand
+    // counts stored, the rest by Theorem 4 and Lemma 1).
+    let cases = [
+        ("full", 3u32, 30usize),
+        ("full", 3, 40),
+        ("full", 4, 20),
+        ("levels", 3, 60),
+        ("levels", 4, 30),
+        ("levels", 4, 60),
+        ("levels", 5, 30),
+        ("levels", 6, 20),
+    ];
+    for (method, n, h) in cases {
         reset_peak();
         let mut times = Vec::new();
         let mut summary = None;
+        let mut stored = 0u128;
         for _ in 0..args.runs {
             let clock = Instant::now();
-            let atlas = chopsticks_atlas::Atlas::solve(n, h, None)?;
-            times.push(clock.elapsed().as_secs_f64());
-            summary = Some(atlas.summary());
+            summary = Some(if method == "full" {
+                let atlas = chopsticks_atlas::Atlas::solve(n, h, None)?;
+                times.push(clock.elapsed().as_secs_f64());
+                atlas.summary()
+            } else {
+                stored = chopsticks_atlas::LevelAtlas::check(n, h)?.stored;
+                let atlas = chopsticks_atlas::LevelAtlas::solve(n, h, None)?;
+                times.push(clock.elapsed().as_secs_f64());
+                atlas.summary()
+            });
         }
         times.sort_by(f64::total_cmp);
         let best = times[0];
-        let positions = chopsticks_atlas::Atlas::positions(n, h).unwrap_or(0) as u64;
+        let positions = chopsticks_atlas::LevelAtlas::check(n, h)?.positions as u64;
         let peak = peak_resident_bytes().unwrap_or(0);
         let total = summary.map(|s| s.total).unwrap_or_default();
         rows.push(json!({
+            "method": method,
             "n": n,
             "max_hands": h,
             "positions": positions,
+            "stored_pairs": if method == "full" { positions as u128 } else { stored },
             "seconds": times,
             "best_seconds": best,
             "positions_per_second": positions as f64 / best,
@@ -263,15 +285,16 @@ fn outcomes(args: &BenchArgs) -> Result<()> {
     );
     for r in &rows {
         println!(
-            "  n = {}, up to {} hand{} a side: {} positions, best {:.2} s of {} run{} ({:.1} M positions/s); peak {}",
+            "  {} atlas, n = {}, up to {} hand{} a side: {} positions ({} stored), best {:.2} s of {} run{}; peak {}",
+            r["method"].as_str().unwrap_or(""),
             r["n"],
             r["max_hands"],
             super::plural(r["max_hands"].as_u64().unwrap_or(0)),
             r["positions"],
+            r["stored_pairs"],
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
             super::plural(args.runs as u64),
-            r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
             human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
         );
     }

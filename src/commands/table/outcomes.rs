@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use chopsticks_atlas::{Atlas, Counts, Summary, OUTCOMES};
+use chopsticks_atlas::{Atlas, Counts, LevelAtlas, Summary, OUTCOMES};
 use chopsticks_cgt::Outcome;
 use chopsticks_values::picture::GridPicture;
 use clap::{Args, ValueEnum};
@@ -68,6 +68,11 @@ pub(super) struct OutcomesArgs {
     /// Hand counts of the ones-twos slice, as LEFT,RIGHT (default: H,H).
     #[arg(long, value_name = "L,R")]
     hands: Option<String>,
+    /// Solve every position (a bit each) instead of the pairs of sides with
+    /// equal hand counts: slower, but it uses neither Theorem 4 nor Lemma 1 (the
+    /// per-position formats and the ones-twos slice always do).
+    #[arg(long)]
+    full: bool,
     /// Print the solving time on stderr.
     #[arg(long)]
     time: bool,
@@ -137,6 +142,13 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
         bail!("--output writes the lines of --format jsonl or csv");
     }
     super::check_picture_paths(args.png.as_deref(), args.svg.as_deref())?;
+    // The summary and the hands slice need only the pairs of equal hand counts
+    // (the level atlas); the lines and the ones-twos slice need every position.
+    let every_position =
+        args.full || args.format != OutcomesFormat::Text || (drawing && slice == Slice::OnesTwos);
+    if !every_position {
+        return run_levels(args, n, h);
+    }
     let size = Atlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
     ensure_fits(
         size.bytes,
@@ -167,7 +179,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
 
     if args.png.is_some() || args.svg.is_some() {
         let pic = match slice {
-            Slice::Hands => hands_picture(&atlas),
+            Slice::Hands => hands_picture(&atlas.summary()),
             Slice::OnesTwos => {
                 let (l, r) = slice_hands.unwrap_or((h, h));
                 ones_twos_picture(&atlas, l, r)?
@@ -202,6 +214,44 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
                 })?,
             }
         }
+    }
+    Ok(())
+}
+
+/// The summary (and the hands slice) from the level atlas: the pairs of sides
+/// with equal hand counts solved, the rest by Theorem 4 and Lemma 1.
+fn run_levels(args: &OutcomesArgs, n: u32, h: usize) -> Result<()> {
+    let size = LevelAtlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
+    ensure_fits(
+        size.bytes.min(u64::MAX as u128) as u64,
+        &format!(
+            "the outcomes of (x|y)_{n} with up to {h} hand{} a side",
+            super::super::plural(h as u64)
+        ),
+    )?;
+    let clock = Instant::now();
+    let bar = progress::bar(h as u64 + 1, "hand counts", args.quiet);
+    let report = |done: usize| bar.set_position(done as u64);
+    let atlas = LevelAtlas::solve(n, h, Some(&report))?;
+    bar.finish_and_clear();
+    if args.time {
+        eprintln!(
+            "solved {} positions of (x|y)_{n} with up to {h} hand{} a side in {:.3} s ({} pairs of equal hand counts stored)",
+            size.positions,
+            super::super::plural(h as u64),
+            clock.elapsed().as_secs_f64(),
+            size.stored
+        );
+    }
+    let summary = atlas.summary();
+    if args.png.is_some() || args.svg.is_some() {
+        let pic = hands_picture(&summary);
+        super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
+    }
+    if args.json {
+        super::super::print_json(&summary_json(&summary));
+    } else {
+        print_summary(&summary);
     }
     Ok(())
 }
@@ -383,8 +433,7 @@ fn occurring(c: &Counts) -> String {
 
 /// Rows: Left's hand count 1..=H, columns: Right's; a cell's colour is the set
 /// of outcomes among its positions.
-fn hands_picture(atlas: &Atlas) -> GridPicture {
-    let s = atlas.summary();
+fn hands_picture(s: &Summary) -> GridPicture {
     let h = s.max_hands;
     // The sets of outcomes that occur, as bit masks (L = 1, R = 2, N = 4, P = 8),
     // listed single outcomes first so L and R keep the colours of the other slice.
