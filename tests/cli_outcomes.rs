@@ -153,6 +153,29 @@ fn pictures_of_slices() {
         text.contains("<title>(6|1): L: Left wins</title>"),
         "{text}"
     );
+    // The level slice: every position with 2 hands a side at n = 3, sides named
+    // by their counts; (1,2|1,1)_3 is P (docs/THREE-FINGERS.md).
+    let level = dir.join("level.svg");
+    stdout(&[
+        "table",
+        "outcomes",
+        "--n",
+        "3",
+        "--max-hands",
+        "2",
+        "-q",
+        "--slice",
+        "level",
+        "--hands",
+        "2,2",
+        "--svg",
+        level.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&level).unwrap();
+    assert!(
+        text.contains("<title>(110|200): P: the player to move loses</title>"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -202,6 +225,18 @@ fn bad_input_is_refused() {
     fails_with(
         &["table", "outcomes", "--hands", "1,1", "--png", "x.png"],
         "--slice ones-twos",
+    );
+    fails_with(
+        &[
+            "table", "outcomes", "--slice", "level", "--hands", "2,1", "--svg", "x.svg",
+        ],
+        "--hands H,H",
+    );
+    fails_with(
+        &[
+            "table", "outcomes", "--slice", "level", "--full", "--svg", "x.svg",
+        ],
+        "leave out --full",
     );
     // --slice and --hands only choose what a picture shows.
     fails_with(

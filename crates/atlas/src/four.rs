@@ -16,10 +16,12 @@
 //!     `a ≥ 1` and `q ≥ 3`); or `b = 1` and `q` odd;
 //!   - the mover no 1 but a 3 or a 4 (`a = 0`, `c + d ≥ 1`): `b` odd, and `d ≥ 1`
 //!     or `c < q`;
+//!   - the mover a 1 and a 3 but no 4 (`a, c ≥ 1`, `d = 0`): `q > c` and the mover
+//!     without the 3s loses against `1^p 2^(q − c)` (the 3s cancel as many 2s);
 //! * the opponent holds a 4, or a 3 beside another value: never.
 //!
 //! Left open: the opponent holding only 1s and 2s, both, and the mover a 1 and a
-//! 3 or a 4 (`a ≥ 1`, `c + d ≥ 1`; [`loses_moving_first`] returns `None` there). These rules are checked,
+//! 4 (`a, d ≥ 1`; [`loses_moving_first`] returns `None` there). These rules are checked,
 //! not proved: against the level atlas on every pair with at most 60 hands a
 //! side (`chopsticks verify --only four-fingers --hands-n4 60`).
 
@@ -46,6 +48,13 @@ pub fn loses_moving_first(mover: Counts4, other: Counts4) -> Option<bool> {
         Some((b > q && (b % 2 == 1 || (a >= 1 && q >= 3))) || (b == 1 && q % 2 == 1))
     } else if a == 0 {
         Some(b % 2 == 1 && (d >= 1 || c < q))
+    } else if d == 0 {
+        // The 3s cancel as many of the opponent's 2s.
+        if q <= c {
+            Some(false)
+        } else {
+            loses_moving_first([a, b, 0, 0], [p, q - c, 0, 0])
+        }
     } else {
         None
     }

@@ -102,7 +102,7 @@ fn the_four_finger_rules_match_the_level_atlas() {
     assert_eq!(loses_moving_first([0, 1, 0, 1], [0, 2, 0, 0]), Some(true));
     assert_eq!(loses_moving_first([1, 1, 0, 0], [0, 2, 0, 0]), Some(false));
     assert_eq!(loses_moving_first([3, 0, 0, 0], [0, 0, 3, 0]), Some(true));
-    assert_eq!(loses_moving_first([1, 0, 1, 0], [1, 1, 0, 0]), None);
+    assert_eq!(loses_moving_first([1, 0, 0, 1], [1, 1, 0, 0]), None);
     // (2|1)_4: Left's 2 loses moving first against 1; Right's 1 against 2 (no 2,
     // b = 0) wins: R.
     assert_eq!(

@@ -142,7 +142,7 @@ impl Statement {
                 "The closed form for n = 3 (docs/THREE-FINGERS.md): the outcome of (1^a 2^b 3^c | 1^d 2^e 3^f)_3 from the counts"
             }
             Statement::FourFingers => {
-                "The closed form for n = 4 where it is known (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, unless the opponent holds only 1s and 2s (both) and the mover a 1 and a 3 or a 4"
+                "The closed form for n = 4 where it is known (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, unless the opponent holds only 1s and 2s (both) and the mover a 1 and a 4"
             }
         }
     }

@@ -35,6 +35,10 @@ enum Slice {
     /// Positions whose hands hold only 1s and 2s, at the hand counts of --hands:
     /// rows: Left's number of 1s, columns: Right's number of 1s, coloured by outcome.
     OnesTwos,
+    /// Every position with H hands a side (--hands H,H; default: the largest with
+    /// at most 400 sides): rows: Left's sides, columns: Right's, each named by its
+    /// counts of 1s, 2s, … (`210` = two 1s, one 2), coloured by outcome.
+    Level,
 }
 
 #[derive(Args, Debug)]
@@ -65,7 +69,8 @@ pub(super) struct OutcomesArgs {
     /// Which slice the pictures show [default: hands].
     #[arg(long, value_enum)]
     slice: Option<Slice>,
-    /// Hand counts of the ones-twos slice, as LEFT,RIGHT (default: H,H).
+    /// Hand counts of the ones-twos slice, as LEFT,RIGHT (default: H,H), or of
+    /// the level slice (equal).
     #[arg(long, value_name = "L,R")]
     hands: Option<String>,
     /// Solve every position (a bit each) instead of the pairs of sides with
@@ -135,8 +140,13 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
         Some(text) => Some(hand_counts(text, h)?),
         None => None,
     };
-    if slice_hands.is_some() && slice != Slice::OnesTwos {
-        bail!("--hands chooses the hand counts of --slice ones-twos");
+    if slice_hands.is_some() && slice == Slice::Hands {
+        bail!("--hands chooses the hand counts of --slice ones-twos or --slice level");
+    }
+    if let (Slice::Level, Some((l, r))) = (slice, slice_hands) {
+        if l != r || l == 0 {
+            bail!("--slice level shows equal hand counts: --hands H,H with H ≥ 1, not {l},{r}");
+        }
     }
     if args.output.is_some() && args.format == OutcomesFormat::Text {
         bail!("--output writes the lines of --format jsonl or csv");
@@ -146,8 +156,11 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     // (the level atlas); the lines and the ones-twos slice need every position.
     let every_position =
         args.full || args.format != OutcomesFormat::Text || (drawing && slice == Slice::OnesTwos);
+    if every_position && drawing && slice == Slice::Level {
+        bail!("--slice level is drawn from the pairs of equal hand counts: leave out --full and --format");
+    }
     if !every_position {
-        return run_levels(args, n, h);
+        return run_levels(args, n, h, slice, slice_hands);
     }
     let size = Atlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
     ensure_fits(
@@ -179,7 +192,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
 
     if args.png.is_some() || args.svg.is_some() {
         let pic = match slice {
-            Slice::Hands => hands_picture(&atlas.summary()),
+            Slice::Hands | Slice::Level => hands_picture(&atlas.summary()),
             Slice::OnesTwos => {
                 let (l, r) = slice_hands.unwrap_or((h, h));
                 ones_twos_picture(&atlas, l, r)?
@@ -220,7 +233,13 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
 
 /// The summary (and the hands slice) from the level atlas: the pairs of sides
 /// with equal hand counts solved, the rest by Theorem 4 and Lemma 1.
-fn run_levels(args: &OutcomesArgs, n: u32, h: usize) -> Result<()> {
+fn run_levels(
+    args: &OutcomesArgs,
+    n: u32,
+    h: usize,
+    slice: Slice,
+    slice_hands: Option<(usize, usize)>,
+) -> Result<()> {
     let size = LevelAtlas::check(n, h).map_err(|e| anyhow::anyhow!("{e}"))?;
     ensure_fits(
         size.bytes.min(u64::MAX as u128) as u64,
@@ -245,7 +264,20 @@ fn run_levels(args: &OutcomesArgs, n: u32, h: usize) -> Result<()> {
     }
     let summary = atlas.summary();
     if args.png.is_some() || args.svg.is_some() {
-        let pic = hands_picture(&summary);
+        let pic = match slice {
+            Slice::Level => {
+                // The largest hand count with at most 400 sides, unless given.
+                let k = match slice_hands {
+                    Some((k, _)) => k,
+                    None => (1..=h)
+                        .rev()
+                        .find(|&k| atlas.sides_with(k) <= 400)
+                        .unwrap_or(1),
+                };
+                level_picture(&atlas, k)?
+            }
+            _ => hands_picture(&summary),
+        };
         super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
     }
     if args.json {
@@ -483,6 +515,82 @@ fn hands_picture(s: &Summary) -> GridPicture {
 }
 
 /// Positions `(1^a 2^(l-a) | 1^c 2^(r-c))_n`: rows `a`, columns `c`, by outcome.
+/// Every position with `k` hands a side: rows Left's sides, columns Right's, named
+/// by their counts of each value, coloured by outcome.
+fn level_picture(atlas: &LevelAtlas, k: usize) -> Result<GridPicture> {
+    let count = atlas.sides_with(k) as usize;
+    if count > 2000 {
+        bail!(
+            "--slice level with {k} hands a side would draw {count} × {count} cells; choose fewer hands (--hands H,H)"
+        );
+    }
+    let n = atlas.n() as usize;
+    // Sides by their counts of 1s, 2s, …, most 1s first.
+    let mut sides: Vec<(Vec<usize>, Vec<u32>)> = (0..count)
+        .map(|i| {
+            let values = atlas.level_side(k, i);
+            let mut c = vec![0usize; n];
+            for &v in &values {
+                c[v as usize - 1] += 1;
+            }
+            (c, values)
+        })
+        .collect();
+    sides.sort_by(|x, y| y.0.cmp(&x.0));
+    let name = |c: &[usize]| -> String {
+        c.iter()
+            .map(|x| {
+                if *x < 10 {
+                    x.to_string()
+                } else {
+                    format!("({x})")
+                }
+            })
+            .collect()
+    };
+    let cells: Vec<Vec<usize>> = sides
+        .iter()
+        .map(|(_, left)| {
+            sides
+                .iter()
+                .map(|(_, right)| {
+                    let o = atlas.outcome(left, right).expect("within the atlas");
+                    OUTCOMES.iter().position(|&x| x == o).expect("an outcome")
+                })
+                .collect()
+        })
+        .collect();
+    let names: Vec<String> = sides.iter().map(|(c, _)| name(c)).collect();
+    Ok(GridPicture {
+        title: format!(
+            "Outcomes of (x|y)_{n} with {k} hand{} a side (sides named by their counts of 1s, 2s, ...; rows: Left, columns: Right)",
+            super::super::plural(k as u64)
+        ),
+        row_label: "x".into(),
+        col_label: "y".into(),
+        first_row: 0,
+        first_col: 0,
+        row_names: names.clone(),
+        col_names: names,
+        legend_title: "outcome".into(),
+        cell_titles: Vec::new(),
+        cells,
+        legend: outcome_legend(),
+    })
+}
+
+fn outcome_legend() -> Vec<String> {
+    OUTCOMES
+        .iter()
+        .map(|o| match o {
+            Outcome::L => "L: Left wins".to_string(),
+            Outcome::R => "R: Right wins".to_string(),
+            Outcome::N => "N: the player to move wins".to_string(),
+            Outcome::P => "P: the player to move loses".to_string(),
+        })
+        .collect()
+}
+
 fn ones_twos_picture(atlas: &Atlas, l: usize, r: usize) -> Result<GridPicture> {
     if atlas.n() < 2 {
         bail!("--slice ones-twos needs n ≥ 2 (hands holding 1 or 2 fingers)");
@@ -507,15 +615,7 @@ fn ones_twos_picture(atlas: &Atlas, l: usize, r: usize) -> Result<GridPicture> {
                 .collect()
         })
         .collect();
-    let legend = OUTCOMES
-        .iter()
-        .map(|o| match o {
-            Outcome::L => "L: Left wins".to_string(),
-            Outcome::R => "R: Right wins".to_string(),
-            Outcome::N => "N: the player to move wins".to_string(),
-            Outcome::P => "P: the player to move loses".to_string(),
-        })
-        .collect();
+    let legend = outcome_legend();
     Ok(GridPicture {
         title: format!(
             "Outcomes of (1^a 2^({l}-a) | 1^c 2^({r}-c))_{} (rows a: Left's 1s, columns c: Right's 1s)",
