@@ -73,7 +73,7 @@ pub enum Statement {
     ConjecturePlusMinusJ,
     /// This project's closed form for every position at `n = 3`.
     ThreeFingers,
-    /// This project's partial closed form at `n = 4`.
+    /// This project's conjectured closed form at `n = 4`.
     FourFingers,
 }
 
@@ -142,7 +142,7 @@ impl Statement {
                 "The closed form for n = 3 (docs/THREE-FINGERS.md): the outcome of (1^a 2^b 3^c | 1^d 2^e 3^f)_3 from the counts"
             }
             Statement::FourFingers => {
-                "The closed form for n = 4 where it is known (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, unless the opponent holds only 1s and 2s (both) and the mover a 1 and a 4"
+                "The conjectured closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
         }
     }
@@ -497,7 +497,6 @@ fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
 fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(4, max_hands, None)?;
     let mut tally = Tally::default();
-    let mut open = 0u64;
     for h in 1..=max_hands {
         let count = atlas.sides_with(h) as usize;
         let counts: Vec<[u64; 4]> = (0..count)
@@ -509,48 +508,39 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
                 c
             })
             .collect();
-        let (level, unknown) = (0..count)
+        let level = (0..count)
             .into_par_iter()
             .map(|a| {
                 let mut row = Tally::default();
-                let mut unknown = 0u64;
                 for b in 0..count {
-                    match four::loses_moving_first(counts[a], counts[b]) {
-                        None => unknown += 1,
-                        Some(lost) => {
-                            let got = !atlas.level_wins(h, a, b);
-                            row.check(got == lost, || {
-                                let side = |i: usize| {
-                                    atlas
-                                        .level_side(h, i)
-                                        .iter()
-                                        .map(u32::to_string)
-                                        .collect::<Vec<_>>()
-                                        .join(",")
-                                };
-                                format!(
-                                    "({}|{})_4: the side to move {} moving first",
-                                    side(a),
-                                    side(b),
-                                    if got { "loses" } else { "wins" }
-                                )
-                            })
-                        }
-                    }
+                    let lost = four::loses_moving_first(counts[a], counts[b]);
+                    let got = !atlas.level_wins(h, a, b);
+                    row.check(got == lost, || {
+                        let side = |i: usize| {
+                            atlas
+                                .level_side(h, i)
+                                .iter()
+                                .map(u32::to_string)
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        };
+                        format!(
+                            "({}|{})_4: the side to move {} moving first",
+                            side(a),
+                            side(b),
+                            if got { "loses" } else { "wins" }
+                        )
+                    })
                 }
-                (row, unknown)
+                row
             })
-            .reduce(
-                || (Tally::default(), 0),
-                |(x, u), (y, v)| (x.merge(y), u + v),
-            );
+            .reduce(Tally::default, Tally::merge);
         tally = tally.merge(level);
-        open += unknown;
     }
     Ok(tally.finish(
         s,
         format!(
-            "every pair of equal-sized sides at n = 4 with at most {max_hands} hands where the closed form answers ({open} pairs of the open family left out; level atlas)"
+            "every pair of equal-sized sides at n = 4 with at most {max_hands} hands (level atlas; with Theorem 4 and Lemma 1 this is every position)"
         ),
     ))
 }
