@@ -280,12 +280,12 @@ fn main() {
 
     // +-J along (k|k+1)_n: Observation 5.
     println!();
-    println!("## +-J on (k|k+1)_n, k <= 60, k < n <= 95k (Observation 5)");
+    println!("## +-J on (k|k+1)_n, k <= 60, k < n <= 250k (Conjecture 5)");
     println!();
     let mut obs5_failures = 0;
     for k in 1..=60u32 {
         let mut ranges: Vec<(u32, u32)> = Vec::new();
-        for n in (k + 1)..=95 * k {
+        for n in (k + 1)..=250 * k {
             if chopsticks_values::one_hand(&mut store, k, k + 1, n) == pm_j {
                 match ranges.last_mut() {
                     Some(r) if r.1 + 1 == n => r.1 = n,
@@ -293,7 +293,7 @@ fn main() {
                 }
             }
         }
-        let predicted = chopsticks_values::families::pm_j_adjacent(k, 95 * k);
+        let predicted = chopsticks_values::families::pm_j_adjacent(k, 250 * k);
         let ok = ranges == predicted;
         if !ok {
             obs5_failures += 1;

@@ -145,29 +145,34 @@ pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
     }
 }
 
+/// The first `±J` runs of `(1|1)_m` and of `(k|k+1)_n`: the run `i` of
+/// `(k|k+1)_n` is `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`, where `a_i` (12, 31,
+/// 80, 209, 546, then 1429) are the A110035 terms at which the runs of `(1|1)_m`
+/// start, `f_i` (13, 34, 89, 233, 610) the Fibonacci numbers at which they end
+/// (the next P-position), and `e_i` (4, 12, 33, 88, 232) follow
+/// `e_{i+1} = 3e_i − e_{i−1} + 1`.
+const PM_J_RUNS: [(u32, u32, u32, u32); 5] = [
+    (12, 31, 13, 4),
+    (31, 80, 34, 12),
+    (80, 209, 89, 33),
+    (209, 546, 233, 88),
+    (546, 1429, 610, 232),
+];
+
 /// The finger counts `n ≤ max_n` at which `(k|k+1)_n = ±J`, as conjectured
-/// (Observation 5 of `docs/TABLE1.md`, checked for `k ≤ 60`, `n ≤ 95k`): the
-/// runs `12k+7 ≤ n ≤ 13k+4`, `31k+18 ≤ n ≤ 34k+12` and `80k+49 ≤ n ≤ 89k+33`
-/// (the last for `k ≥ 6`; `369–380` for `k = 4`, `449–475` for `k = 5`), empty
-/// runs left out. Runs past the third are not predicted: `max_n` must stay
-/// below `209k`.
+/// (Conjecture 5 of `docs/TABLE1.md`, checked for `k ≤ 60` and `n ≤ 250k`, and
+/// for `k ≤ 4` and `n ≤ 760k`): the runs `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`
+/// of `PM_J_RUNS` (`12k+7 ≤ n ≤ 13k+4`, `31k+18 ≤ n ≤ 34k+12`,
+/// `80k+49 ≤ n ≤ 89k+33`, `209k+128 ≤ n ≤ 233k+88`, `546k+337 ≤ n ≤ 610k+232`),
+/// empty runs left out. Runs past the fifth are not predicted: `max_n` must stay
+/// below `1429k + 882`, where the sixth would start.
 pub fn pm_j_adjacent(k: u32, max_n: u32) -> Vec<(u32, u32)> {
-    let third = match k {
-        0..=3 => None,
-        4 => Some((369, 380)),
-        5 => Some((449, 475)),
-        _ => Some((80 * k + 49, 89 * k + 33)),
-    };
-    [
-        Some((12 * k + 7, 13 * k + 4)),
-        Some((31 * k + 18, 34 * k + 12)),
-        third,
-    ]
-    .into_iter()
-    .flatten()
-    .filter(|&(lo, hi)| lo <= hi && lo <= max_n)
-    .map(|(lo, hi)| (lo, hi.min(max_n)))
-    .collect()
+    PM_J_RUNS
+        .iter()
+        .map(|&(a, next, f, e)| ((a * k + next).saturating_sub(2 * a), f * k + e))
+        .filter(|&(lo, hi)| lo <= hi && lo <= max_n)
+        .map(|(lo, hi)| (lo, hi.min(max_n)))
+        .collect()
 }
 
 /// What a value of Table 1 is, among the families met for `n ≤ 200`.

@@ -223,8 +223,8 @@ fn j_over_up_2_is_an_uptimal_j_over_0_is_not() {
     assert_eq!(store.to_uptimal(pm), None);
 }
 
-/// Observation 5: `(k|k+1)_n = ±J` exactly on the predicted runs, `k ≤ 8`,
-/// `n ≤ 95k`.
+/// Conjecture 5 of docs/TABLE1.md: `(k|k+1)_n = ±J` exactly on the predicted
+/// runs (the first four), `k ≤ 8`, `n ≤ 250k`; and the fifth run at `k = 2`.
 #[test]
 fn plus_minus_j_on_the_adjacent_diagonal() {
     let mut store = GameStore::new();
@@ -233,7 +233,7 @@ fn plus_minus_j_on_the_adjacent_diagonal() {
     let pm = store.simple_game(Some(jj), Some(nj));
     for k in 1..=8u32 {
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for n in (k + 1)..=95 * k {
+        for n in (k + 1)..=250 * k {
             if one_hand(&mut store, k, k + 1, n) == pm {
                 match runs.last_mut() {
                     Some(r) if r.1 + 1 == n => r.1 = n,
@@ -241,8 +241,14 @@ fn plus_minus_j_on_the_adjacent_diagonal() {
                 }
             }
         }
-        assert_eq!(runs, pm_j_adjacent(k, 95 * k), "k = {k}");
+        assert_eq!(runs, pm_j_adjacent(k, 250 * k), "k = {k}");
     }
+    // The fifth run at k = 2: 546·0 + 1429 ≤ n ≤ 610·2 + 232.
+    assert_eq!(pm_j_adjacent(2, 1500).last(), Some(&(1429, 1452)));
+    let fifth: Vec<u32> = (1420..=1460)
+        .filter(|&n| one_hand(&mut store, 2, 3, n) == pm)
+        .collect();
+    assert_eq!(fifth, (1429..=1452).collect::<Vec<_>>());
 }
 
 /// `Form::game` agrees with the classifier (the closed forms name the families).
