@@ -248,6 +248,24 @@ fn run_levels(
             super::super::plural(h as u64)
         ),
     )?;
+    // The level slice's hand count (the largest with at most 400 sides, unless
+    // given), refused before any work if its grid is too large.
+    let exactly = |k: usize| {
+        let at_most = |k: usize| chopsticks_atlas::Sides::count_of(n, k).unwrap_or(u64::MAX);
+        at_most(k).saturating_sub(if k == 0 { 0 } else { at_most(k - 1) })
+    };
+    let level_hands = match slice_hands {
+        Some((k, _)) => k,
+        None => (1..=h).rev().find(|&k| exactly(k) <= 400).unwrap_or(1),
+    };
+    if slice == Slice::Level && (args.png.is_some() || args.svg.is_some()) {
+        let count = exactly(level_hands);
+        if count > MAX_LEVEL_SIDES {
+            bail!(
+                "--slice level with {level_hands} hands a side would draw {count} × {count} cells (at most {MAX_LEVEL_SIDES} sides); choose fewer hands (--hands H,H)"
+            );
+        }
+    }
     let clock = Instant::now();
     let bar = progress::bar(h as u64 + 1, "hand counts", args.quiet);
     let report = |done: usize| bar.set_position(done as u64);
@@ -265,17 +283,7 @@ fn run_levels(
     let summary = atlas.summary();
     if args.png.is_some() || args.svg.is_some() {
         let pic = match slice {
-            Slice::Level => {
-                // The largest hand count with at most 400 sides, unless given.
-                let k = match slice_hands {
-                    Some((k, _)) => k,
-                    None => (1..=h)
-                        .rev()
-                        .find(|&k| atlas.sides_with(k) <= 400)
-                        .unwrap_or(1),
-                };
-                level_picture(&atlas, k)?
-            }
+            Slice::Level => level_picture(&atlas, level_hands),
             _ => hands_picture(&summary),
         };
         super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
@@ -287,6 +295,9 @@ fn run_levels(
     }
     Ok(())
 }
+
+/// The most sides a level slice draws (a grid of their square).
+const MAX_LEVEL_SIDES: u64 = 2000;
 
 /// Bytes of text a piece of work formats (about), and pieces formatted at once.
 const PIECE_BYTES: usize = 1 << 20;
@@ -517,13 +528,8 @@ fn hands_picture(s: &Summary) -> GridPicture {
 /// Positions `(1^a 2^(l-a) | 1^c 2^(r-c))_n`: rows `a`, columns `c`, by outcome.
 /// Every position with `k` hands a side: rows Left's sides, columns Right's, named
 /// by their counts of each value, coloured by outcome.
-fn level_picture(atlas: &LevelAtlas, k: usize) -> Result<GridPicture> {
+fn level_picture(atlas: &LevelAtlas, k: usize) -> GridPicture {
     let count = atlas.sides_with(k) as usize;
-    if count > 2000 {
-        bail!(
-            "--slice level with {k} hands a side would draw {count} × {count} cells; choose fewer hands (--hands H,H)"
-        );
-    }
     let n = atlas.n() as usize;
     // Sides by their counts of 1s, 2s, …, most 1s first.
     let mut sides: Vec<(Vec<usize>, Vec<u32>)> = (0..count)
@@ -561,7 +567,7 @@ fn level_picture(atlas: &LevelAtlas, k: usize) -> Result<GridPicture> {
         })
         .collect();
     let names: Vec<String> = sides.iter().map(|(c, _)| name(c)).collect();
-    Ok(GridPicture {
+    GridPicture {
         title: format!(
             "Outcomes of (x|y)_{n} with {k} hand{} a side (sides named by their counts of 1s, 2s, ...; rows: Left, columns: Right)",
             super::super::plural(k as u64)
@@ -576,7 +582,7 @@ fn level_picture(atlas: &LevelAtlas, k: usize) -> Result<GridPicture> {
         cell_titles: Vec::new(),
         cells,
         legend: outcome_legend(),
-    })
+    }
 }
 
 fn outcome_legend() -> Vec<String> {
