@@ -238,6 +238,24 @@ fn bad_input_is_refused() {
         ],
         "leave out --full",
     );
+    // Refused before any work: 23,426 sides at n = 4 with 50 hands.
+    fails_with(
+        &[
+            "table",
+            "outcomes",
+            "--n",
+            "4",
+            "--max-hands",
+            "50",
+            "--slice",
+            "level",
+            "--hands",
+            "50,50",
+            "--png",
+            "x.png",
+        ],
+        "23426 × 23426 cells",
+    );
     // --slice and --hands only choose what a picture shows.
     fails_with(
         &["table", "outcomes", "--max-hands", "2", "--slice", "hands"],
