@@ -33,7 +33,7 @@
 //! the level below.
 //!
 //! Memory: a bit per pair of equal-sized sides, kept for every level (`Σ C(h + n −
-//! 1, h)²` bits: 1.4 GB for `n = 4` and 60 hands, against 50 GB for the full
+//! 1, h)²` bits: 1.8 GB for `n = 4` and 60 hands, against 50 GB for the full
 //! atlas), plus two tables of the largest level while it is solved.
 //!
 //! The full atlas does not use Theorem 4 or Lemma 1; the tests check that both
