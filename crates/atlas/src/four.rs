@@ -1,6 +1,6 @@
 //! Simple Chopsticks with four-fingered hands (`n = 4`): the closed form of the
-//! pairs of equal-sized sides in which the player to move loses, conjectured and
-//! checked (docs/FOUR-FINGERS.md).
+//! pairs of equal-sized sides in which the player to move loses, proved
+//! (docs/FOUR-FINGERS.md).
 //!
 //! By Theorem 4 and Lemma 1 (see [`crate::levels`]) every outcome follows from
 //! these pairs. Write the mover's side as `1^a 2^b 3^c 4^d` and the opponent's as
@@ -19,9 +19,11 @@
 //!     or `q' ≥ d + 3`; and also, without 4s (`d = 0`), when `b = 1` and `q'` is odd;
 //! * the opponent holds a 4, or a 3 beside another value: never.
 //!
-//! These rules are checked, not proved: against the level atlas on every pair
-//! with at most 60 hands a side (`chopsticks verify --only four-fingers
-//! --hands-n4 60`).
+//! The proof (docs/FOUR-FINGERS.md, computer-assisted like the `n = 3` one) shows
+//! that these rules satisfy the game's recursion at every pair; its finite checks
+//! are `crates/atlas/tests/four_fingers_proof.rs`. The rules are also checked
+//! against the level atlas on every pair with at most 60 hands a side
+//! (`chopsticks verify --only four-fingers --hands-n4 60`).
 
 /// Counts of the values 1, 2, 3 and 4 on one side.
 pub type Counts4 = [u64; 4];

@@ -555,6 +555,16 @@ impl LevelAtlas {
             .collect()
     }
 
+    /// How many hands of each value side `i` of the level `hands` holds: entry
+    /// `v − 1` counts the hands of `v` fingers, for `v = 1..=n`.
+    pub fn level_counts(&self, hands: usize, i: usize) -> Vec<u64> {
+        let mut counts = vec![0u64; self.n as usize];
+        for v in self.level_side(hands, i) {
+            counts[v as usize - 1] += 1;
+        }
+        counts
+    }
+
     /// Whether side `a` of the level `hands` wins moving first against its side `b`.
     pub fn level_wins(&self, hands: usize, a: usize, b: usize) -> bool {
         self.levels[hands].wins(a as u32, b as u32)

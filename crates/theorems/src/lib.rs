@@ -73,7 +73,7 @@ pub enum Statement {
     ConjecturePlusMinusJ,
     /// This project's closed form for every position at `n = 3`.
     ThreeFingers,
-    /// This project's conjectured closed form at `n = 4`.
+    /// This project's closed form at `n = 4` (proved in docs/FOUR-FINGERS.md).
     FourFingers,
 }
 
@@ -142,7 +142,7 @@ impl Statement {
                 "The closed form for n = 3 (docs/THREE-FINGERS.md): the outcome of (1^a 2^b 3^c | 1^d 2^e 3^f)_3 from the counts"
             }
             Statement::FourFingers => {
-                "The conjectured closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
+                "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
         }
     }
@@ -501,11 +501,8 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
         let count = atlas.sides_with(h) as usize;
         let counts: Vec<[u64; 4]> = (0..count)
             .map(|i| {
-                let mut c = [0u64; 4];
-                for v in atlas.level_side(h, i) {
-                    c[v as usize - 1] += 1;
-                }
-                c
+                let c = atlas.level_counts(h, i);
+                [c[0], c[1], c[2], c[3]]
             })
             .collect();
         let level = (0..count)

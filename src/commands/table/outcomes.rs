@@ -532,18 +532,11 @@ fn level_picture(atlas: &LevelAtlas, k: usize) -> GridPicture {
     let count = atlas.sides_with(k) as usize;
     let n = atlas.n() as usize;
     // Sides by their counts of 1s, 2s, …, most 1s first.
-    let mut sides: Vec<(Vec<usize>, Vec<u32>)> = (0..count)
-        .map(|i| {
-            let values = atlas.level_side(k, i);
-            let mut c = vec![0usize; n];
-            for &v in &values {
-                c[v as usize - 1] += 1;
-            }
-            (c, values)
-        })
+    let mut sides: Vec<(Vec<u64>, Vec<u32>)> = (0..count)
+        .map(|i| (atlas.level_counts(k, i), atlas.level_side(k, i)))
         .collect();
     sides.sort_by(|x, y| y.0.cmp(&x.0));
-    let name = |c: &[usize]| -> String {
+    let name = |c: &[u64]| -> String {
         c.iter()
             .map(|x| {
                 if *x < 10 {
