@@ -16,10 +16,23 @@
 //! * band 2: `a + 2b ≤ n`, `2a + b ≤ n`, and `a + 3b > n` or `3a + b > n`:
 //!   `(a|b)_n = -Q_m` with `m = ⌊(n-a-2b)/(2a)⌋` when `a + 3b > n`, and
 //!   `Q_m` with `m = ⌊(n-2a-b)/(2b)⌋` when `3a + b > n` (`Q_0` read as `*`);
-//! * band 3: everything else (no closed form here).
+//! * band 3: everything else. Its **first layer**, where also `n < 4a + 3b` and
+//!   `n < 3a + 4b`, is the set of cells whose two options `(a|a+b)_n` and
+//!   `(a+b|b)_n` both lie in bands 0–2; there the value follows from theirs
+//!   (Proposition 4 of `docs/TABLE1.md`):
 //!
-//! [`closed_form`] gives the value of bands 0–2; [`reduce`] the scaling by
-//! `gcd(a, b)`, which sends the diagonal `(i|i)_n` to `(1|1)_{⌊n/i⌋}` (Table 2).
+//!   | Left's option \ Right's option | `-U_k'` | `Q_m'` (`m' ≥ 1`) | `*` |
+//!   |---|---|---|---|
+//!   | `U_k` | `*` | `Q_{m'+1}` | `U_{k+1}` |
+//!   | `-Q_m` (`m ≥ 1`) | `-Q_{m+1}` | `0` | `0` |
+//!   | `*` | `-U_{k'+1}` | `0` | `0` |
+//!
+//!   Deeper in band 3 there is no closed form here: it holds a scaled copy of the
+//!   whole table, and every `J` value.
+//!
+//! [`closed_form`] gives the value of bands 0–2 and of band 3's first layer;
+//! [`reduce`] the scaling by `gcd(a, b)`, which sends the diagonal `(i|i)_n` to
+//! `(1|1)_{⌊n/i⌋}` (Table 2).
 
 use std::collections::HashMap;
 
@@ -132,7 +145,16 @@ impl Form {
     }
 }
 
-/// The closed form of `(a|b)_n` in bands 0–2, `None` in band 3. `a, b ≥ 1`.
+/// Whether `(a|b)_n` lies in the first layer of band 3: band 3, with both
+/// options `(a|a+b)_n` and `(a+b|b)_n` in bands 0–2 (`n < 4a + 3b` and
+/// `n < 3a + 4b`). `a, b ≥ 1`.
+pub fn in_first_layer_of_band_3(a: u32, b: u32, n: u32) -> bool {
+    let (a64, b64, n64) = (u64::from(a), u64::from(b), u64::from(n));
+    band(a, b, n) == 3 && n64 < 4 * a64 + 3 * b64 && n64 < 3 * a64 + 4 * b64
+}
+
+/// The closed form of `(a|b)_n` in bands 0–2 and in the first layer of band 3
+/// (Propositions 0–4 of `docs/TABLE1.md`), `None` deeper in band 3. `a, b ≥ 1`.
 pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
     let (a64, b64, n64) = (u64::from(a), u64::from(b), u64::from(n));
     match band(a, b, n) {
@@ -141,6 +163,27 @@ pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
         1 => Some(Form::Down((n - a) / b - 1)),
         2 if a64 + 3 * b64 > n64 => Some(Form::NegQ((n - a - 2 * b) / (2 * a))),
         2 => Some(Form::Q((n - 2 * a - b) / (2 * b))),
+        _ if in_first_layer_of_band_3(a, b, n) => {
+            // Proposition 4: Left's option is U_k (k ≥ 1), -Q_m or *; Right's
+            // -U_k' (k' ≥ 1), Q_m' or *.
+            let left = closed_form(a, a + b, n)?;
+            let right = closed_form(a + b, b, n)?;
+            let is_star = |f: Form| matches!(f, Form::Star | Form::Q(0) | Form::NegQ(0));
+            match (left, right) {
+                (Form::Up(_), Form::Down(_)) => Some(Form::Star),
+                (Form::Up(k), r) if is_star(r) => Some(Form::Up(k + 1)),
+                (Form::Up(_), Form::Q(m)) => Some(Form::Q(m + 1)),
+                (l, Form::Down(k)) if is_star(l) => Some(Form::Down(k + 1)),
+                (Form::NegQ(m), Form::Down(_)) => Some(Form::NegQ(m + 1)),
+                (l, r)
+                    if (is_star(l) || matches!(l, Form::NegQ(_)))
+                        && (is_star(r) || matches!(r, Form::Q(_))) =>
+                {
+                    Some(Form::Up(0))
+                }
+                _ => None,
+            }
+        }
         _ => None,
     }
 }

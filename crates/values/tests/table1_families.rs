@@ -4,8 +4,8 @@
 
 use chopsticks_cgt::{Dyadic, GameId, GameStore, Outcome};
 use chopsticks_values::families::{
-    band, closed_form, gcd, j, pm_j_adjacent, q_chain, reduce, table, up_chain, Class, Classifier,
-    Form,
+    band, closed_form, gcd, in_first_layer_of_band_3, j, pm_j_adjacent, q_chain, reduce, table,
+    up_chain, Class, Classifier, Form,
 };
 use chopsticks_values::{grid, one_hand};
 
@@ -85,13 +85,53 @@ fn identities_used_by_the_proofs() {
         let nq1 = store.neg(q1);
         assert_eq!(store.simple_game(Some(nq), Some(zero)), nq1, "k = {k}");
     }
+    // Proposition 4's table, for every pair of indices up to 20 (k = 0 included
+    // where the proof allows it).
+    for k in 0..=20 {
+        let u = up_chain(&mut store, k);
+        let u1 = up_chain(&mut store, k + 1);
+        let q = q_chain(&mut store, k);
+        let nq = store.neg(q);
+        let q1 = q_chain(&mut store, k + 1);
+        let nq1 = store.neg(q1);
+        // {U_k | *} = U_{k+1}.
+        assert_eq!(store.simple_game(Some(u), Some(star)), u1, "k = {k}");
+        for l in 0..=20 {
+            let v = up_chain(&mut store, l);
+            let nv = store.neg(v);
+            let p = q_chain(&mut store, l);
+            let p1 = q_chain(&mut store, l + 1);
+            // {U_k | -U_l} = *.
+            assert_eq!(
+                store.simple_game(Some(u), Some(nv)),
+                star,
+                "k = {k}, l = {l}"
+            );
+            // {-Q_k | Q_l} = 0, * included as Q_0.
+            assert_eq!(
+                store.simple_game(Some(nq), Some(p)),
+                zero,
+                "k = {k}, l = {l}"
+            );
+            if k >= 1 && l >= 1 {
+                // {U_k | Q_l} = Q_{l+1} and {-Q_k | -U_l} = -Q_{k+1}.
+                assert_eq!(store.simple_game(Some(u), Some(p)), p1, "k = {k}, l = {l}");
+                assert_eq!(
+                    store.simple_game(Some(nq), Some(nv)),
+                    nq1,
+                    "k = {k}, l = {l}"
+                );
+            }
+        }
+    }
 }
 
-/// Propositions 1-3: bands 0, 1 and 2, every cell for `n ≤ 60`.
+/// Propositions 1-4: bands 0, 1 and 2 and the first layer of band 3, every cell
+/// for `n ≤ 60`; beyond the first layer, no closed form is claimed.
 #[test]
-fn closed_forms_of_bands_0_1_2() {
+fn closed_forms_of_bands_0_1_2_and_the_first_layer_of_band_3() {
     let mut store = GameStore::new();
-    let mut checked = [0u32; 3];
+    let mut checked = [0u32; 4];
     for n in 1..=MAX_N {
         let t = table(&mut store, n);
         for a in 1..=n {
@@ -103,12 +143,16 @@ fn closed_forms_of_bands_0_1_2() {
                         let want = form.game(&mut store);
                         assert_eq!(g, want, "({a}|{b})_{n}: {form:?}");
                     }
-                    None => assert_eq!(band(a, b, n), 3),
+                    None => {
+                        assert_eq!(band(a, b, n), 3);
+                        assert!(!in_first_layer_of_band_3(a, b, n), "({a}|{b})_{n}");
+                    }
                 }
             }
         }
     }
-    // Every band is met, and most of the table is covered.
+    // Every band is met (the first layer of band 3 counted as band 3), and most
+    // of the table is covered.
     assert!(checked.iter().all(|&c| c > 1000), "{checked:?}");
 }
 
