@@ -4,7 +4,7 @@ mod common;
 
 use common::{fails_with, json, stdout};
 
-const SMALL: [&str; 12] = [
+const SMALL: [&str; 16] = [
     "--max-n",
     "400",
     "--atlas-n",
@@ -17,6 +17,10 @@ const SMALL: [&str; 12] = [
     "6",
     "--hands-n4",
     "8",
+    "--general-n",
+    "5",
+    "--general-hands",
+    "4",
 ];
 
 #[test]
@@ -38,7 +42,8 @@ fn every_statement_holds_and_says_what_was_checked() {
             "proposition-4",
             "conjecture-pm-j",
             "three-fingers",
-            "four-fingers"
+            "four-fingers",
+            "general-n"
         ]
     );
     for c in list {
@@ -62,6 +67,18 @@ fn every_statement_holds_and_says_what_was_checked() {
         .sum();
     let four = list[9]["positions"].as_u64().unwrap();
     assert_eq!(four, pairs);
+    // general-n: for n = 2..=5 and h = 1..=4, the pairs whose opponent holds an n
+    // (every side of h hands but those without an n) or is (n-1)^h (one side).
+    let binomial = |n: u64, k: u64| -> u64 { (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1)) };
+    let mut cases = 0;
+    for n in 2..=5u64 {
+        for h in 1..=4u64 {
+            let sides = binomial(h + n - 1, h);
+            let without_n = binomial(h + n - 2, h);
+            cases += sides * (sides - without_n + 1);
+        }
+    }
+    assert_eq!(list[10]["positions"].as_u64().unwrap(), cases);
 
     let mut args = vec!["verify", "--only", "theorem-3,proposition-4"];
     args.extend(SMALL);
@@ -98,6 +115,26 @@ fn bad_bounds_are_refused() {
     fails_with(
         &["verify", "--only", "four-fingers", "--hands-n4", "200"],
         "--hands-n4: (x|y)_4 with up to 200 hands a side has",
+    );
+    fails_with(
+        &["verify", "--only", "general-n", "--general-n", "1"],
+        "--general-n must be at least 2",
+    );
+    fails_with(
+        &["verify", "--only", "general-n", "--general-hands", "0"],
+        "--general-hands must be at least 1",
+    );
+    fails_with(
+        &[
+            "verify",
+            "--only",
+            "general-n",
+            "--general-n",
+            "8",
+            "--general-hands",
+            "60",
+        ],
+        "--general-n and --general-hands: (x|y)_",
     );
     fails_with(
         &["verify", "--atlas-n", "300"],

@@ -16,7 +16,8 @@ use crate::progress;
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// Check only these statements (comma-separated): theorem-3, theorem-4, lemma-1,
-    /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers, four-fingers.
+    /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers, four-fingers,
+    /// general-n.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
     /// Theorem 3 and the conjecture on ±J: every (1|1)_n with n ≤ N.
@@ -38,6 +39,13 @@ pub struct VerifyArgs {
     /// many hands (the level atlas: 30 hands take about 3 s, 60 about 4 minutes).
     #[arg(long, default_value_t = Bounds::default().hands_n4, value_name = "H")]
     hands_n4: usize,
+    /// The conjectures for every n: each finger count 2 ≤ n ≤ N …
+    #[arg(long, default_value_t = Bounds::default().general_n, value_name = "N")]
+    general_n: u32,
+    /// … and every pair of equal-sized sides with at most this many hands (the
+    /// level atlas of each n).
+    #[arg(long, default_value_t = Bounds::default().general_hands, value_name = "H")]
+    general_hands: usize,
     /// Print JSON: a list of {"statement", "holds", "checked", "positions",
     /// "counterexamples", …}.
     #[arg(long)]
@@ -74,6 +82,8 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         hands_n2: args.hands_n2,
         hands_n3: args.hands_n3,
         hands_n4: args.hands_n4,
+        general_n: args.general_n,
+        general_hands: args.general_hands,
     };
     // Refuse what cannot fit before any work.
     let uses = |s: &[Statement]| statements.iter().any(|x| s.contains(x));
@@ -131,7 +141,23 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("--hands-n4: {e}"))?;
         total_bytes = total_bytes.saturating_add(size.bytes.min(u64::MAX as u128) as u64);
     }
-    if !atlases.is_empty() || uses(&[Statement::FourFingers]) {
+    if uses(&[Statement::GeneralN]) {
+        if args.general_n < 2 {
+            bail!("--general-n must be at least 2");
+        }
+        if args.general_hands == 0 {
+            bail!("--general-hands must be at least 1");
+        }
+        // One level atlas at a time: the largest counts.
+        let mut largest = 0u64;
+        for n in 2..=args.general_n {
+            let size = chopsticks_atlas::LevelAtlas::check(n, args.general_hands)
+                .map_err(|e| anyhow::anyhow!("--general-n and --general-hands: {e}"))?;
+            largest = largest.max(size.bytes.min(u64::MAX as u128) as u64);
+        }
+        total_bytes = total_bytes.saturating_add(largest);
+    }
+    if !atlases.is_empty() || uses(&[Statement::FourFingers, Statement::GeneralN]) {
         ensure_fits(
             total_bytes,
             &format!(

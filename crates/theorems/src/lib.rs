@@ -18,7 +18,11 @@
 //! * **Propositions 1–3** (every outcome at `n = 2`): the atlas at `n = 2`;
 //! * **Proposition 4** (`(1^a | 1^a)_3` is N): the atlas at `n = 3`;
 //! * **the closed form at `n = 3`** ([`chopsticks_atlas::three`], this project's
-//!   answer to the paper's open problem): the atlas at `n = 3`.
+//!   answer to the paper's open problem): the atlas at `n = 3`;
+//! * **the closed form at `n = 4`** ([`chopsticks_atlas::four`]) and this project's
+//!   **conjectures for every `n`** (facing a hand of `n` fingers the mover never
+//!   loses; against `(n − 1)^h` she loses exactly when her 1s are odd): the level
+//!   atlas ([`chopsticks_atlas::LevelAtlas`]).
 //!
 //! Each check returns a [`Check`]: the statement, whether it holds, what was
 //! checked and how many positions, and the first counterexamples as positions.
@@ -75,11 +79,15 @@ pub enum Statement {
     ThreeFingers,
     /// This project's closed form at `n = 4` (proved in docs/FOUR-FINGERS.md).
     FourFingers,
+    /// This project's conjectures for every `n` (docs/FINDINGS.md): with equal
+    /// hand counts, the mover facing a hand of `n` fingers never loses moving
+    /// first, and against `(n − 1)^h` loses exactly when her 1s are odd.
+    GeneralN,
 }
 
 impl Statement {
     /// Every statement, in the paper's order.
-    pub const ALL: [Statement; 10] = [
+    pub const ALL: [Statement; 11] = [
         Statement::Theorem3,
         Statement::Theorem4,
         Statement::Lemma1,
@@ -90,6 +98,7 @@ impl Statement {
         Statement::ConjecturePlusMinusJ,
         Statement::ThreeFingers,
         Statement::FourFingers,
+        Statement::GeneralN,
     ];
 
     /// The command-line name (`theorem-3`, `conjecture-pm-j`, …).
@@ -105,6 +114,7 @@ impl Statement {
             Statement::ConjecturePlusMinusJ => "conjecture-pm-j",
             Statement::ThreeFingers => "three-fingers",
             Statement::FourFingers => "four-fingers",
+            Statement::GeneralN => "general-n",
         }
     }
 
@@ -144,6 +154,9 @@ impl Statement {
             Statement::FourFingers => {
                 "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
+            Statement::GeneralN => {
+                "Conjectures for every n (docs/FINDINGS.md): with as many hands as the opponent, the side to move never loses facing a hand of n fingers, and against (n-1)^h loses exactly when it holds an odd number of 1s"
+            }
         }
     }
 }
@@ -165,6 +178,10 @@ pub struct Bounds {
     /// The closed form at `n = 4`: every pair of equal-sized sides with at most
     /// this many hands (level atlas).
     pub hands_n4: usize,
+    /// The conjectures for every `n`: every finger count `2 ≤ n ≤ general_n` …
+    pub general_n: u32,
+    /// … and every pair of equal-sized sides with at most this many hands.
+    pub general_hands: usize,
 }
 
 impl Default for Bounds {
@@ -177,6 +194,8 @@ impl Default for Bounds {
             hands_n2: 60,
             hands_n3: 40,
             hands_n4: 30,
+            general_n: 7,
+            general_hands: 9,
         }
     }
 }
@@ -272,6 +291,12 @@ pub fn verify(
                 at_least_one("hands_n3", bounds.hands_n3 as u64)?
             }
             Statement::FourFingers => at_least_one("hands_n4", bounds.hands_n4 as u64)?,
+            Statement::GeneralN => {
+                if bounds.general_n < 2 {
+                    return Err(TheoremError::Bounds("general_n must be at least 2".into()));
+                }
+                at_least_one("general_hands", bounds.general_hands as u64)?
+            }
         }
     }
     // Table 2 is shared by Theorem 3 and the conjecture, each atlas by the
@@ -310,6 +335,7 @@ pub fn verify(
                 n_equals_3(s, atlas(&mut atlases, 3, bounds.hands_n3)?)?
             }
             Statement::FourFingers => n_equals_4(s, bounds.hands_n4)?,
+            Statement::GeneralN => general_n(s, bounds.general_n, bounds.general_hands)?,
         };
         out.push(check);
     }
@@ -542,6 +568,61 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     ))
 }
 
+/// The conjectures for every `n` against the level atlas of each `2 ≤ n ≤ max_n`:
+/// every pair of equal-sized sides where the opponent holds an `n` (the mover
+/// wins moving first) or is `(n − 1)^h` (she loses exactly when her 1s are odd).
+fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, TheoremError> {
+    let mut tally = Tally::default();
+    for n in 2..=max_n {
+        let atlas = LevelAtlas::solve(n, max_hands, None)?;
+        let top = n as usize - 1;
+        for h in 1..=max_hands {
+            let count = atlas.sides_with(h) as usize;
+            let counts: Vec<Vec<u64>> = (0..count).map(|i| atlas.level_counts(h, i)).collect();
+            let level = (0..count)
+                .into_par_iter()
+                .map(|a| {
+                    let mut row = Tally::default();
+                    for (b, other) in counts.iter().enumerate() {
+                        let wins = atlas.level_wins(h, a, b);
+                        let predicted = if other[top] > 0 {
+                            true
+                        } else if other[top - 1] == h as u64 {
+                            counts[a][0].is_multiple_of(2)
+                        } else {
+                            continue;
+                        };
+                        row.check(wins == predicted, || {
+                            let side = |i: usize| {
+                                atlas
+                                    .level_side(h, i)
+                                    .iter()
+                                    .map(u32::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join(",")
+                            };
+                            format!(
+                                "({}|{})_{n}: the side to move {} moving first",
+                                side(a),
+                                side(b),
+                                if wins { "wins" } else { "loses" }
+                            )
+                        })
+                    }
+                    row
+                })
+                .reduce(Tally::default, Tally::merge);
+            tally = tally.merge(level);
+        }
+    }
+    Ok(tally.finish(
+        s,
+        format!(
+            "every pair of equal-sized sides with at most {max_hands} hands, the opponent holding an n or being (n-1)^h, for 2 <= n <= {max_n} (level atlas)"
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,6 +644,8 @@ mod tests {
             hands_n2: 40,
             hands_n3: 20,
             hands_n4: 12,
+            general_n: 6,
+            general_hands: 5,
         };
         let checks = verify(&Statement::ALL, bounds, &|_| {}).unwrap();
         assert_eq!(checks.len(), Statement::ALL.len());
