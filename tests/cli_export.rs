@@ -107,3 +107,46 @@ fn files_are_written_whole_and_bad_input_refused() {
     assert_eq!(names.len(), 1, "{names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `solve --no-reachable` counts every position of the index: its counts are
+/// those of `export` (finished games are the positions of remoteness 0), and the
+/// default, which explores this small index, counts the reachable ones.
+#[test]
+fn solve_without_exploring_counts_the_whole_index() {
+    for preset in ["rahman", "rollover", "standard"] {
+        let rows = lines(&["--preset", preset]);
+        let count = |value: &str, finished: bool| {
+            rows.iter()
+                .filter(|r| (r["remoteness"] == 0) == finished && r["value"] == value)
+                .count() as u64
+        };
+        let finished = rows.iter().filter(|r| r["remoteness"] == 0).count() as u64;
+        let all = json(&["solve", "--preset", preset, "--no-reachable", "--json"]);
+        assert_eq!(all["counted"], "index");
+        assert!(all["reachable"].is_null());
+        assert_eq!(all["win"], count("win", false), "{preset}");
+        assert_eq!(all["lose"], count("lose", false), "{preset}");
+        assert_eq!(all["draw"], count("draw", false), "{preset}");
+        assert_eq!(all["terminal"], finished, "{preset}");
+        // The two seats of two players: the second has the first's wins as losses.
+        assert_eq!(all["seats"][1]["win"], all["lose"]);
+        assert_eq!(all["seats"][1]["lose"], all["win"]);
+
+        let reachable = rows.iter().filter(|r| r["reachable"] == true).count() as u64;
+        let explored = json(&["solve", "--preset", preset, "--json"]);
+        assert_eq!(explored["counted"], "reachable");
+        assert_eq!(explored["reachable"], reachable);
+        let forced = json(&["solve", "--preset", preset, "--reachable", "--json"]);
+        assert_eq!(forced, {
+            let mut e = explored.clone();
+            for key in ["seconds", "solve_seconds", "positions_per_second"] {
+                e[key] = forced[key].clone();
+            }
+            e
+        });
+    }
+    fails_with(
+        &["solve", "--reachable", "--no-reachable"],
+        "cannot be used with",
+    );
+}

@@ -345,7 +345,27 @@ impl Summary {
                 Some(t) => Self::merge(t, part),
             });
         }
-        Ok(total.unwrap_or_else(empty))
+        let mut total = total.unwrap_or_else(empty);
+        if solution.concept != Concept::Coalition {
+            // The seats of the mover's side share her outcome, the others have its
+            // opposite.
+            for (seat, counts) in total.seats.iter_mut().enumerate() {
+                *counts = if seat.is_multiple_of(2) {
+                    SeatCounts {
+                        win: total.win,
+                        lose: total.lose,
+                        draw: total.draw,
+                    }
+                } else {
+                    SeatCounts {
+                        win: total.lose,
+                        lose: total.win,
+                        draw: total.draw,
+                    }
+                };
+            }
+        }
+        Ok(total)
     }
 
     /// Counts the outcomes of the reachable positions among `words` (the first
@@ -363,19 +383,34 @@ impl Summary {
             .with_min_len(1024)
             .map(|(w, word)| (w + first_word, word))
             .try_fold(empty, |mut s, (w, &word)| {
-                let mut bits = word;
+                if word == 0 {
+                    return Ok(s);
+                }
+                let terminal = graph.terminal_mask(w as u64 * 64, 64) & word;
+                s.reachable += word.count_ones() as u64;
+                s.terminal += terminal.count_ones() as u64;
+                let mut bits = word & !terminal;
+                // Draws straight from the packed codes, when the seats follow
+                // from the mover's outcome (the common case: most positions of
+                // the largest rollover variants are draws).
+                if solution.concept != Concept::Coalition {
+                    if let Some(draws) = solution.table.draw_mask(w as u64 * 64, 64) {
+                        let draws = draws & bits;
+                        s.draw += draws.count_ones() as u64;
+                        bits &= !draws;
+                    }
+                }
                 while bits != 0 {
                     let i = w as u64 * 64 + bits.trailing_zeros() as u64;
                     bits &= bits - 1;
-                    s.reachable += 1;
-                    if graph.is_terminal(i) {
-                        s.terminal += 1;
-                        continue;
-                    }
-                    for (seat, counts) in s.seats.iter_mut().enumerate() {
-                        counts.add(solution.seat_outcome_at(i, seat)?);
-                    }
                     let o = solution.outcome_at(i)?;
+                    // Two players or two teams: the seats follow from the mover's
+                    // counts (see `new`).
+                    if solution.concept == Concept::Coalition {
+                        for (seat, counts) in s.seats.iter_mut().enumerate() {
+                            counts.add(solution.seat_outcome_at(i, seat)?);
+                        }
+                    }
                     match o.value {
                         Value::Win => {
                             s.win += 1;

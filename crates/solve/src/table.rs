@@ -250,6 +250,38 @@ impl Table {
         })
     }
 
+    /// The draws among the outcomes `first .. first + len` (`len` at most 64,
+    /// past the end left out) as the low bits of a word, read straight from the
+    /// packed codes; `None` for a table read in place (use [`Table::get`]).
+    pub fn draw_mask(&self, first: u64, len: u32) -> Option<u64> {
+        debug_assert!(len <= 64);
+        let end = self.len().min(first + len as u64);
+        let mut mask = 0u64;
+        match self {
+            Table::Narrow { packed, .. } => {
+                for i in first..end {
+                    let b = (packed[(i / 2) as usize] >> (8 * (i % 2))) as u8;
+                    mask |= u64::from(b == 0xFF) << (i - first);
+                }
+            }
+            Table::Wide(v) => {
+                for i in first..end {
+                    let c = v[i as usize] & 3;
+                    mask |= u64::from(c == 0 || c == 3) << (i - first);
+                }
+            }
+            Table::Values { packed, .. } => {
+                for i in first..end {
+                    let code = (packed[(i / 4) as usize] >> (2 * (i % 4))) & 3;
+                    mask |= u64::from(from_values(code).is_none_or(|o| o.value == Value::Draw))
+                        << (i - first);
+                }
+            }
+            Table::Paged(_) => return None,
+        }
+        Some(mask)
+    }
+
     /// How the outcomes are stored.
     pub fn encoding(&self) -> Encoding {
         match self {

@@ -18,6 +18,17 @@ impl BitSet {
         }
     }
 
+    /// The full set `0..len`.
+    pub fn full(len: u64) -> BitSet {
+        let mut words = vec![u64::MAX; len.div_ceil(64) as usize];
+        if !len.is_multiple_of(64) {
+            if let Some(last) = words.last_mut() {
+                *last = (1u64 << (len % 64)) - 1;
+            }
+        }
+        BitSet { words, len }
+    }
+
     /// The size of the universe `0..len`.
     pub fn len(&self) -> u64 {
         self.len

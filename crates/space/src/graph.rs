@@ -238,6 +238,63 @@ impl Graph {
         self.over(&alive[..self.players])
     }
 
+    /// The finished games among the positions `first .. first + len` (`len` at most
+    /// 64, positions past the end left out), as the low bits of a word: what
+    /// [`Graph::is_terminal`] says of each, with the index divided once and the
+    /// multiset ranks then counted up, so a walk over the whole index costs a few
+    /// table reads per position.
+    pub fn terminal_mask(&self, first: u64, len: u32) -> u64 {
+        debug_assert!(len <= 64);
+        let count = self.count();
+        if first >= count {
+            return 0;
+        }
+        let p = self.players;
+        let last = p - 1;
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let mut seat = self.index.split(first, &mut ranks[..p]);
+        let end = (count - first).min(len as u64) as u32;
+        let mut mask = 0u64;
+        let mut alive = [false; MAX_PLAYERS];
+        for k in 0..last {
+            alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+        }
+        let mut last_alive = &self.tables_of(seat, last).alive;
+        for bit in 0..end {
+            alive[last] = last_alive[ranks[last] as usize];
+            if self.over(&alive[..p]) {
+                mask |= 1 << bit;
+            }
+            // The next index: the last player's rank counts fastest, then the
+            // others, then the seat class.
+            ranks[last] += 1;
+            if ranks[last] < last_alive.len() as u64 {
+                continue;
+            }
+            ranks[last] = 0;
+            let mut k = last;
+            loop {
+                if k == 0 {
+                    seat += 1;
+                    break;
+                }
+                k -= 1;
+                ranks[k] += 1;
+                if ranks[k] < self.tables_of(seat, k).alive.len() as u64 {
+                    break;
+                }
+                ranks[k] = 0;
+            }
+            if seat < self.index.period() {
+                for k in 0..last {
+                    alive[k] = self.tables_of(seat, k).alive[ranks[k] as usize];
+                }
+                last_alive = &self.tables_of(seat, last).alive;
+            }
+        }
+        mask
+    }
+
     /// Calls `emit` with the index of every child of the position, each distinct
     /// child once (two cutoff taps that kill hands of the same value are one child).
     /// Nothing is emitted for a finished game. Children come in the order of

@@ -178,3 +178,28 @@ fn parents_with_steps_invert_children_for_any_players() {
     }
     assert!(checked > 100_000 && teams > 10_000, "{checked} {teams}");
 }
+
+/// `terminal_mask` (the index divided once, then counted up) says of every
+/// position what `is_terminal` says, from every start and length, across seat
+/// classes and the end of the index.
+#[test]
+fn terminal_masks_agree_with_is_terminal() {
+    let mut checked = 0u64;
+    for rules in rulesets() {
+        let graph = Graph::new(&rules).unwrap();
+        let n = graph.count();
+        for first in (0..n).step_by(7).chain([0, n.saturating_sub(3)]) {
+            for len in [1u32, 13, 64] {
+                let mask = graph.terminal_mask(first, len);
+                for bit in 0..len as u64 {
+                    let i = first + bit;
+                    let want = i < n && graph.is_terminal(i);
+                    assert_eq!(mask >> bit & 1 == 1, want, "{rules:?} at {i}");
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(graph.terminal_mask(n, 64), 0);
+    }
+    assert!(checked > 100_000, "{checked}");
+}
