@@ -4,7 +4,7 @@ mod common;
 
 use common::{fails_with, json, stdout};
 
-const SMALL: [&str; 16] = [
+const SMALL: [&str; 20] = [
     "--max-n",
     "400",
     "--atlas-n",
@@ -21,6 +21,10 @@ const SMALL: [&str; 16] = [
     "5",
     "--general-hands",
     "4",
+    "--table1-n",
+    "20",
+    "--adjacent-k",
+    "3",
 ];
 
 #[test]
@@ -43,7 +47,9 @@ fn every_statement_holds_and_says_what_was_checked() {
             "conjecture-pm-j",
             "three-fingers",
             "four-fingers",
-            "general-n"
+            "general-n",
+            "table-1-closed-forms",
+            "conjecture-5"
         ]
     );
     for c in list {
@@ -79,6 +85,25 @@ fn every_statement_holds_and_says_what_was_checked() {
         }
     }
     assert_eq!(list[10]["positions"].as_u64().unwrap(), cases);
+    // Table 1 to n = 20: every cell but band 3 beyond its first layer.
+    let deep: u64 = (1..=20u64)
+        .map(|n| {
+            let mut count = 0;
+            for a in 1..=n {
+                for b in 1..=n {
+                    let band3 = a + 3 * b <= n && 3 * a + b <= n;
+                    if band3 && (n >= 4 * a + 3 * b || n >= 3 * a + 4 * b) {
+                        count += 1;
+                    }
+                }
+            }
+            count
+        })
+        .sum();
+    let cells: u64 = (1..=20u64).map(|n| n * n).sum();
+    assert_eq!(list[11]["positions"].as_u64().unwrap(), cells - deep);
+    // Conjecture 5 for k = 1..=3: one case per n, k < n <= 250k.
+    assert_eq!(list[12]["positions"], 249 + 498 + 747);
 
     let mut args = vec!["verify", "--only", "theorem-3,proposition-4"];
     args.extend(SMALL);
@@ -135,6 +160,20 @@ fn bad_bounds_are_refused() {
             "60",
         ],
         "--general-n and --general-hands: (x|y)_",
+    );
+    fails_with(
+        &[
+            "verify",
+            "--only",
+            "table-1-closed-forms",
+            "--table1-n",
+            "0",
+        ],
+        "--table1-n must be between 1 and 400",
+    );
+    fails_with(
+        &["verify", "--only", "conjecture-5", "--adjacent-k", "61"],
+        "--adjacent-k must be between 1 and 60",
     );
     fails_with(
         &["verify", "--atlas-n", "300"],

@@ -17,7 +17,7 @@ use crate::progress;
 pub struct VerifyArgs {
     /// Check only these statements (comma-separated): theorem-3, theorem-4, lemma-1,
     /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers, four-fingers,
-    /// general-n.
+    /// general-n, table-1-closed-forms, conjecture-5.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
     /// Theorem 3 and the conjecture on ±J: every (1|1)_n with n ≤ N.
@@ -46,6 +46,13 @@ pub struct VerifyArgs {
     /// level atlas of each n).
     #[arg(long, default_value_t = Bounds::default().general_hands, value_name = "H")]
     general_hands: usize,
+    /// Table 1's closed forms (Propositions 0–4 of docs/TABLE1.md): every cell
+    /// (i|j)_n with n ≤ N.
+    #[arg(long, default_value_t = Bounds::default().table1_n, value_name = "N")]
+    table1_n: u32,
+    /// Conjecture 5 of docs/TABLE1.md: (k|k+1)_n for every k ≤ K and n ≤ 250k.
+    #[arg(long, default_value_t = Bounds::default().adjacent_k, value_name = "K")]
+    adjacent_k: u32,
     /// Print JSON: a list of {"statement", "holds", "checked", "positions",
     /// "counterexamples", …}.
     #[arg(long)]
@@ -84,6 +91,8 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         hands_n4: args.hands_n4,
         general_n: args.general_n,
         general_hands: args.general_hands,
+        table1_n: args.table1_n,
+        adjacent_k: args.adjacent_k,
     };
     // Refuse what cannot fit before any work.
     let uses = |s: &[Statement]| statements.iter().any(|x| s.contains(x));
@@ -140,6 +149,22 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         let size = chopsticks_atlas::LevelAtlas::check(4, args.hands_n4)
             .map_err(|e| anyhow::anyhow!("--hands-n4: {e}"))?;
         total_bytes = total_bytes.saturating_add(size.bytes.min(u64::MAX as u128) as u64);
+    }
+    if uses(&[Statement::Table1ClosedForms])
+        && !(1..=chopsticks_theorems::MAX_TABLE1_N).contains(&args.table1_n)
+    {
+        bail!(
+            "--table1-n must be between 1 and {}",
+            chopsticks_theorems::MAX_TABLE1_N
+        );
+    }
+    if uses(&[Statement::Conjecture5])
+        && !(1..=chopsticks_theorems::MAX_ADJACENT_K).contains(&args.adjacent_k)
+    {
+        bail!(
+            "--adjacent-k must be between 1 and {}",
+            chopsticks_theorems::MAX_ADJACENT_K
+        );
     }
     if uses(&[Statement::GeneralN]) {
         if args.general_n < 2 {

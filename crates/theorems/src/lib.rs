@@ -33,9 +33,10 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use chopsticks_atlas::{four, three, Atlas, AtlasError, LevelAtlas};
-use chopsticks_cgt::Outcome;
+use chopsticks_cgt::{GameStore, Outcome};
+use chopsticks_values::families;
 use chopsticks_values::one_hand::predicted;
-use chopsticks_values::{table2, theorem3_is_next, ValueError};
+use chopsticks_values::{one_hand, table2, theorem3_is_next, ValueError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -83,11 +84,16 @@ pub enum Statement {
     /// hand counts, the mover facing a hand of `n` fingers never loses moving
     /// first, and against `(n − 1)^h` loses exactly when her 1s are odd.
     GeneralN,
+    /// Propositions 0–4 of docs/TABLE1.md: the closed forms of Table 1's outer
+    /// bands and of band 3's first layer.
+    Table1ClosedForms,
+    /// Conjecture 5 of docs/TABLE1.md: the `±J` runs of `(k|k+1)_n`.
+    Conjecture5,
 }
 
 impl Statement {
     /// Every statement, in the paper's order.
-    pub const ALL: [Statement; 11] = [
+    pub const ALL: [Statement; 13] = [
         Statement::Theorem3,
         Statement::Theorem4,
         Statement::Lemma1,
@@ -99,6 +105,8 @@ impl Statement {
         Statement::ThreeFingers,
         Statement::FourFingers,
         Statement::GeneralN,
+        Statement::Table1ClosedForms,
+        Statement::Conjecture5,
     ];
 
     /// The command-line name (`theorem-3`, `conjecture-pm-j`, …).
@@ -115,6 +123,8 @@ impl Statement {
             Statement::ThreeFingers => "three-fingers",
             Statement::FourFingers => "four-fingers",
             Statement::GeneralN => "general-n",
+            Statement::Table1ClosedForms => "table-1-closed-forms",
+            Statement::Conjecture5 => "conjecture-5",
         }
     }
 
@@ -154,6 +164,12 @@ impl Statement {
             Statement::FourFingers => {
                 "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
+            Statement::Table1ClosedForms => {
+                "Propositions 0-4 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values"
+            }
+            Statement::Conjecture5 => {
+                "Conjecture 5 of docs/TABLE1.md: (k|k+1)_n = +-J exactly for n in the runs a_i(k-2) + a_(i+1) <= n <= f_i k + e_i (a: 12, 31, 80, 209, 546, 1429; f: 13, 34, 89, 233, 610; e: 4, 12, 33, 88, 232)"
+            }
             Statement::GeneralN => {
                 "Conjectures for every n (docs/FINDINGS.md): with as many hands as the opponent, the side to move never loses facing a hand of n fingers, and against (n-1)^h loses exactly when it holds an odd number of 1s"
             }
@@ -182,6 +198,10 @@ pub struct Bounds {
     pub general_n: u32,
     /// … and every pair of equal-sized sides with at most this many hands.
     pub general_hands: usize,
+    /// Propositions 0–4 of Table 1: every cell of `(i|j)_n` for `n ≤ table1_n`.
+    pub table1_n: u32,
+    /// Conjecture 5: every `k ≤ adjacent_k` and `k < n ≤ 250k`.
+    pub adjacent_k: u32,
 }
 
 impl Default for Bounds {
@@ -196,6 +216,8 @@ impl Default for Bounds {
             hands_n4: 30,
             general_n: 7,
             general_hands: 9,
+            table1_n: 60,
+            adjacent_k: 8,
         }
     }
 }
@@ -291,6 +313,22 @@ pub fn verify(
                 at_least_one("hands_n3", bounds.hands_n3 as u64)?
             }
             Statement::FourFingers => at_least_one("hands_n4", bounds.hands_n4 as u64)?,
+            Statement::Table1ClosedForms => {
+                at_least_one("table1_n", bounds.table1_n.into())?;
+                if bounds.table1_n > MAX_TABLE1_N {
+                    return Err(TheoremError::Bounds(format!(
+                        "table1_n must be at most {MAX_TABLE1_N}"
+                    )));
+                }
+            }
+            Statement::Conjecture5 => {
+                at_least_one("adjacent_k", bounds.adjacent_k.into())?;
+                if bounds.adjacent_k > MAX_ADJACENT_K {
+                    return Err(TheoremError::Bounds(format!(
+                        "adjacent_k must be at most {MAX_ADJACENT_K}"
+                    )));
+                }
+            }
             Statement::GeneralN => {
                 if bounds.general_n < 2 {
                     return Err(TheoremError::Bounds("general_n must be at least 2".into()));
@@ -336,6 +374,8 @@ pub fn verify(
             }
             Statement::FourFingers => n_equals_4(s, bounds.hands_n4)?,
             Statement::GeneralN => general_n(s, bounds.general_n, bounds.general_hands)?,
+            Statement::Table1ClosedForms => table1_closed_forms(s, bounds.table1_n),
+            Statement::Conjecture5 => conjecture_5(s, bounds.adjacent_k),
         };
         out.push(check);
     }
@@ -568,6 +608,66 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     ))
 }
 
+/// The largest `k` Conjecture 5 is checked for (`n` up to `250k`: each value a
+/// search of about `0.3·n²` positions).
+pub const MAX_ADJACENT_K: u32 = 60;
+
+/// The largest `n` of the Table 1 check (every table up to it is computed).
+pub const MAX_TABLE1_N: u32 = 400;
+
+/// Propositions 0–4 of Table 1 against the table computed by dynamic programming:
+/// every cell with a closed form.
+fn table1_closed_forms(s: Statement, max_n: u32) -> Check {
+    let mut store = GameStore::new();
+    let mut tally = Tally::default();
+    for n in 1..=max_n {
+        let t = families::table(&mut store, n);
+        for a in 1..=n {
+            for b in 1..=n {
+                if let Some(form) = families::closed_form(a, b, n) {
+                    let want = form.game(&mut store);
+                    let got = t[a as usize - 1][b as usize - 1];
+                    tally.check(got == want, || {
+                        format!("({a}|{b})_{n} = {}, not {form:?}", store.format(got))
+                    });
+                }
+            }
+        }
+    }
+    tally.finish(
+        s,
+        format!("every cell (i|j)_n with a closed form, n <= {max_n} (the table by dynamic programming)"),
+    )
+}
+
+/// Conjecture 5 against the values of `(k|k+1)_n`: for each `k`, the runs of
+/// `n ≤ 250k` where the value is `±J`, one case per `n`.
+fn conjecture_5(s: Statement, max_k: u32) -> Check {
+    let mut store = GameStore::new();
+    let jj = families::j(&mut store);
+    let nj = store.neg(jj);
+    let pm = store.simple_game(Some(jj), Some(nj));
+    let mut tally = Tally::default();
+    for k in 1..=max_k {
+        let predicted = families::pm_j_adjacent(k, 250 * k);
+        for n in (k + 1)..=250 * k {
+            let is_pm = one_hand(&mut store, k, k + 1, n) == pm;
+            let said = predicted.iter().any(|&(lo, hi)| (lo..=hi).contains(&n));
+            tally.check(is_pm == said, || {
+                format!(
+                    "({k}|{})_{n} is {}±J",
+                    k + 1,
+                    if is_pm { "" } else { "not " }
+                )
+            });
+        }
+    }
+    tally.finish(
+        s,
+        format!("(k|k+1)_n for every k <= {max_k} and k < n <= 250k (canonical values)"),
+    )
+}
+
 /// The conjectures for every `n` against the level atlas of each `2 ≤ n ≤ max_n`:
 /// every pair of equal-sized sides where the opponent holds an `n` (the mover
 /// wins moving first) or is `(n − 1)^h` (she loses exactly when her 1s are odd).
@@ -646,6 +746,8 @@ mod tests {
             hands_n4: 12,
             general_n: 6,
             general_hands: 5,
+            table1_n: 30,
+            adjacent_k: 3,
         };
         let checks = verify(&Statement::ALL, bounds, &|_| {}).unwrap();
         assert_eq!(checks.len(), Statement::ALL.len());
