@@ -25,6 +25,8 @@
 //! against the level atlas on every pair with at most 60 hands a side
 //! (`chopsticks verify --only four-fingers --hands-n4 60`).
 
+use chopsticks_cgt::Outcome;
+
 /// Counts of the values 1, 2, 3 and 4 on one side.
 pub type Counts4 = [u64; 4];
 
@@ -52,5 +54,54 @@ pub fn loses_moving_first(mover: Counts4, other: Counts4) -> bool {
             return false;
         };
         (q > d && b > q && (b % 2 == 1 || q >= d + 3)) || (d == 0 && b == 1 && q % 2 == 1)
+    }
+}
+
+/// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
+/// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
+/// `x + y ≥ 5`) and leave a side that loses moving first against it.
+pub fn fewer_wins_moving_first(fewer: Counts4, more: Counts4) -> bool {
+    (1..=4).any(|x| {
+        fewer[x - 1] > 0
+            && (5 - x..=4).any(|y| {
+                if more[y - 1] == 0 {
+                    return false;
+                }
+                let mut rest = more;
+                rest[y - 1] -= 1;
+                loses_moving_first(rest, fewer)
+            })
+    })
+}
+
+/// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
+/// when the hand counts differ by two or more or Left has one more, Lemma 1 when
+/// she has one fewer, the rules above when they are equal.
+pub fn left_wins_moving_first(left: Counts4, right: Counts4) -> bool {
+    let l: u64 = left.iter().sum();
+    let r: u64 = right.iter().sum();
+    if l == 0 || r == 0 {
+        false
+    } else if l > r {
+        true
+    } else if l + 1 < r {
+        false
+    } else if l == r {
+        !loses_moving_first(left, right)
+    } else {
+        fewer_wins_moving_first(left, right)
+    }
+}
+
+/// The outcome of `(1^a 2^b 3^c 4^d | 1^p 2^q 3^r 4^s)_4` by the closed form.
+pub fn outcome(left: Counts4, right: Counts4) -> Outcome {
+    match (
+        left_wins_moving_first(left, right),
+        left_wins_moving_first(right, left),
+    ) {
+        (true, false) => Outcome::L,
+        (false, true) => Outcome::R,
+        (true, true) => Outcome::N,
+        (false, false) => Outcome::P,
     }
 }

@@ -409,3 +409,34 @@ fn maximum(constraints: &[([i64; 8], i64)], target: usize) -> Bound {
         None => Bound::Unbounded,
     }
 }
+
+/// `four::outcome` (the rules, with Theorem 4 and Lemma 1) against the full atlas,
+/// which assumes neither, on every position with at most 8 hands a side.
+#[test]
+fn the_outcome_of_every_position_matches_the_full_atlas() {
+    use chopsticks_atlas::Atlas;
+    let atlas = Atlas::solve(4, 8, None).unwrap();
+    let sides = atlas.sides();
+    let counts: Vec<Counts4> = (0..sides.count())
+        .map(|r| {
+            let mut c = [0u64; 4];
+            for v in sides.values(r) {
+                c[v as usize - 1] += 1;
+            }
+            c
+        })
+        .collect();
+    let mut checked = 0u64;
+    for (a, &ca) in counts.iter().enumerate() {
+        for (b, &cb) in counts.iter().enumerate() {
+            assert_eq!(
+                atlas.outcome_at(a as u32, b as u32),
+                chopsticks_atlas::four::outcome(ca, cb),
+                "{}",
+                atlas.paper(a as u32, b as u32)
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 495 * 495);
+}
