@@ -416,6 +416,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
             "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
             "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
+            "kept_files": method.report.as_ref().map(|r| r.kept_files),
             "workers": method.workers.as_ref().map(|w| w.len()),
             "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
             "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
@@ -545,11 +546,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     );
     match (&method.mode, &method.report, &method.work_dir) {
         (SolveMode::OutOfCore { cell_bytes }, Some(r), Some(dir)) => println!(
-            "Out of core:          {} parts of at most {} of working cells ({} allowed), {} spooled between them, a checkpoint every level in {}",
+            "Out of core:          {} parts of at most {} of working cells ({} allowed), {} spooled between them, {} part loads kept their file unchanged, a checkpoint every level in {}",
             r.parts,
             human_bytes(*cell_bytes),
             human_bytes(plan.budget),
             human_bytes(r.spooled_bytes),
+            r.kept_files,
             dir.display()
         ),
         (SolveMode::Checkpointed, Some(r), Some(dir)) if r.checkpoints > 0 => println!(

@@ -37,7 +37,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -77,6 +77,9 @@ pub struct DiskReport {
     pub checkpoints: u32,
     /// Bytes spooled to other parts.
     pub spooled_bytes: u64,
+    /// Out of core: how many times a part loaded in a pass had no cell changed
+    /// and kept its file instead of being written again.
+    pub kept_files: u64,
 }
 
 /// Update kinds in a spool entry: the child was lost (the parent wins), or won
@@ -315,6 +318,9 @@ struct State<'g> {
     /// "last level" would forget the tile's level-`k` positions).
     marks: [Vec<AtomicU32>; 2],
     resolved: AtomicU64,
+    /// Per part: whether a cell of it changed since the part was loaded. A part
+    /// whose cells did not change keeps its file instead of being written again.
+    changed: Vec<AtomicBool>,
 }
 
 impl State<'_> {
@@ -330,7 +336,7 @@ impl State<'_> {
     /// (the parent wins at `next`) or won (the parent counts down, losing at
     /// `next` when none is left). Whether the parent was resolved by it.
     #[inline]
-    fn update(&self, c: &AtomicU16, p: u64, kind: u64, next: u32) -> bool {
+    fn update(&self, part: usize, c: &AtomicU16, p: u64, kind: u64, next: u32) -> bool {
         let mut cur = c.load(Relaxed);
         while cur & 3 == UNRESOLVED {
             let (new, resolves) = if kind == CHILD_LOST {
@@ -349,6 +355,9 @@ impl State<'_> {
             };
             match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
                 Ok(_) => {
+                    if !self.changed[part].load(Relaxed) {
+                        self.changed[part].store(true, Relaxed);
+                    }
                     if resolves {
                         self.resolved.fetch_add(1, Relaxed);
                         self.marks[(next % 2) as usize][self.map.tile_of(p)].store(next, Relaxed);
@@ -399,7 +408,7 @@ impl State<'_> {
                         let j = self.part_of(p);
                         match &self.cells[j] {
                             Some(c) => {
-                                self.update(&c[(p - self.parts[j].0) as usize], p, kind, next);
+                                self.update(j, &c[(p - self.parts[j].0) as usize], p, kind, next);
                             }
                             None => away.push((j, entry(p, next, kind))),
                         }
@@ -442,7 +451,7 @@ impl State<'_> {
                 if p < first || p >= first + size || next == 0 || next > MAX_LEVEL {
                     return true;
                 }
-                self.update(&cells[(p - first) as usize], p, kind, next);
+                self.update(part, &cells[(p - first) as usize], p, kind, next);
                 false
             });
             if bad {
@@ -504,6 +513,7 @@ pub fn solve_to_file(
                     .collect()
             }),
             cells: parts.iter().map(|_| None).collect(),
+            changed: parts.iter().map(|_| AtomicBool::new(false)).collect(),
             map,
             parts,
             part_tiles,
@@ -516,6 +526,7 @@ pub fn solve_to_file(
             resumed_from: None,
             checkpoints: 0,
             spooled_bytes: 0,
+            kept_files: 0,
         };
         // Where each part's cells are on disk: (pass written after, CRC).
         let mut part_files: Vec<Option<(u32, u32)>> = vec![None; k];
@@ -602,6 +613,7 @@ pub fn solve_to_file(
                     let (pass, crc) = part_files[part].expect("every part is on disk");
                     let (_, len) = state.parts[part];
                     state.cells[part] = Some(read_cells(&work.part(part, pass), len, crc)?);
+                    state.changed[part].store(false, Relaxed);
                     state.apply_spool(part, &work.spool(part, level), pending)?;
                 }
                 let spooled = |j: usize, entries: &[u64]| {
@@ -620,7 +632,13 @@ pub fn solve_to_file(
                 }
                 if !in_memory {
                     let cells = state.cells[part].take().expect("loaded");
-                    part_files[part] = Some((next, write_cells(&work.part(part, next), &cells)?));
+                    if state.changed[part].load(Relaxed) {
+                        part_files[part] =
+                            Some((next, write_cells(&work.part(part, next), &cells)?));
+                    } else {
+                        // Nothing changed: the file it was read from stays its file.
+                        report.kept_files += 1;
+                    }
                 }
                 progress(SolveProgress {
                     level,

@@ -56,6 +56,7 @@ fn parts_give_the_in_memory_table() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.sol");
     let mut parted = 0;
+    let mut kept = 0;
     for rules in rulesets() {
         let graph = Graph::new(&rules).unwrap();
         let solution = Solution::solve(&graph, &|_| {}).unwrap();
@@ -67,6 +68,8 @@ fn parts_give_the_in_memory_table() {
             if report.parts > 1 {
                 parted += 1;
             }
+            // A part loaded whose cells no update changed keeps its file.
+            kept += report.kept_files;
             let back = file::load(&out).unwrap();
             assert_eq!(
                 back.table(),
@@ -87,6 +90,7 @@ fn parts_give_the_in_memory_table() {
         }
     }
     assert!(parted > 20, "{parted}");
+    assert!(kept > 0, "no part ever kept its file");
 }
 
 /// Stops a solve by a panic in its progress report after `reports` reports,
