@@ -30,31 +30,53 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// `chromedriver` on a free port, stopped when dropped.
+/// One browser test at a time: each starts its own `chromedriver` on a port the
+/// system said was free, and two started at once could meet on one port (a test
+/// then talks to the other's driver, which goes away when that test ends).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `chromedriver` on a free port, stopped when dropped; holds the lock that keeps
+/// the browser tests one at a time.
 struct Driver {
     child: Child,
     port: u16,
+    // Dropped after the driver is stopped (`Drop` runs before the fields).
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Driver {
     fn start(program: &Path) -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new(program)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            std::thread::sleep(Duration::from_millis(50));
+        // A test that failed while holding the lock poisons it; the next may run.
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        for _ in 0..3 {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let mut child = Command::new(program)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts");
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while TcpStream::connect(("127.0.0.1", port)).is_err() {
+                assert!(Instant::now() < deadline, "chromedriver did not listen");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            // Something else may have taken the port first: then our driver
+            // could not listen and has exited. Try another port.
+            std::thread::sleep(Duration::from_millis(200));
+            if child.try_wait().ok().flatten().is_none() {
+                return Driver {
+                    child,
+                    port,
+                    _turn: turn,
+                };
+            }
         }
-        Driver { child, port }
+        panic!("chromedriver exited three times after starting (its port taken?)");
     }
 }
 
@@ -1029,7 +1051,8 @@ fn puzzles_and_reviews_in_a_real_browser() {
         click(&client, "#record-load").await;
         let summary = until("the three-player review", || async {
             let t = text(&client, "review-summary").await;
-            t.contains("Player 3").then_some(t)
+            // The summary is written in steps: wait for every player's line.
+            (t.contains("Player 3") && t.contains("Player 1: accuracy")).then_some(t)
         })
         .await;
         assert!(summary.contains("Player 1: accuracy"), "{summary}");
