@@ -261,13 +261,12 @@ impl Table {
             Table::Narrow { packed, .. } => {
                 for i in first..end {
                     let b = (packed[(i / 2) as usize] >> (8 * (i % 2))) as u8;
-                    mask |= u64::from(b == 0xFF) << (i - first);
+                    mask |= u64::from(from_narrow(b).value == Value::Draw) << (i - first);
                 }
             }
             Table::Wide(v) => {
                 for i in first..end {
-                    let c = v[i as usize] & 3;
-                    mask |= u64::from(c == 0 || c == 3) << (i - first);
+                    mask |= u64::from(from_wide(v[i as usize]).value == Value::Draw) << (i - first);
                 }
             }
             Table::Values { packed, .. } => {

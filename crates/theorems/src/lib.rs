@@ -579,14 +579,7 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
                     let lost = four::loses_moving_first(counts[a], counts[b]);
                     let got = !atlas.level_wins(h, a, b);
                     row.check(got == lost, || {
-                        let side = |i: usize| {
-                            atlas
-                                .level_side(h, i)
-                                .iter()
-                                .map(u32::to_string)
-                                .collect::<Vec<_>>()
-                                .join(",")
-                        };
+                        let side = |i: usize| side_text(&atlas, h, i);
                         format!(
                             "({}|{})_4: the side to move {} moving first",
                             side(a),
@@ -606,6 +599,16 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
             "every pair of equal-sized sides at n = 4 with at most {max_hands} hands (level atlas; with Theorem 4 and Lemma 1 this is every position)"
         ),
     ))
+}
+
+/// Side `i` of the level `h` of `atlas`, its values joined by commas.
+fn side_text(atlas: &LevelAtlas, h: usize, i: usize) -> String {
+    atlas
+        .level_side(h, i)
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The largest `k` Conjecture 5 is checked for (`n` up to `250k`: each value a
@@ -693,14 +696,7 @@ fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, Theore
                             continue;
                         };
                         row.check(wins == predicted, || {
-                            let side = |i: usize| {
-                                atlas
-                                    .level_side(h, i)
-                                    .iter()
-                                    .map(u32::to_string)
-                                    .collect::<Vec<_>>()
-                                    .join(",")
-                            };
+                            let side = |i: usize| side_text(&atlas, h, i);
                             format!(
                                 "({}|{})_{n}: the side to move {} moving first",
                                 side(a),
