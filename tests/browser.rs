@@ -164,6 +164,17 @@ async fn input_value(client: &Client, id: &str) -> String {
     e.prop("value").await.unwrap().unwrap_or_default()
 }
 
+/// Types a record into the record box, as a person would: the box has the
+/// focus while it is typed in, so a redraw of the page (which refills the
+/// box when it is not being edited) cannot replace it before it is loaded.
+async fn type_record(client: &Client, record: &str) {
+    let box_ = client.find(Locator::Id("record-text")).await.unwrap();
+    box_.clear().await.unwrap();
+    box_.send_keys(record).await.unwrap();
+    let typed = input_value(client, "record-text").await;
+    assert_eq!(typed, record, "the record box after typing");
+}
+
 async fn click(client: &Client, css: &str) {
     client
         .find(Locator::Css(css))
@@ -957,13 +968,7 @@ fn puzzles_and_reviews_in_a_real_browser() {
         let record = input_value(&client, "record-text").await;
         assert!(record.contains("variant standard\n1. "), "{record}");
         assert!(record.contains(&format!("1. {worst_name}\n")), "{record}");
-        client
-            .execute(
-                "document.getElementById('record-text').value = 'variant standard\\n1. tap 1→1\\n2. tap 3→3\\n';",
-                vec![],
-            )
-            .await
-            .unwrap();
+        type_record(&client, "variant standard\n1. tap 1→1\n2. tap 3→3\n").await;
         click(&client, "#record-load").await;
         let refused = until("the record refused", || async {
             let t = text(&client, "record-error").await;
@@ -1041,16 +1046,16 @@ fn puzzles_and_reviews_in_a_real_browser() {
         assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 2"));
         click(&client, "#mode-play").await;
         click(&client, "#record-box summary").await;
-        client
-            .execute(
-                "document.getElementById('record-text').value = 'variant standard.p3\\n1. tap 1→1@1\\n2. tap 1→1@1\\n3. tap 1→1@1\\n';",
-                vec![],
-            )
-            .await
-            .unwrap();
+        type_record(
+            &client,
+            "variant standard.p3\n1. tap 1→1@1\n2. tap 1→1@1\n3. tap 1→1@1\n",
+        )
+        .await;
         click(&client, "#record-load").await;
         let summary = until("the three-player review", || async {
             let t = text(&client, "review-summary").await;
+            let refused = text(&client, "record-error").await;
+            assert!(refused.is_empty(), "the record was refused: {refused}");
             // The summary is written in steps: wait for every player's line.
             (t.contains("Player 3") && t.contains("Player 1: accuracy")).then_some(t)
         })
