@@ -106,6 +106,13 @@ pub fn solving_bytes(rules: &Ruleset, count: u64) -> u64 {
     cells + count / 4
 }
 
+/// Bytes to solve the values alone of `count` positions of a two-player
+/// ruleset with one-byte cells (`chopsticks_solve::compact`): the cells and the
+/// two-bit result, and the reachable set as in [`solving_bytes`].
+pub fn values_solving_bytes(count: u64) -> u64 {
+    chopsticks_solve::compact::values_solve_bytes(count) + count / 4
+}
+
 /// Seconds to solve (only) the `count` positions of `rules` in memory,
 /// estimated from the rates measured on the reference machine.
 pub fn solve_seconds_estimate(rules: &Ruleset, count: u64) -> f64 {
@@ -169,20 +176,41 @@ pub struct SolvePlan {
     pub in_memory_bytes: u64,
     /// Bytes allowed (`--memory`, else three quarters of what is available).
     pub budget: u64,
+    /// Values alone, one byte a position while solving
+    /// (`chopsticks_solve::compact`): planned for `--no-remoteness` when it
+    /// fits in memory (then `mode` is `InMemory` or `Checkpointed`).
+    pub values_only: bool,
 }
 
 /// Chooses how to solve the `count` positions of `rules` within `memory`
 /// bytes (default: three quarters of the available memory), refusing with the
 /// estimates what cannot be done. `checkpoints`: a work directory can be kept
-/// (the solution is saved).
+/// (the solution is saved). `values_only` (`--no-remoteness`, two players):
+/// solve with one-byte cells in memory when they fit, else as without it.
 pub fn plan_solve(
     rules: &Ruleset,
     count: u64,
     memory: Option<u64>,
     checkpoints: bool,
+    values_only: bool,
 ) -> Result<SolvePlan> {
     let budget =
         memory.unwrap_or_else(|| crate::memory::available_bytes().map_or(u64::MAX, |a| a / 4 * 3));
+    if values_only && Concept::of(rules) == Concept::TwoPlayer {
+        let in_memory_bytes = values_solving_bytes(count);
+        if in_memory_bytes <= budget {
+            return Ok(SolvePlan {
+                mode: if checkpoints {
+                    SolveMode::Checkpointed
+                } else {
+                    SolveMode::InMemory
+                },
+                in_memory_bytes,
+                budget,
+                values_only: true,
+            });
+        }
+    }
     let in_memory_bytes = solving_bytes(rules, count);
     let mode = if in_memory_bytes <= budget {
         // Checkpoints are the two-player solver's (three or more players are
@@ -234,6 +262,7 @@ pub fn plan_solve(
         mode,
         in_memory_bytes,
         budget,
+        values_only: false,
     })
 }
 

@@ -20,6 +20,21 @@ fn manifest_pass(work: &Path) -> Option<u64> {
     v["pass"].as_u64()
 }
 
+/// The level recorded in the checkpoint of a values-only solve
+/// (`--no-remoteness`, one-byte cells), if there is one: the file starts with
+/// 8 magic bytes, the header's length and the header (JSON).
+fn values_level(work: &Path) -> Option<u64> {
+    let bytes = std::fs::read(work.join("values.checkpoint")).ok()?;
+    let len = u64::from_le_bytes(bytes.get(8..16)?.try_into().ok()?) as usize;
+    let v: serde_json::Value = serde_json::from_slice(bytes.get(16..16 + len)?).ok()?;
+    v["level"].as_u64()
+}
+
+/// The level of the checkpoint in a work directory, of either solver.
+fn checkpoint_level(work: &Path) -> Option<u64> {
+    manifest_pass(work).or_else(|| values_level(work))
+}
+
 /// Starts `solve` with `extra` options, kills it with SIGKILL once its
 /// checkpoint has reached level `at`, and returns the level it had reached.
 fn kill_after(save: &Path, extra: &[&str], at: u64) -> u64 {
@@ -35,7 +50,7 @@ fn kill_after(save: &Path, extra: &[&str], at: u64) -> u64 {
         .unwrap();
     let clock = Instant::now();
     loop {
-        if let Some(pass) = manifest_pass(&work) {
+        if let Some(pass) = checkpoint_level(&work) {
             if pass >= at {
                 child.kill().unwrap();
                 let status = child.wait().unwrap();
@@ -91,6 +106,43 @@ fn a_killed_solve_resumes_to_the_same_file() {
             assert_eq!(v[key], json(&again)[key], "{key}");
         }
     }
+}
+
+/// `--no-remoteness` solves the values alone with one-byte cells in memory;
+/// killed, it resumes from its checkpoint; its file is the one the two-byte
+/// solver gives out of core, then saved without remoteness.
+#[test]
+fn a_killed_values_only_solve_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |save: &Path, extra: &[&str]| {
+        let mut args: Vec<&str> = vec!["solve"];
+        args.extend(RULES);
+        args.extend(["--no-remoteness", "--save", text(save), "--json", "--quiet"]);
+        args.extend(extra.iter().copied());
+        json(&args)
+    };
+    let reference = dir.path().join("reference.sol");
+    let v = solve(&reference, &[]);
+    assert_eq!(v["cell_bytes"], 1, "{v}");
+    assert_eq!(v["encoding"], "values", "{v}");
+    assert_eq!(v["mode"], "checkpointed", "{v}");
+    let want = std::fs::read(&reference).unwrap();
+    // Out of core (one-byte cells do not fit in 3M either): two-byte cells.
+    let parts = dir.path().join("parts.sol");
+    let v = solve(&parts, &["--memory", "3M"]);
+    assert_eq!(v["cell_bytes"], 2, "{v}");
+    assert_eq!(v["mode"], "out-of-core", "{v}");
+    assert_eq!(std::fs::read(&parts).unwrap(), want, "the same file");
+
+    let save = dir.path().join("values.sol");
+    let every = ["--no-remoteness", "--checkpoint-every", "0"];
+    let reached = kill_after(&save, &every, 5);
+    assert!(!save.exists(), "nothing saved by the killed solve");
+    let reached = kill_after(&save, &every, reached + 3);
+    let v = solve(&save, &["--checkpoint-every", "0"]);
+    assert!(v["resumed_from"].as_u64().unwrap() >= reached, "{v}");
+    assert_eq!(std::fs::read(&save).unwrap(), want, "the same file");
+    assert!(!Path::new(&format!("{}.work", save.display())).exists());
 }
 
 #[test]

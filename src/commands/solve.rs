@@ -81,6 +81,8 @@ struct Method {
     saved: bool,
     /// The distributed solve's workers.
     workers: Option<Vec<chopsticks_distributed::WorkerReport>>,
+    /// Solved with one-byte cells, values alone (`chopsticks_solve::compact`).
+    values_only: bool,
 }
 
 /// Solves with `workers` processes of the distributed solver on loopback.
@@ -125,6 +127,7 @@ fn solve_by_workers(
             work_dir: None,
             saved: true,
             workers: Some(reports),
+            values_only: false,
         },
     ))
 }
@@ -288,8 +291,72 @@ fn solve_by_parts(
             work_dir: Some(work_dir),
             saved: true,
             workers: None,
+            values_only: false,
         },
     ))
+}
+
+/// Solves the values alone with one-byte cells (`chopsticks_solve::compact`),
+/// in memory: with `--save`, checkpointed in a work directory beside the file
+/// and saved by the solve. `None` when the ruleset's positions may have more
+/// moves than a one-byte counter holds (the caller solves with two-byte cells).
+fn solve_values_only(
+    rules: &Ruleset,
+    plan: &SolvePlan,
+    save: Option<&Path>,
+    checkpoint_every: Duration,
+    quiet: bool,
+) -> Result<Option<(Solved, Method)>> {
+    let graph = graph_for_plan(rules, plan, quiet)?;
+    if !chopsticks_solve::compact::fits(&graph) {
+        return Ok(None);
+    }
+    let checkpoints = save.map(|path| chopsticks_solve::compact::Checkpoints {
+        dir: PathBuf::from(format!("{}.work", path.display())),
+        every: checkpoint_every,
+    });
+    let count = graph.count();
+    let long = crate::workload::solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
+    if let (Some(c), true) = (&checkpoints, long) {
+        progress::announce(
+            &format!(
+                "solving the values alone in memory, one byte a position ({}), checkpoints every {} s in {} (a killed solve resumes from there)",
+                human_bytes(plan.in_memory_bytes),
+                checkpoint_every.as_secs(),
+                c.dir.display()
+            ),
+            quiet,
+        );
+    }
+    let bar = progress::counter("solving: setting up (finished positions)", quiet);
+    let estimate = crate::workload::solve_seconds_estimate(rules, count);
+    let clock = Instant::now();
+    let (solution, report) =
+        chopsticks_solve::Solution::solve_values(&graph, checkpoints.as_ref(), save, &|p| {
+            bar.set_position(p.resolved);
+            bar.set_message(format!(
+                "solving the values of {count} positions: level {}, {}, wins and losses found",
+                p.level,
+                progress::time_left(estimate, clock.elapsed().as_secs_f64())
+            ));
+        })?;
+    bar.finish_and_clear();
+    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
+    let method = Method {
+        mode: plan.mode.clone(),
+        report: Some(DiskReport {
+            parts: 1,
+            resumed_from: report.resumed_from,
+            checkpoints: report.checkpoints,
+            spooled_bytes: 0,
+            kept_files: 0,
+        }),
+        work_dir: checkpoints.map(|c| c.dir),
+        saved: save.is_some(),
+        workers: None,
+        values_only: true,
+    };
+    Ok(Some((solved, method)))
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -308,9 +375,31 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let rules = args.rules.ruleset()?;
     let count = PositionIndex::new(&rules)?.count();
-    let plan = plan_solve(&rules, count, args.memory, args.save.is_some())?;
-    let (mut s, (notation, start), method) = match (args.workers, &plan.mode) {
-        (Some(workers), _) => {
+    let mut plan = plan_solve(
+        &rules,
+        count,
+        args.memory,
+        args.save.is_some(),
+        args.no_remoteness && args.workers.is_none(),
+    )?;
+    let mut values_solved = None;
+    if plan.values_only {
+        let prepared = prepare(&rules)?;
+        match solve_values_only(
+            &rules,
+            &plan,
+            args.save.as_deref(),
+            Duration::from_secs(args.checkpoint_every),
+            args.output.quiet,
+        )? {
+            Some((s, method)) => values_solved = Some((s, prepared, method)),
+            // Too many moves for one-byte counters: two-byte cells.
+            None => plan = plan_solve(&rules, count, args.memory, args.save.is_some(), false)?,
+        }
+    }
+    let (mut s, (notation, start), method) = match (values_solved, args.workers, &plan.mode) {
+        (Some(done), _, _) => done,
+        (None, Some(workers), _) => {
             let prepared = prepare(&rules)?;
             let (s, method) = solve_by_workers(
                 &rules,
@@ -320,7 +409,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             )?;
             (s, prepared, method)
         }
-        (None, _) => match plan.mode {
+        (None, None, _) => match plan.mode {
             SolveMode::InMemory => {
                 let (s, prepared) =
                     solved_with(&args.rules, &DbArgs::default(), args.output.quiet, prepare)?;
@@ -330,6 +419,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     work_dir: None,
                     saved: false,
                     workers: None,
+                    values_only: false,
                 };
                 (s, prepared, method)
             }
@@ -346,7 +436,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             }
         },
     };
-    let saved_already = method.saved && args.save.is_some();
+    // A solve with remoteness saved by parts is saved again without it.
+    let saved_already =
+        method.saved && args.save.is_some() && (method.values_only || !args.no_remoteness);
     if args.no_remoteness {
         s.solution = s.solution.without_remoteness()?;
     }
@@ -364,7 +456,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let summary = Summary::new(graph, &s.solution, &reached, start_index)?;
     drop(reached);
     if let Some(path) = &args.save {
-        if !saved_already || args.no_remoteness {
+        if !saved_already {
             file::save(&s.solution, path)?;
         }
     }
@@ -420,6 +512,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "workers": method.workers.as_ref().map(|w| w.len()),
             "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
             "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
+            "cell_bytes": (s.solution.concept() == Concept::TwoPlayer)
+                .then_some(if method.values_only { 1 } else { 2 }),
             "bits_per_position": s.solution.table().bits_per_entry()
                 * s.solution.concept().width(s.rules.players()) as u64,
             "saved": args.save.as_ref().map(|p| p.display().to_string()),

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use chopsticks_rules::{PositionIndex, Ruleset};
 use serde::{Deserialize, Serialize};
 
-use crate::paged::{first_damaged, Layout, PagedTable};
+use crate::paged::{first_damaged, Checksums, Layout, PagedTable};
 use crate::table::Encoding;
 use crate::{Concept, Solution, SolveError, Table};
 
@@ -458,20 +458,31 @@ pub fn load(path: &Path) -> Result<Solution, SolveError> {
 /// time, each block checked when it is read ([`crate::paged`]), so opening takes
 /// milliseconds whatever the size; older files are loaded whole.
 pub fn open(path: &Path) -> Result<Solution, SolveError> {
+    open_with(path, crate::paged::EAGER_CHECKSUM_BYTES)
+}
+
+/// [`open`], the list of block checksums read whole when it is at most
+/// `eager` bytes, else a page at a time.
+fn open_with(path: &Path, eager: u64) -> Result<Solution, SolveError> {
     let (mut file, size, prefix) = open_prefix(path)?;
     if prefix.version < 3 {
         return load(path);
     }
     let layout = prefix.layout();
     let tail_start = (layout.offset + layout.bytes) as u64;
-    let mut tail = Vec::with_capacity((size - tail_start) as usize);
-    let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
-    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(tail_start)).map_err(cannot)?;
-    file.read_to_end(&mut tail).map_err(cannot)?;
-    if tail.len() as u64 != size - tail_start {
-        return Err(error(path, "truncated: the file changed while it was read"));
-    }
-    let crcs = read_crcs(&tail, path)?;
+    // A long list of block checksums is read a page at a time, when needed.
+    let crcs = if size - tail_start > eager + 4 {
+        Checksums::lazy(tail_start, layout.blocks())
+    } else {
+        let mut tail = Vec::with_capacity((size - tail_start) as usize);
+        let cannot = |e: std::io::Error| error(path, format!("cannot read: {e}"));
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(tail_start)).map_err(cannot)?;
+        file.read_to_end(&mut tail).map_err(cannot)?;
+        if tail.len() as u64 != size - tail_start {
+            return Err(error(path, "truncated: the file changed while it was read"));
+        }
+        Checksums::Loaded(read_crcs(&tail, path)?)
+    };
     let table = PagedTable::open(file, path, layout, crcs)?;
     Solution::from_table(prefix.header.ruleset, Table::Paged(Arc::new(table)))
 }
@@ -515,4 +526,60 @@ pub fn reseal(bytes: &mut [u8]) -> bool {
     }
     last.copy_from_slice(&crc32fast::hash(list).to_le_bytes());
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A list of block checksums read a page at a time gives the same outcomes
+    /// as one read whole; a damaged checksum in it makes its block damaged,
+    /// never believed, and the whole-table check names the list.
+    #[test]
+    fn checksums_read_a_page_at_a_time() {
+        let rules = Ruleset {
+            hands: vec![4, 4],
+            fingers: 8,
+            ..chopsticks_rules::Preset::Standard.ruleset()
+        };
+        let graph = chopsticks_space::Graph::new(&rules).unwrap();
+        let solution = Solution::solve(&graph, &|_| {}).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sol");
+        save(&solution, &path).unwrap();
+        let lazy = open_with(&path, 0).unwrap();
+        let Table::Paged(paged) = lazy.table() else {
+            panic!("read in place")
+        };
+        assert!(paged.checksums_are_lazy());
+        assert!(!match open(&path).unwrap().table() {
+            Table::Paged(p) => p.checksums_are_lazy(),
+            _ => true,
+        });
+        for i in (0..solution.count()).step_by(7) {
+            assert_eq!(lazy.outcome_at(i).unwrap(), solution.outcome_at(i).unwrap());
+        }
+        paged.check_all().unwrap();
+        // One checksum of the list changed (the last entry but one: block
+        // `blocks - 2`), the list's own checksum left as it was.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 4 - 8;
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let lazy = open_with(&path, 0).unwrap();
+        let Table::Paged(paged) = lazy.table() else {
+            panic!("read in place")
+        };
+        let per_block = BLOCK_BYTES * 8 / lazy.table().bits_per_entry();
+        let blocks = solution.count().div_ceil(per_block);
+        assert!(blocks > 3, "{blocks}");
+        let inside = (blocks - 2) * per_block + 1;
+        let err = lazy.outcome_at(inside).unwrap_err().to_string();
+        assert!(err.contains("damaged"), "{err}");
+        let err = paged.check_all().unwrap_err().to_string();
+        assert!(err.contains("list of block checksums"), "{err}");
+        // Read whole, the list is refused at once.
+        let err = open(&path).unwrap_err().to_string();
+        assert!(err.contains("list of block checksums"), "{err}");
+    }
 }

@@ -10,6 +10,7 @@
 //! summarises what is reachable from a start ([`Summary`]), extracts strategies
 //! ([`strategy`]) and is saved to and loaded from a checksummed file ([`mod@file`]).
 
+pub mod compact;
 pub mod export;
 pub mod file;
 pub mod multi;
@@ -110,6 +111,26 @@ impl Solution {
             concept,
             table,
         })
+    }
+
+    /// Solves the values alone (no remoteness) of every position of a
+    /// two-player ruleset, one byte a position while solving
+    /// ([`compact`]); resumable from `checkpoints`, and saved to `save` when
+    /// given.
+    pub fn solve_values(
+        graph: &Graph,
+        checkpoints: Option<&compact::Checkpoints>,
+        save: Option<&std::path::Path>,
+        progress: &(dyn Fn(SolveProgress) + Sync),
+    ) -> Result<(Solution, compact::ValuesReport), SolveError> {
+        let (table, report) = compact::solve_values(graph, checkpoints, save, progress)?;
+        let solution = Solution {
+            rules: graph.rules().clone(),
+            index: graph.index().clone(),
+            concept: Concept::TwoPlayer,
+            table,
+        };
+        Ok((solution, report))
     }
 
     /// Wraps a table read back from a file.
@@ -336,7 +357,29 @@ impl Summary {
         };
         let mut total: Option<Summary> = None;
         for (k, chunk) in words.chunks(slice).enumerate() {
-            let part = Self::count_words(graph, solution, chunk, k * slice, &empty)?;
+            // Two players or teams: the slice of a table read in place is read
+            // into memory whole (its blocks checked), not looked up outcome by
+            // outcome. (A coalition table has one outcome a seat.)
+            let first = (k * slice * 64) as u64;
+            let in_memory = match &solution.table {
+                Table::Paged(table) if solution.concept != Concept::Coalition => {
+                    let count = (chunk.len() as u64 * 64).min(solution.count() - first);
+                    table.slice(first, count)?
+                }
+                _ => None,
+            };
+            let part = match &in_memory {
+                Some(t) => Self::count_words(graph, solution, t, first, chunk, k * slice, &empty)?,
+                None => Self::count_words(
+                    graph,
+                    solution,
+                    &solution.table,
+                    0,
+                    chunk,
+                    k * slice,
+                    &empty,
+                )?,
+            };
             if let Table::Paged(table) = &solution.table {
                 table.release_cache();
             }
@@ -369,10 +412,14 @@ impl Summary {
     }
 
     /// Counts the outcomes of the reachable positions among `words` (the first
-    /// holding positions from `64 · first_word`).
+    /// holding positions from `64 · first_word`), reading two-player and team
+    /// outcomes from `table`, whose entry 0 is position `base` (the
+    /// solution's table, or a slice of it read into memory).
     fn count_words(
         graph: &Graph,
         solution: &Solution,
+        table: &Table,
+        base: u64,
         words: &[u64],
         first_word: usize,
         empty: &(dyn Fn() -> Summary + Sync),
@@ -394,7 +441,7 @@ impl Summary {
                 // from the mover's outcome (the common case: most positions of
                 // the largest rollover variants are draws).
                 if solution.concept != Concept::Coalition {
-                    if let Some(draws) = solution.table.draw_mask(w as u64 * 64, 64) {
+                    if let Some(draws) = table.draw_mask(w as u64 * 64 - base, 64) {
                         let draws = draws & bits;
                         s.draw += draws.count_ones() as u64;
                         bits &= !draws;
@@ -403,7 +450,11 @@ impl Summary {
                 while bits != 0 {
                     let i = w as u64 * 64 + bits.trailing_zeros() as u64;
                     bits &= bits - 1;
-                    let o = solution.outcome_at(i)?;
+                    let o = if solution.concept == Concept::Coalition {
+                        solution.outcome_at(i)?
+                    } else {
+                        table.get(i - base)?
+                    };
                     // Two players or two teams: the seats follow from the mover's
                     // counts (see `new`).
                     if solution.concept == Concept::Coalition {

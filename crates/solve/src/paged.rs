@@ -2,8 +2,14 @@
 //! each block checked against its checksum when it is read.
 //!
 //! A version 3 file ([`crate::file`]) ends with one CRC-32 per block of the table
-//! (4 KiB each, a page). Opening a file reads its header and that list (577 KiB
-//! for 591 million positions) and keeps the file open; a query then reads the
+//! (4 KiB each, a page). Opening a file reads its header and, up to
+//! [`EAGER_CHECKSUM_BYTES`], that list (577 KiB for 591 million positions),
+//! checked against its own checksum; a longer list (8.3 MiB for 8.5·10⁹
+//! positions, whose reading was most of a cold query) is read a page of 1,024
+//! checksums at a time when a block it covers is first read. A checksum damaged
+//! in such a list is caught when a block fails against it (the block is called
+//! damaged; it is never believed), and the list's own checksum is checked when
+//! the whole table is ([`PagedTable::check_all`]). The file is kept open; a query then reads the
 //! blocks holding its position, the position's children and theirs (what
 //! checking them against the rules needs), asking the operating system for all
 //! of them at once ([`PagedTable::prefetch`]). Pages are the unit because those
@@ -31,7 +37,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -104,6 +110,46 @@ const SHARDS: usize = 64;
 /// Blocks read at once by the walks over the whole table.
 const RUN_BLOCKS: usize = 256;
 
+/// The longest list of block checksums read whole when a file is opened (1 MiB:
+/// a table of a billion one-byte outcomes); longer ones are read a page at a time.
+pub const EAGER_CHECKSUM_BYTES: u64 = 1 << 20;
+
+/// Checksums in a page of the list read at a time.
+const CHECKSUMS_PER_PAGE: usize = 1024;
+
+/// The block checksums of a table.
+pub(crate) enum Checksums {
+    /// Read whole when the file was opened, and checked.
+    Loaded(Vec<u32>),
+    /// Read from `offset` in the file (`count` checksums, then the list's own
+    /// checksum), a page at a time when first needed.
+    Lazy {
+        offset: u64,
+        count: usize,
+        pages: Vec<OnceLock<Box<[u32]>>>,
+    },
+}
+
+impl Checksums {
+    /// A list read a page at a time from `offset`.
+    pub fn lazy(offset: u64, count: usize) -> Checksums {
+        Checksums::Lazy {
+            offset,
+            count,
+            pages: (0..count.div_ceil(CHECKSUMS_PER_PAGE))
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Checksums::Loaded(v) => v.len(),
+            Checksums::Lazy { count, .. } => *count,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Shard {
     blocks: HashMap<usize, Box<[u8]>>,
@@ -115,7 +161,7 @@ struct Shard {
 pub struct PagedTable {
     file: File,
     layout: Layout,
-    crcs: Vec<u32>,
+    crcs: Checksums,
     state: Vec<AtomicU8>,
     cache: Vec<Mutex<Shard>>,
     path: String,
@@ -132,12 +178,13 @@ impl std::fmt::Debug for PagedTable {
 
 impl PagedTable {
     /// The table of `file` (whose header and block checksums have been read and
-    /// checked by the caller: `layout` and `crcs` describe it), read in place.
+    /// checked by the caller, or are to be read when needed: `layout` and `crcs`
+    /// describe it), read in place.
     pub(crate) fn open(
         file: File,
         path: &Path,
         layout: Layout,
-        crcs: Vec<u32>,
+        crcs: Checksums,
     ) -> Result<PagedTable, SolveError> {
         let len = file
             .metadata()
@@ -184,6 +231,80 @@ impl PagedTable {
         self.crcs.len() as u64 * 5 + CACHE_BYTES as u64
     }
 
+    /// Whether the list of block checksums is read a page at a time (it is
+    /// longer than [`EAGER_CHECKSUM_BYTES`]).
+    pub fn checksums_are_lazy(&self) -> bool {
+        matches!(self.crcs, Checksums::Lazy { .. })
+    }
+
+    /// The byte range in the file of the page of checksums holding block `b`'s.
+    fn checksum_page_range(&self, b: usize) -> Option<(u64, usize)> {
+        match &self.crcs {
+            Checksums::Loaded(_) => None,
+            Checksums::Lazy { offset, count, .. } => {
+                let page = b / CHECKSUMS_PER_PAGE;
+                let first = page * CHECKSUMS_PER_PAGE;
+                let n = CHECKSUMS_PER_PAGE.min(count - first);
+                Some((offset + 4 * first as u64, 4 * n))
+            }
+        }
+    }
+
+    /// The checksum of block `b`, its page of the list read if needed.
+    fn checksum(&self, b: usize) -> Result<u32, SolveError> {
+        match &self.crcs {
+            Checksums::Loaded(v) => Ok(v[b]),
+            Checksums::Lazy { pages, .. } => {
+                let slot = &pages[b / CHECKSUMS_PER_PAGE];
+                if let Some(page) = slot.get() {
+                    return Ok(page[b % CHECKSUMS_PER_PAGE]);
+                }
+                let (at, len) = self.checksum_page_range(b).expect("lazy");
+                let mut bytes = vec![0u8; len];
+                self.file
+                    .read_exact_at(&mut bytes, at)
+                    .map_err(|e| self.read_error(e))?;
+                let page: Box<[u32]> = bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                    .collect();
+                Ok(slot.get_or_init(|| page)[b % CHECKSUMS_PER_PAGE])
+            }
+        }
+    }
+
+    /// Reads the whole list of a lazy one and checks it against its own
+    /// checksum (nothing to do for a list read when the file was opened).
+    fn check_checksum_list(&self) -> Result<(), SolveError> {
+        let Checksums::Lazy { offset, count, .. } = &self.crcs else {
+            return Ok(());
+        };
+        let mut bytes = vec![0u8; 4 * count + 4];
+        self.file
+            .read_exact_at(&mut bytes, *offset)
+            .map_err(|e| self.read_error(e))?;
+        let (list, last) = bytes.split_at(4 * count);
+        if crc32fast::hash(list) != u32::from_le_bytes(last.try_into().expect("4 bytes")) {
+            return Err(SolveError::File {
+                path: self.path.clone(),
+                message: "corrupted: the list of block checksums does not match its checksum"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn read_error(&self, e: std::io::Error) -> SolveError {
+        SolveError::File {
+            path: self.path.clone(),
+            message: if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                "the file changed while it was read: it is now shorter than its header says".into()
+            } else {
+                format!("cannot read: {e}")
+            },
+        }
+    }
+
     /// Blocks checked so far (good or damaged).
     pub fn blocks_checked(&self) -> usize {
         self.state
@@ -206,14 +327,29 @@ impl PagedTable {
         blocks.sort_unstable();
         blocks.dedup();
         #[cfg(target_os = "linux")]
-        for &b in &blocks {
-            let range = self.layout.block_range(b);
-            advise(
-                &self.file,
-                (self.layout.offset + range.start) as i64,
-                (range.end - range.start) as i64,
-                libc::POSIX_FADV_WILLNEED,
-            );
+        {
+            let mut pages: Vec<(u64, usize)> = Vec::new();
+            for &b in &blocks {
+                let range = self.layout.block_range(b);
+                advise(
+                    &self.file,
+                    (self.layout.offset + range.start) as i64,
+                    (range.end - range.start) as i64,
+                    libc::POSIX_FADV_WILLNEED,
+                );
+                // The checksums' page too, when it is still to be read.
+                if let (Some(page), Checksums::Lazy { pages: read, .. }) =
+                    (self.checksum_page_range(b), &self.crcs)
+                {
+                    if read[b / CHECKSUMS_PER_PAGE].get().is_none() {
+                        pages.push(page);
+                    }
+                }
+            }
+            pages.dedup();
+            for (at, len) in pages {
+                advise(&self.file, at as i64, len as i64, libc::POSIX_FADV_WILLNEED);
+            }
         }
     }
 
@@ -240,20 +376,12 @@ impl PagedTable {
         buf.resize(end - start, 0);
         self.file
             .read_exact_at(buf, (self.layout.offset + start) as u64)
-            .map_err(|e| SolveError::File {
-                path: self.path.clone(),
-                message: if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    "the file changed while it was read: it is now shorter than its header says"
-                        .into()
-                } else {
-                    format!("cannot read: {e}")
-                },
-            })
+            .map_err(|e| self.read_error(e))
     }
 
     /// Checks the bytes of block `b` against its checksum, recording the result.
     fn check_bytes(&self, b: usize, bytes: &[u8]) -> Result<(), SolveError> {
-        if crc32fast::hash(bytes) == self.crcs[b] {
+        if crc32fast::hash(bytes) == self.checksum(b)? {
             // Two threads checking the same block at once agree, unless the file
             // changed between their reads; then the block is damaged for both.
             let _ = self.state[b].compare_exchange(UNCHECKED, GOOD, Relaxed, Relaxed);
@@ -326,6 +454,7 @@ impl PagedTable {
     /// Checks every block, reading the file in runs of blocks (in parallel),
     /// naming the first damaged one. Blocks are not kept.
     pub fn check_all(&self) -> Result<(), SolveError> {
+        self.check_checksum_list()?;
         let runs = self.crcs.len().div_ceil(RUN_BLOCKS);
         let failed = (0..runs).into_par_iter().find_map_first(|run| {
             let blocks = run * RUN_BLOCKS..((run + 1) * RUN_BLOCKS).min(self.crcs.len());
@@ -335,6 +464,53 @@ impl PagedTable {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// The outcomes `first .. first + count` as a table in memory, their blocks
+    /// read and checked in parallel runs: for walks over the whole table, which
+    /// would otherwise look each block up once per outcome. `None` when `first`
+    /// does not start a block (or the range leaves the table).
+    pub(crate) fn slice(
+        &self,
+        first: u64,
+        count: u64,
+    ) -> Result<Option<crate::table::Table>, SolveError> {
+        let bits = self.layout.encoding.bits();
+        let start = (first * bits / 8) as usize;
+        if !(first * bits).is_multiple_of(8)
+            || !start.is_multiple_of(self.layout.block)
+            || first + count > self.layout.entries
+        {
+            return Ok(None);
+        }
+        let Some(len) = self.layout.encoding.bytes_for(count) else {
+            return Ok(None);
+        };
+        let len = len as usize;
+        let mut bytes = vec![0u8; len];
+        let block = self.layout.block;
+        let first_block = start / block;
+        bytes
+            .par_chunks_mut(RUN_BLOCKS * block)
+            .enumerate()
+            .try_for_each(|(run, out)| {
+                let b0 = first_block + run * RUN_BLOCKS;
+                let b1 = b0 + out.len().div_ceil(block);
+                let mut buf = Vec::new();
+                let mut at = 0;
+                self.check_run_with(b0..b1, &mut buf, |checked| {
+                    // The last block may hold outcomes past the slice.
+                    let take = checked.len().min(out.len() - at);
+                    out[at..at + take].copy_from_slice(&checked[..take]);
+                    at += take;
+                    Ok(())
+                })
+            })?;
+        Ok(crate::table::Table::from_bytes(
+            self.layout.encoding,
+            &bytes,
+            count,
+        ))
     }
 
     /// Reads and checks consecutive blocks; calls `each` with every block's

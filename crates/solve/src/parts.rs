@@ -113,7 +113,7 @@ struct Manifest {
 
 const MANIFEST_FORMAT: u32 = 1;
 
-fn io_error(what: &str, path: &Path) -> impl Fn(std::io::Error) -> SolveError {
+pub(crate) fn io_error(what: &str, path: &Path) -> impl Fn(std::io::Error) -> SolveError {
     let what = format!("{what} {}", path.display());
     move |e| SolveError::Io(format!("{what}: {e}"))
 }
@@ -481,19 +481,13 @@ pub fn solve_to_file(
     let work = WorkDir {
         dir: plan.dir.clone(),
     };
-    fs::create_dir_all(&work.dir).map_err(io_error("cannot create", &work.dir))?;
-    // One solve at a time in a work directory: an advisory lock, released by
-    // the operating system however the process ends.
-    let lock_path = work.dir.join("lock");
-    let lock = File::create(&lock_path).map_err(io_error("cannot create", &lock_path))?;
-    if let Err(e) = lock.try_lock() {
-        return Err(match e {
-            fs::TryLockError::WouldBlock => SolveError::Checkpoint(format!(
-                "{} is in use by another solve of the same file; wait for it to end",
-                work.dir.display()
-            )),
-            fs::TryLockError::Error(e) => io_error("cannot lock", &lock_path)(e),
-        });
+    let lock = lock_work_dir(&work.dir)?;
+    if work.dir.join(crate::compact::CHECKPOINT).exists() {
+        return Err(SolveError::Checkpoint(format!(
+            "{} holds the checkpoint of a solve without remoteness (--no-remoteness): run that \
+             command again to resume it, or remove the directory to start over",
+            work.dir.display()
+        )));
     }
     // A failure before the first checkpoint (a full disk at the final save)
     // leaves nothing to resume from: the directory, holding only the lock, is
@@ -724,8 +718,27 @@ pub fn solve_to_file(
     Ok(report)
 }
 
+/// Creates the work directory `dir` if needed and takes its lock: one solve at
+/// a time in a work directory. The lock is advisory, held by the returned file
+/// and released by the operating system however the process ends.
+pub(crate) fn lock_work_dir(dir: &Path) -> Result<File, SolveError> {
+    fs::create_dir_all(dir).map_err(io_error("cannot create", dir))?;
+    let lock_path = dir.join("lock");
+    let lock = File::create(&lock_path).map_err(io_error("cannot create", &lock_path))?;
+    if let Err(e) = lock.try_lock() {
+        return Err(match e {
+            fs::TryLockError::WouldBlock => SolveError::Checkpoint(format!(
+                "{} is in use by another solve of the same file; wait for it to end",
+                dir.display()
+            )),
+            fs::TryLockError::Error(e) => io_error("cannot lock", &lock_path)(e),
+        });
+    }
+    Ok(lock)
+}
+
 /// Whether a work directory holds nothing but its lock (no checkpoint).
-fn holds_only_the_lock(dir: &Path) -> bool {
+pub(crate) fn holds_only_the_lock(dir: &Path) -> bool {
     fs::read_dir(dir)
         .is_ok_and(|entries| entries.flatten().all(|entry| entry.file_name() == "lock"))
 }

@@ -378,3 +378,58 @@ fn the_header_names_the_concept_and_must_match_the_rules() {
         "unknown encoding `values2`",
     );
 }
+
+/// The summary over a table read in place (a slice at a time into memory, its
+/// blocks checked) is the summary over the table in memory, for every encoding
+/// and concept, counted over the reachable positions and over the whole index;
+/// a damaged block is refused, not counted.
+#[test]
+fn summaries_of_a_file_read_in_place_are_those_in_memory() {
+    use chopsticks_solve::Summary;
+    use chopsticks_space::BitSet;
+    let dir = tempfile::tempdir().unwrap();
+    let three = Ruleset {
+        hands: vec![2, 2, 2],
+        ..Preset::Rollover.ruleset()
+    };
+    let teams = Ruleset {
+        hands: vec![1, 1, 1, 1],
+        teams: true,
+        ..Preset::Standard.ruleset()
+    };
+    let big = Ruleset {
+        hands: vec![4, 4],
+        fingers: 8,
+        ..Preset::Standard.ruleset()
+    };
+    for rules in [Preset::Rahman.ruleset(), big, three, teams] {
+        let graph = Graph::new(&rules).unwrap();
+        let solved = Solution::solve(&graph, &|_| {}).unwrap();
+        let values = solved.clone().without_remoteness().unwrap();
+        for s in [solved, values] {
+            let path = dir.path().join("s.sol");
+            file::save(&s, &path).unwrap();
+            let paged = file::open(&path).unwrap();
+            assert!(paged.table().is_paged());
+            let start = graph.index_of(&chopsticks_rules::Position::start(&rules));
+            let reached = chopsticks_space::explore(&graph, start, &|_| {}).reached;
+            for set in [reached, BitSet::full(graph.count())] {
+                let want = Summary::new(&graph, &s, &set, start).unwrap();
+                let got = Summary::new(&graph, &paged, &set, start).unwrap();
+                assert_eq!(got, want, "{}", rules.describe());
+            }
+            // A block damaged (its checksum kept): the summary fails.
+            if s.concept() == Concept::TwoPlayer && s.count() > 100_000 {
+                let mut bytes = std::fs::read(&path).unwrap();
+                let at = bytes.len() / 2;
+                bytes[at] ^= 0x40;
+                std::fs::write(&path, &bytes).unwrap();
+                let damaged = file::open(&path).unwrap();
+                let err = Summary::new(&graph, &damaged, &BitSet::full(graph.count()), start)
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains("damaged"), "{err}");
+            }
+        }
+    }
+}
