@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::Result;
 use chopsticks_rules::{Position, PositionIndex, Ruleset};
 use chopsticks_solve::{multi_solve_bytes, solve_bytes, Concept};
-use chopsticks_space::{explore_bytes, Graph, Statistics};
+use chopsticks_space::{explore_bytes, explore_on_disk_bytes, BitSet, Graph, Statistics};
 
 use crate::memory::{ensure_fits, human_bytes};
 use crate::progress;
@@ -155,6 +155,53 @@ pub fn explore_with_progress(graph: &Graph, start: &Position, quiet: bool) -> St
     stats
 }
 
+/// The positions reachable from `start`, for a summary: explored in memory
+/// (three bits a position) when that fits in three quarters of the available
+/// memory and `on_disk` is not asked for, else with one bit a position in
+/// memory and the layers found from snapshots written to `dir`
+/// (`chopsticks_space::explore_on_disk`; the directory is removed after).
+/// Returns the set and whether it was explored on disk.
+pub fn reachable_set(
+    graph: &Graph,
+    start: &Position,
+    on_disk: bool,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> Result<(BitSet, bool)> {
+    let count = graph.count();
+    let fits = crate::memory::available_bytes().is_none_or(|a| explore_bytes(count) <= a / 4 * 3);
+    if !on_disk && fits {
+        return Ok((
+            explore_with_progress(graph, start, quiet)
+                .exploration
+                .reached,
+            false,
+        ));
+    }
+    ensure_fits(
+        explore_on_disk_bytes(count),
+        &format!("exploring {count} positions with one bit a position in memory"),
+    )?;
+    progress::announce(
+        &format!(
+            "exploring from the start with one bit a position in memory ({}), the layers found from snapshots in {}",
+            human_bytes(explore_on_disk_bytes(count)),
+            dir.display()
+        ),
+        quiet,
+    );
+    let bar = progress::bar(count, "exploring", quiet);
+    let explored = chopsticks_space::explore_on_disk(graph, graph.index_of(start), dir, &|p| {
+        bar.set_position(p.reached);
+        bar.set_message(format!("exploring on disk, depth {}", p.depth));
+    });
+    bar.finish_and_clear();
+    let _ = std::fs::remove_dir(dir);
+    let explored = explored
+        .map_err(|e| anyhow::anyhow!("exploring with snapshots in {}: {e}", dir.display()))?;
+    Ok((explored.reached, true))
+}
+
 /// How a solve will use memory, chosen from the estimate before it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveMode {
@@ -229,13 +276,14 @@ pub fn plan_solve(
                 human_bytes(budget)
             );
         }
-        // After the solve: the reachable set and its exploration (three bits a
-        // position) must fit; the cells get three quarters of the rest.
-        let explore = explore_bytes(count) + (1 << 20);
+        // After the solve: the set of positions summarised (one bit a
+        // position, also for the exploration on disk) must fit; the cells get
+        // three quarters of the budget.
+        let explore = explore_on_disk_bytes(count) + (1 << 20);
         if explore >= budget {
             anyhow::bail!(
                 "solving {count} positions needs about {} of memory; out of core it still \
-                 needs about {} for the summary's exploration, more than the {} allowed",
+                 needs about {} for the summary's set of positions, more than the {} allowed",
                 human_bytes(in_memory_bytes),
                 human_bytes(explore),
                 human_bytes(budget)
@@ -272,7 +320,7 @@ pub fn graph_for_plan(rules: &Ruleset, plan: &SolvePlan, quiet: bool) -> Result<
     let count = PositionIndex::new(rules)?.count();
     let (bytes, what) = match plan.mode {
         SolveMode::OutOfCore { cell_bytes } => (
-            cell_bytes.min(2 * count).max(explore_bytes(count)),
+            cell_bytes.min(2 * count).max(explore_on_disk_bytes(count)),
             format!("solving {count} positions out of core"),
         ),
         _ => (plan.in_memory_bytes, format!("solving {count} positions")),

@@ -155,4 +155,47 @@ fn solve_without_exploring_counts_the_whole_index() {
         &["solve", "--reachable", "--no-reachable"],
         "cannot be used with",
     );
+    fails_with(
+        &["solve", "--explore-on-disk", "--no-reachable"],
+        "cannot be used with",
+    );
+}
+
+/// The exploration with one bit a position in memory and its layers on disk
+/// counts what the one in memory counts, and leaves no snapshot behind.
+#[test]
+fn exploring_on_disk_counts_what_exploring_in_memory_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.sol");
+    for rules in [
+        vec!["--preset", "rollover"],
+        vec!["--preset", "standard", "--hands", "4", "--fingers", "6"],
+        vec!["--preset", "rollover", "--hands", "2,2,2"],
+    ] {
+        let mut args = vec!["solve", "--json", "-q"];
+        args.extend(rules.iter().copied());
+        let memory = json(&args);
+        assert_eq!(memory["explored_on_disk"], false);
+        args.extend(["--explore-on-disk", "--save", common::text(&save)]);
+        let disk = json(&args);
+        assert_eq!(disk["explored_on_disk"], true, "{disk}");
+        for key in [
+            "counted",
+            "reachable",
+            "win",
+            "lose",
+            "draw",
+            "terminal",
+            "seats",
+            "start",
+            "longest_win",
+        ] {
+            assert_eq!(disk[key], memory[key], "{rules:?}: {key}");
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("s.sol")], "{left:?}");
+    }
 }

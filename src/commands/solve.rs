@@ -17,7 +17,7 @@ use super::solved::{
 use crate::memory::human_bytes;
 use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
-use crate::workload::{explore_with_progress, graph_for_plan, plan_solve, SolveMode, SolvePlan};
+use crate::workload::{graph_for_plan, plan_solve, reachable_set, SolveMode, SolvePlan};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -62,6 +62,12 @@ pub struct SolveArgs {
     /// start (the counts then include positions no game reaches).
     #[arg(long)]
     no_reachable: bool,
+    /// Explore from the start (as `--reachable`) with one bit a position in
+    /// memory, the layers found from snapshots written to disk (beside the
+    /// `--save` file, else in the temporary directory). Chosen by itself when
+    /// the three bits a position of the exploration in memory do not fit.
+    #[arg(long, conflicts_with = "no_reachable")]
+    explore_on_disk: bool,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -83,6 +89,8 @@ struct Method {
     workers: Option<Vec<chopsticks_distributed::WorkerReport>>,
     /// Solved with one-byte cells, values alone (`chopsticks_solve::compact`).
     values_only: bool,
+    /// That solve's parent updates, level by level.
+    updates: Option<Vec<u64>>,
 }
 
 /// Solves with `workers` processes of the distributed solver on loopback.
@@ -128,6 +136,7 @@ fn solve_by_workers(
             saved: true,
             workers: Some(reports),
             values_only: false,
+            updates: None,
         },
     ))
 }
@@ -181,6 +190,11 @@ fn remove_scratch_of_dead_runs(tmp: &Path) {
             let unused = std::fs::File::open(entry.path().join("lock"))
                 .is_ok_and(|lock| lock.try_lock().is_ok());
             if unused {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        } else if let Some(rest) = stem.strip_suffix(".explore") {
+            // An exploration's snapshots (`--explore-on-disk`) of a dead process.
+            if meta.is_dir() && pid(rest).is_some_and(chopsticks_files::process_is_gone) {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         } else if let Some(rest) = stem.strip_suffix(".sol") {
@@ -292,6 +306,7 @@ fn solve_by_parts(
             saved: true,
             workers: None,
             values_only: false,
+            updates: None,
         },
     ))
 }
@@ -355,6 +370,7 @@ fn solve_values_only(
         saved: save.is_some(),
         workers: None,
         values_only: true,
+        updates: Some(report.updates.clone()),
     };
     Ok(Some((solved, method)))
 }
@@ -420,6 +436,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     saved: false,
                     workers: None,
                     values_only: false,
+                    updates: None,
                 };
                 (s, prepared, method)
             }
@@ -445,13 +462,25 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let graph = s.graph()?;
     let start_index = graph.index_of(&start);
-    let explored = args.reachable || (!args.no_reachable && graph.count() <= EXPLORE_BY_DEFAULT);
-    let reached = if explored {
-        explore_with_progress(graph, &start, args.output.quiet)
-            .exploration
-            .reached
+    let explored = args.reachable
+        || args.explore_on_disk
+        || (!args.no_reachable && graph.count() <= EXPLORE_BY_DEFAULT);
+    let (reached, explored_on_disk) = if explored {
+        let dir = match &args.save {
+            Some(path) => PathBuf::from(format!("{}.explore", path.display())),
+            None => {
+                let tmp = std::env::temp_dir();
+                remove_scratch_of_dead_runs(&tmp);
+                tmp.join(format!(
+                    "chopsticks-{}-{}.explore",
+                    s.rules.variant_id(),
+                    std::process::id()
+                ))
+            }
+        };
+        reachable_set(graph, &start, args.explore_on_disk, &dir, args.output.quiet)?
     } else {
-        BitSet::full(graph.count())
+        (BitSet::full(graph.count()), false)
     };
     let summary = Summary::new(graph, &s.solution, &reached, start_index)?;
     drop(reached);
@@ -480,6 +509,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "positions": s.solution.count(),
             "reachable": explored.then_some(summary.reachable),
             "counted": if explored { "reachable" } else { "index" },
+            "explored_on_disk": explored_on_disk,
             "win": summary.win,
             "lose": summary.lose,
             "draw": summary.draw,
@@ -512,6 +542,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "workers": method.workers.as_ref().map(|w| w.len()),
             "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
             "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
+            "parent_updates": method.updates.as_ref().map(|u| u.iter().sum::<u64>()),
+            "updates_per_level": method.updates,
             "cell_bytes": (s.solution.concept() == Concept::TwoPlayer)
                 .then_some(if method.values_only { 1 } else { 2 }),
             "bits_per_position": s.solution.table().bits_per_entry()
@@ -536,9 +568,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     if explored {
         println!(
-            "Reachable:            {} positions from {}",
+            "Reachable:            {} positions from {}{}",
             summary.reachable,
-            write(&start)?
+            write(&start)?,
+            if explored_on_disk {
+                " (explored with one bit a position in memory, the layers on disk)"
+            } else {
+                ""
+            }
         );
     } else {
         println!(

@@ -104,6 +104,10 @@ pub struct ValuesReport {
     pub checkpoints: u32,
     /// The levels (the largest remoteness plus one, as in retrograde).
     pub levels: u32,
+    /// Parent updates made at each level run here (a level resumed from a
+    /// checkpoint is not counted again): what a distributed solve sends as
+    /// messages, the fraction `(k − 1)/k` of it between `k` machines.
+    pub updates: Vec<u64>,
 }
 
 /// What a checkpoint file says before its marks and cells.
@@ -168,6 +172,7 @@ pub fn solve_values(
             resumed_from: None,
             checkpoints: 0,
             levels: 0,
+            updates: Vec::new(),
         };
         let found = match checkpoints {
             Some(c) => read_checkpoint(&c.dir.join(CHECKPOINT), graph.rules(), n, tiles.len())?,
@@ -207,12 +212,15 @@ pub fn solve_values(
             let here = (level % 2) as usize;
             let there = 1 - here;
             let next = level + 1;
-            // A position of this level updates its parents, then is visited.
-            let visit = |i: u64| -> u64 {
+            // A position of this level updates its parents, then is visited;
+            // gives (positions visited, parents updated).
+            let visit = |i: u64| -> (u64, u64) {
                 let c = &cells[i as usize];
                 let v = c.load(Relaxed);
+                let mut parents = 0u64;
                 if v == LOSE_AT[here] {
                     graph.for_each_parent(i, |p| {
+                        parents += 1;
                         let c = &cells[p as usize];
                         let mut cur = c.load(Relaxed);
                         while cur <= COUNTER_MAX {
@@ -229,9 +237,10 @@ pub fn solve_values(
                     // Only unresolved cells are ever compared and exchanged,
                     // so this store races with nothing.
                     c.store(LOSE_DONE, Relaxed);
-                    1
+                    (1, parents)
                 } else if v == WIN_AT[here] {
                     graph.for_each_parent(i, |p| {
+                        parents += 1;
                         let c = &cells[p as usize];
                         let mut cur = c.load(Relaxed);
                         while cur <= COUNTER_MAX {
@@ -259,9 +268,9 @@ pub fn solve_values(
                         }
                     });
                     c.store(WIN_DONE, Relaxed);
-                    1
+                    (1, parents)
                 } else {
-                    0
+                    (0, 0)
                 }
             };
             let todo: Vec<&Tile> = tiles
@@ -270,14 +279,18 @@ pub fn solve_values(
                 .filter(|(_, m)| m.load(Relaxed) == level)
                 .map(|(tile, _)| tile)
                 .collect();
-            let found: u64 = todo
+            let (found, updates) = todo
                 .par_iter()
                 .map(|tile| {
-                    let mut found = 0u64;
-                    tile.for_each(|i| found += visit(i));
-                    found
+                    let mut sums = (0u64, 0u64);
+                    tile.for_each(|i| {
+                        let (f, u) = visit(i);
+                        sums = (sums.0 + f, sums.1 + u);
+                    });
+                    sums
                 })
-                .sum();
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            report.updates.push(updates);
             progress(SolveProgress {
                 level: next,
                 resolved: resolved.load(Relaxed),

@@ -161,6 +161,18 @@ impl AtomicBitSet {
     pub(crate) fn words_mut(&mut self) -> &mut [AtomicU64] {
         &mut self.words
     }
+
+    pub(crate) fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
+    /// The plain set of the same members, over `0..len`.
+    pub fn into_bitset(self, len: u64) -> BitSet {
+        BitSet {
+            words: self.words.into_iter().map(AtomicU64::into_inner).collect(),
+            len,
+        }
+    }
 }
 
 #[cfg(test)]

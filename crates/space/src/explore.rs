@@ -167,17 +167,17 @@ fn explore_by(
 }
 
 /// What expanding one layer found.
-struct Layer {
+pub(crate) struct Layer {
     /// Finished games in the layer.
-    terminal: u64,
+    pub terminal: u64,
     /// Positions in the layer.
-    size: u64,
+    pub size: u64,
     /// The most moves of a position of the layer, and the first such position.
-    best: (u32, u64),
+    pub best: (u32, u64),
 }
 
 impl Layer {
-    const EMPTY: Layer = Layer {
+    pub const EMPTY: Layer = Layer {
         terminal: 0,
         size: 0,
         best: (0, u64::MAX),
@@ -185,7 +185,7 @@ impl Layer {
 
     /// Counts position `i` of the layer, finished or with `moves` moves.
     #[inline]
-    fn add(&mut self, i: u64, finished: bool, moves: u32) {
+    pub fn add(&mut self, i: u64, finished: bool, moves: u32) {
         self.size += 1;
         if finished {
             self.terminal += 1;
@@ -194,7 +194,7 @@ impl Layer {
         }
     }
 
-    fn merge(self, other: Layer) -> Layer {
+    pub fn merge(self, other: Layer) -> Layer {
         let best = if other.best.0 > self.best.0
             || (other.best.0 == self.best.0 && other.best.1 < self.best.1)
         {

@@ -9,12 +9,14 @@
 mod bitset;
 mod explore;
 mod graph;
+mod on_disk;
 mod stats;
 mod tiles;
 
 pub use bitset::{AtomicBitSet, BitSet};
 pub use explore::{explore, explore_bytes, Exploration, Progress};
 pub use graph::{Graph, MAX_TABLE_BYTES};
+pub use on_disk::{explore_on_disk, explore_on_disk_bytes};
 pub use stats::Statistics;
 pub use tiles::{Tile, TileMap, TILE};
 

@@ -15,6 +15,7 @@ mod cluster;
 mod learn;
 mod query;
 mod two_hands;
+mod whole;
 
 use crate::memory::{human_bytes, peak_resident_bytes, reset_peak};
 use crate::workload::{explore_with_progress, graph_for_exploring, graph_for_solving};
@@ -52,6 +53,11 @@ pub enum Workload {
     /// The distributed solver with 1, 2 and 4 processes on loopback against the
     /// one-process solver, on the 25,050,025-position variant.
     Cluster,
+    /// The whole `solve` command against its solve phase, rollover and cutoff,
+    /// 2 × `--hands` hands at F = 10 (default 8: 590,976,100 positions), each
+    /// run a new process, with its peak memory (`--values-only`: with
+    /// `--no-remoteness`).
+    Whole,
     /// Reviewing a 200-move game (with its refutation lines), and finding every
     /// puzzle of standard Chopsticks and of the 25,050,025-position variant,
     /// each after its solve.
@@ -92,6 +98,12 @@ pub struct BenchArgs {
     /// minutes each).
     #[arg(long, default_value_t = 6, value_parser = two_hand_n())]
     max_n: u32,
+    /// whole: hands a side (F = 10).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
+    hands: u32,
+    /// whole: solve with `--no-remoteness` (one-byte cells, values alone).
+    #[arg(long)]
+    values_only: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -123,6 +135,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::TwoHands => two_hands::run(args.min_n, args.max_n, args.runs, args.json),
         Workload::Cluster => cluster::run(args.runs, args.json),
         Workload::Learn => learn::run(args.runs, args.json),
+        Workload::Whole => whole::run(args.hands, args.values_only, args.runs, args.json),
         Workload::Query => match &args.db {
             Some(db) => query::run(db, args.runs, args.cold, args.json),
             None => anyhow::bail!("bench query needs --db FILE (a file written by `solve --save`)"),
