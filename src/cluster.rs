@@ -62,11 +62,14 @@ impl Drop for Children {
 
 /// Solves `rules` with `workers` processes of this binary on loopback, their
 /// cells in `dir`, and writes the solution file `out`.
+/// With `explore`, the workers then explore from the start and count the
+/// outcomes of the positions reached (`WorkerReport::reach`).
 pub fn solve_on_loopback(
     rules: &Ruleset,
     workers: usize,
     dir: &Path,
     out: &Path,
+    explore: bool,
 ) -> Result<Vec<WorkerReport>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // Free ports: bound, noted, released just before the workers bind them.
@@ -95,6 +98,7 @@ pub fn solve_on_loopback(
             .arg("--hostfile")
             .arg(&hostfile)
             .args(["--process", &process.to_string()])
+            .args(explore.then_some("--explore"))
             .arg("--dir")
             .arg(dir)
             .stdin(Stdio::null())

@@ -56,10 +56,21 @@ fn workers_on_loopback_give_the_one_process_file() {
         let save = dir.path().join(format!("w{workers}.sol"));
         let w = solve(&save, &["--workers", workers]);
         assert_eq!(w["mode"], "distributed", "{w}");
+        // The workers explored from the start themselves.
+        assert_eq!(w["explored_on_workers"], true, "{w}");
         assert_eq!(w["workers"].to_string(), workers);
         assert!(w["messages"].as_u64().unwrap() > 0);
         assert_eq!(std::fs::read(&save).unwrap(), want, "{workers} workers");
-        for key in ["reachable", "win", "lose", "draw", "start", "longest_win"] {
+        for key in [
+            "reachable",
+            "win",
+            "lose",
+            "draw",
+            "terminal",
+            "seats",
+            "start",
+            "longest_win",
+        ] {
             assert_eq!(w[key], v[key], "{key}");
         }
         assert!(!Path::new(&format!("{}.cluster", save.display())).exists());

@@ -51,6 +51,10 @@ struct WorkerArgs {
     /// Where this process writes its cells and report.
     #[arg(long, value_name = "DIR")]
     dir: PathBuf,
+    /// After the solve, explore from the variant's start on the same workers
+    /// and count the outcomes of the positions reached (in the reports).
+    #[arg(long)]
+    explore: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -104,7 +108,14 @@ fn worker(args: &WorkerArgs) -> Result<()> {
         args.exit_with_parent,
     );
     let reports = crate::cluster::with_stdout_elsewhere(args.quiet, || {
-        chopsticks_distributed::run_watched(&rules, config, &args.dir, started)
+        let start = args.explore.then(|| {
+            chopsticks_rules::PositionIndex::new(&rules)
+                .map(|index| index.rank(&chopsticks_rules::Position::start(&rules)))
+        });
+        let start = start.transpose()?;
+        Ok::<_, anyhow::Error>(chopsticks_distributed::run_watched(
+            &rules, config, &args.dir, start, started,
+        )?)
     })?;
     if args.json {
         super::print_json(&json!({ "workers": reports }));

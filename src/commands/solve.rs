@@ -98,6 +98,7 @@ fn solve_by_workers(
     rules: &Ruleset,
     workers: usize,
     save: Option<&Path>,
+    explore: bool,
     quiet: bool,
 ) -> Result<(Solved, Method)> {
     if rules.players() != 2 {
@@ -121,7 +122,7 @@ fn solve_by_workers(
         quiet,
     );
     let spinner = progress::counter("solving with workers", quiet);
-    let reports = crate::cluster::solve_on_loopback(rules, workers, &dir, &out);
+    let reports = crate::cluster::solve_on_loopback(rules, workers, &dir, &out, explore);
     spinner.finish_and_clear();
     let reports = reports?;
     let _ = std::fs::remove_dir_all(&dir);
@@ -375,6 +376,32 @@ fn solve_values_only(
     Ok(Some((solved, method)))
 }
 
+/// The summary of a two-player solve from the counts of the distributed
+/// exploration (`chopsticks_distributed::ReachCounts`): the second seat has the
+/// first's wins as losses.
+fn summary_of_counts(
+    s: &Solved,
+    counts: &chopsticks_distributed::ReachCounts,
+    start: u64,
+) -> Result<Summary> {
+    let seat = |win, lose| chopsticks_solve::SeatCounts {
+        win,
+        lose,
+        draw: counts.draw,
+    };
+    Ok(Summary {
+        reachable: counts.reachable,
+        win: counts.win,
+        lose: counts.lose,
+        draw: counts.draw,
+        terminal: counts.terminal,
+        start: s.solution.outcome_at(start)?,
+        start_seats: s.solution.seat_outcomes_at(start)?,
+        seats: vec![seat(counts.win, counts.lose), seat(counts.lose, counts.win)],
+        longest_win: counts.longest_win,
+    })
+}
+
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
     // The notation, the start and the file to save to are refused before the work.
@@ -391,6 +418,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let rules = args.rules.ruleset()?;
     let count = PositionIndex::new(&rules)?.count();
+    let explored = args.reachable
+        || args.explore_on_disk
+        || (!args.no_reachable && count <= EXPLORE_BY_DEFAULT);
     let mut plan = plan_solve(
         &rules,
         count,
@@ -421,6 +451,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 &rules,
                 workers as usize,
                 args.save.as_deref(),
+                explored && args.start.is_none() && !args.explore_on_disk,
                 args.output.quiet,
             )?;
             (s, prepared, method)
@@ -462,10 +493,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let graph = s.graph()?;
     let start_index = graph.index_of(&start);
-    let explored = args.reachable
-        || args.explore_on_disk
-        || (!args.no_reachable && graph.count() <= EXPLORE_BY_DEFAULT);
-    let (reached, explored_on_disk) = if explored {
+    // The workers of a distributed solve explored from the start themselves.
+    let on_workers = method.workers.as_ref().and_then(|w| {
+        w.iter()
+            .map(|r| r.reach.as_ref())
+            .collect::<Option<Vec<_>>>()
+            .map(chopsticks_distributed::ReachCounts::sum)
+    });
+    let (reached, explored_on_disk) = if on_workers.is_some() || !explored {
+        (BitSet::new(0), false)
+    } else {
         let dir = match &args.save {
             Some(path) => PathBuf::from(format!("{}.explore", path.display())),
             None => {
@@ -479,10 +516,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             }
         };
         reachable_set(graph, &start, args.explore_on_disk, &dir, args.output.quiet)?
-    } else {
-        (BitSet::full(graph.count()), false)
     };
-    let summary = Summary::new(graph, &s.solution, &reached, start_index)?;
+    let summary = match &on_workers {
+        Some(counts) => summary_of_counts(&s, counts, start_index)?,
+        None if explored => Summary::new(graph, &s.solution, &reached, start_index)?,
+        None => Summary::new(
+            graph,
+            &s.solution,
+            &BitSet::full(graph.count()),
+            start_index,
+        )?,
+    };
     drop(reached);
     if let Some(path) = &args.save {
         if !saved_already {
@@ -510,6 +554,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "reachable": explored.then_some(summary.reachable),
             "counted": if explored { "reachable" } else { "index" },
             "explored_on_disk": explored_on_disk,
+            "explored_on_workers": on_workers.is_some(),
             "win": summary.win,
             "lose": summary.lose,
             "draw": summary.draw,

@@ -121,8 +121,74 @@ pub struct WorkerReport {
     pub seconds: f64,
     /// The CRC-32 of its cells file.
     pub cells_crc: u32,
+    /// What the exploration from the start found in its range (absent in the
+    /// reports of earlier versions).
+    #[serde(default)]
+    pub reach: Option<ReachCounts>,
     /// The ruleset (checked by [`assemble`]).
     pub ruleset: Ruleset,
+}
+
+/// The positions of a worker's range reachable from the start, by their value
+/// for the mover (finished games apart), found by the distributed exploration.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ReachCounts {
+    pub reachable: u64,
+    pub win: u64,
+    pub lose: u64,
+    pub draw: u64,
+    pub terminal: u64,
+    /// The won position of largest remoteness (the smallest index among ties).
+    pub longest_win: Option<(u64, u32)>,
+    /// Children sent to the workers that own them.
+    pub messages: u64,
+}
+
+impl ReachCounts {
+    /// Counts position `i` with its working cell.
+    fn add(&mut self, i: u64, cell: u16, finished: bool) {
+        self.reachable += 1;
+        if finished {
+            self.terminal += 1;
+            return;
+        }
+        match cell & 3 {
+            WIN => {
+                self.win += 1;
+                let r = (cell >> 2) as u32;
+                if self
+                    .longest_win
+                    .is_none_or(|(at, best)| (r, u64::MAX - i) > (best, u64::MAX - at))
+                {
+                    self.longest_win = Some((i, r));
+                }
+            }
+            LOSE => self.lose += 1,
+            _ => self.draw += 1,
+        }
+    }
+
+    /// The counts of every worker together.
+    pub fn sum<'a>(all: impl IntoIterator<Item = &'a ReachCounts>) -> ReachCounts {
+        let mut total = ReachCounts::default();
+        for c in all {
+            total.reachable += c.reachable;
+            total.win += c.win;
+            total.lose += c.lose;
+            total.draw += c.draw;
+            total.terminal += c.terminal;
+            total.messages += c.messages;
+            if let Some((i, r)) = c.longest_win {
+                if total
+                    .longest_win
+                    .is_none_or(|(at, best)| (r, u64::MAX - i) > (best, u64::MAX - at))
+                {
+                    total.longest_win = Some((i, r));
+                }
+            }
+        }
+        total
+    }
 }
 
 /// The ranges of the index of each of `workers` workers: consecutive rows of
@@ -252,6 +318,91 @@ impl Part {
     }
 }
 
+/// The exploration from `start` after the solve, on the same workers: each
+/// holds one bit a position of its range (seen), and a child is a message to
+/// the worker owning it, under the timestamp of its depth (the loop adds one).
+/// A worker applies what arrived at depth `d` once timely's frontier has
+/// passed `d`: a child not seen before is counted with its solved cell and,
+/// unless its game is over, its own children are sent. The positions reached
+/// are those of [`chopsticks_space::explore`], each counted once, by its owner.
+fn explore(
+    worker: &mut timely::worker::Worker,
+    graph: &Arc<Graph>,
+    part: &Rc<RefCell<Part>>,
+    starts: Vec<u64>,
+    start: u64,
+) -> ReachCounts {
+    let (first, len) = {
+        let p = part.borrow();
+        (p.first, p.cells.len() as u64)
+    };
+    let counts = Rc::new(RefCell::new(ReachCounts::default()));
+    let result = Rc::clone(&counts);
+    let part = Rc::clone(part);
+    let graph = Arc::clone(graph);
+    let mut seen = vec![0u64; len.div_ceil(64) as usize];
+    worker.dataflow::<u32, _, _>(move |scope| {
+        let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
+        let owner = move |c: &u64| (starts.partition_point(|&s| s <= *c) - 1) as u64;
+        stream
+            .unary_frontier(Exchange::new(owner), "Explore", move |cap, _info| {
+                let mut cap = Some(cap);
+                let mut pending: BTreeMap<u32, (Capability<u32>, Vec<u64>)> = BTreeMap::new();
+                move |(input, frontier), output| {
+                    // Visits `c` (of this worker's range): counts it and sends
+                    // its children, the first time it is reached.
+                    let mut reach = |c: u64, send: &mut dyn FnMut(u64)| {
+                        let k = (c - first) as usize;
+                        if seen[k / 64] >> (k % 64) & 1 == 1 {
+                            return;
+                        }
+                        seen[k / 64] |= 1 << (k % 64);
+                        let finished = graph.is_terminal(c);
+                        let mut counts = counts.borrow_mut();
+                        counts.add(c, part.borrow().cells[k], finished);
+                        if !finished {
+                            graph.for_each_child(c, |d| {
+                                counts.messages += 1;
+                                send(d);
+                            });
+                        }
+                    };
+                    if let Some(cap) = cap.take() {
+                        if (first..first + len).contains(&start) {
+                            let mut session = output.session(&cap);
+                            reach(start, &mut |d| session.give(d));
+                        }
+                    }
+                    input.for_each_stamp(|cap, data| {
+                        let Some(cap) = cap.retain_least(0) else {
+                            return;
+                        };
+                        let entry = pending
+                            .entry(*cap.time())
+                            .or_insert_with(|| (cap, Vec::new()));
+                        for batch in data {
+                            entry.1.append(batch);
+                        }
+                    });
+                    while let Some(&depth) = pending.keys().next() {
+                        if frontier.less_equal(&depth) {
+                            break;
+                        }
+                        let (cap, children) = pending.remove(&depth).expect("present");
+                        let mut session = output.session(&cap);
+                        for c in children {
+                            reach(c, &mut |d| session.give(d));
+                        }
+                    }
+                }
+            })
+            .connect_loop(handle);
+    });
+    while worker.step_or_park(None) {}
+    let counts = result.borrow().clone();
+    counts
+}
+
 /// The cell file of worker `w` in `dir`.
 pub fn cells_path(dir: &Path, worker: usize) -> PathBuf {
     dir.join(format!("cells-{worker}.bin"))
@@ -273,12 +424,22 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> DistributedError + '_ {
 /// `config` (timely's: threads of one process, or one process of a cluster),
 /// each writing its cells and report to `dir`. Returns the reports of this
 /// process's workers.
+/// With `explore_from` (a position index), the workers then explore from that
+/// position and count the outcomes of the positions reached
+/// ([`WorkerReport::reach`]).
 pub fn run(
     rules: &Ruleset,
     config: Config,
     dir: &Path,
+    explore_from: Option<u64>,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
-    run_watched(rules, config, dir, Arc::new(AtomicBool::new(false)))
+    run_watched(
+        rules,
+        config,
+        dir,
+        explore_from,
+        Arc::new(AtomicBool::new(false)),
+    )
 }
 
 /// [`run`], setting `started` once this process's workers are connected to
@@ -287,6 +448,7 @@ pub fn run_watched(
     rules: &Ruleset,
     config: Config,
     dir: &Path,
+    explore_from: Option<u64>,
     started: Arc<AtomicBool>,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
     if rules.players() != 2 {
@@ -294,6 +456,15 @@ pub fn run_watched(
     }
     let graph = Arc::new(Graph::new(rules)?);
     let map = Arc::new(tiles_to_solve(&graph)?);
+    if let Some(start) = explore_from {
+        if start >= graph.count() {
+            return Err(DistributedError::Cluster(format!(
+                "the start {start} is outside the index ({} positions)",
+                graph.count()
+            )));
+        }
+    }
+    let start = explore_from;
     std::fs::create_dir_all(dir).map_err(file_error(dir))?;
     let dir = dir.to_path_buf();
     let rules = rules.clone();
@@ -304,6 +475,7 @@ pub fn run_watched(
         let n = graph.count();
         let ranges = ranges(&map, n, peers);
         let starts: Vec<u64> = ranges.iter().map(|r| r.0).collect();
+        let starts_again = starts.clone();
         let (first, len) = ranges[index];
         // A barrier: a dataflow that ends only when every worker has run it, so
         // that the clocks start together (timely's processes connect one after
@@ -386,6 +558,7 @@ pub fn run_watched(
         if let Some(message) = failed.borrow_mut().take() {
             return Err(message);
         }
+        let reach = start.map(|start| explore(worker, &graph, &part, starts_again.clone(), start));
         let part = part.borrow();
         let bytes: Vec<u8> = part.cells.iter().flat_map(|c| c.to_le_bytes()).collect();
         let report = WorkerReport {
@@ -399,6 +572,7 @@ pub fn run_watched(
             seconds,
             cells_crc: crc32fast::hash(&bytes),
             ruleset: rules.clone(),
+            reach,
         };
         let write = || -> std::io::Result<()> {
             std::fs::write(cells_path(&dir, index), &bytes)?;

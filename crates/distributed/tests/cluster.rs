@@ -40,7 +40,7 @@ fn solved_by(rules: &Ruleset, dir: &Path, configs: Vec<Config>) -> Vec<u8> {
     for config in configs {
         let (rules, dir, done) = (rules.clone(), dir.to_path_buf(), done.clone());
         std::thread::spawn(move || {
-            let result = run(&rules, config, &dir)
+            let result = run(&rules, config, &dir, None)
                 .map(|_| ())
                 .map_err(|e| e.to_string());
             let _ = done.send(result);
@@ -115,7 +115,7 @@ fn processes_on_loopback_give_the_one_machine_file() {
 fn reports_of_another_solve_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let rules = Preset::Standard.ruleset();
-    run(&rules, Config::process(2), dir.path()).unwrap();
+    run(&rules, Config::process(2), dir.path(), None).unwrap();
     let other = Preset::Rollover.ruleset();
     let err = assemble(&other, dir.path(), &dir.path().join("x.sol"))
         .unwrap_err()
@@ -141,4 +141,42 @@ fn reports_of_another_solve_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("no worker reports in"), "{err}");
+}
+
+/// The exploration from the start on the workers reaches the positions of the
+/// exploration on one machine and counts their outcomes as the summary does,
+/// with one worker and with several (threads of one process).
+#[test]
+fn the_workers_explore_what_one_machine_explores() {
+    use chopsticks_distributed::ReachCounts;
+    use chopsticks_rules::Position;
+    use chopsticks_solve::{Solution, Summary};
+    use chopsticks_space::Graph;
+    for rules in [
+        Preset::Standard.ruleset(),
+        Preset::Rollover.ruleset(),
+        Ruleset {
+            hands: vec![3, 3],
+            fingers: 6,
+            ..Preset::Standard.ruleset()
+        },
+    ] {
+        let graph = Graph::new(&rules).unwrap();
+        let start = graph.index_of(&Position::start(&rules));
+        let solution = Solution::solve(&graph, &|_| {}).unwrap();
+        let reached = chopsticks_space::explore(&graph, start, &|_| {}).reached;
+        let want = Summary::new(&graph, &solution, &reached, start).unwrap();
+        for threads in [1, 3] {
+            let dir = tempfile::tempdir().unwrap();
+            let reports = run(&rules, Config::process(threads), dir.path(), Some(start)).unwrap();
+            let got = ReachCounts::sum(reports.iter().map(|r| r.reach.as_ref().unwrap()));
+            assert_eq!(got.reachable, want.reachable, "{}", rules.describe());
+            assert_eq!(got.win, want.win);
+            assert_eq!(got.lose, want.lose);
+            assert_eq!(got.draw, want.draw);
+            assert_eq!(got.terminal, want.terminal);
+            assert_eq!(got.longest_win, want.longest_win);
+            assert!(got.messages >= got.reachable - 1);
+        }
+    }
 }
