@@ -349,28 +349,42 @@ fn explore(
                 let mut cap = Some(cap);
                 let mut pending: BTreeMap<u32, (Capability<u32>, Vec<u64>)> = BTreeMap::new();
                 move |(input, frontier), output| {
-                    // Visits `c` (of this worker's range): counts it and sends
-                    // its children, the first time it is reached.
-                    let mut reach = |c: u64, send: &mut dyn FnMut(u64)| {
+                    // Visits `c` (of this worker's range) the first time it is
+                    // reached: counts it and collects its children in `out`,
+                    // but those of this range already seen.
+                    let mut reach = |c: u64, out: &mut Vec<u64>| {
                         let k = (c - first) as usize;
                         if seen[k / 64] >> (k % 64) & 1 == 1 {
                             return;
                         }
                         seen[k / 64] |= 1 << (k % 64);
                         let finished = graph.is_terminal(c);
-                        let mut counts = counts.borrow_mut();
-                        counts.add(c, part.borrow().cells[k], finished);
+                        counts.borrow_mut().add(c, part.borrow().cells[k], finished);
                         if !finished {
                             graph.for_each_child(c, |d| {
-                                counts.messages += 1;
-                                send(d);
+                                let j = d.wrapping_sub(first) as usize;
+                                let mine = d >= first && d < first + len;
+                                if !mine || seen[j / 64] >> (j % 64) & 1 == 0 {
+                                    out.push(d);
+                                }
                             });
                         }
                     };
+                    // Sends the children collected, each once.
+                    let send = |out: &mut Vec<u64>, give: &mut dyn FnMut(u64)| {
+                        out.sort_unstable();
+                        out.dedup();
+                        counts.borrow_mut().messages += out.len() as u64;
+                        for d in out.drain(..) {
+                            give(d);
+                        }
+                    };
+                    let mut out = Vec::new();
                     if let Some(cap) = cap.take() {
                         if (first..first + len).contains(&start) {
                             let mut session = output.session(&cap);
-                            reach(start, &mut |d| session.give(d));
+                            reach(start, &mut out);
+                            send(&mut out, &mut |d| session.give(d));
                         }
                     }
                     input.for_each_stamp(|cap, data| {
@@ -391,8 +405,12 @@ fn explore(
                         let (cap, children) = pending.remove(&depth).expect("present");
                         let mut session = output.session(&cap);
                         for c in children {
-                            reach(c, &mut |d| session.give(d));
+                            reach(c, &mut out);
+                            if out.len() >= SEND_BATCH {
+                                send(&mut out, &mut |d| session.give(d));
+                            }
                         }
+                        send(&mut out, &mut |d| session.give(d));
                     }
                 }
             })
@@ -402,6 +420,9 @@ fn explore(
     let counts = result.borrow().clone();
     counts
 }
+
+/// Children collected before they are sorted, deduplicated and sent.
+const SEND_BATCH: usize = 1 << 20;
 
 /// The cell file of worker `w` in `dir`.
 pub fn cells_path(dir: &Path, worker: usize) -> PathBuf {
