@@ -555,6 +555,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "counted": if explored { "reachable" } else { "index" },
             "explored_on_disk": explored_on_disk,
             "explored_on_workers": on_workers.is_some(),
+            "explore_messages": on_workers.as_ref().map(|c| c.messages),
             "win": summary.win,
             "lose": summary.lose,
             "draw": summary.draw,

@@ -347,7 +347,12 @@ fn explore(
         stream
             .unary_frontier(Exchange::new(owner), "Explore", move |cap, _info| {
                 let mut cap = Some(cap);
+                // The children received for each depth, one bit a position of
+                // the range (a depth and the next are in flight at most), so a
+                // worker holds three bits a position of its range at most,
+                // however many messages a layer brings.
                 let mut pending: BTreeMap<u32, (Capability<u32>, Vec<u64>)> = BTreeMap::new();
+                let words = len.div_ceil(64) as usize;
                 move |(input, frontier), output| {
                     // Visits `c` (of this worker's range) the first time it is
                     // reached: counts it and collects its children in `out`,
@@ -393,9 +398,12 @@ fn explore(
                         };
                         let entry = pending
                             .entry(*cap.time())
-                            .or_insert_with(|| (cap, Vec::new()));
+                            .or_insert_with(|| (cap, vec![0u64; words]));
                         for batch in data {
-                            entry.1.append(batch);
+                            for c in batch.drain(..) {
+                                let k = c - first;
+                                entry.1[(k / 64) as usize] |= 1 << (k % 64);
+                            }
                         }
                     });
                     while let Some(&depth) = pending.keys().next() {
@@ -404,10 +412,15 @@ fn explore(
                         }
                         let (cap, children) = pending.remove(&depth).expect("present");
                         let mut session = output.session(&cap);
-                        for c in children {
-                            reach(c, &mut out);
-                            if out.len() >= SEND_BATCH {
-                                send(&mut out, &mut |d| session.give(d));
+                        for (w, &word) in children.iter().enumerate() {
+                            let mut bits = word;
+                            while bits != 0 {
+                                let c = first + w as u64 * 64 + bits.trailing_zeros() as u64;
+                                bits &= bits - 1;
+                                reach(c, &mut out);
+                                if out.len() >= SEND_BATCH {
+                                    send(&mut out, &mut |d| session.give(d));
+                                }
                             }
                         }
                         send(&mut out, &mut |d| session.give(d));
