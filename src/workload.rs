@@ -279,7 +279,7 @@ pub fn plan_solve(
         // After the solve: the set of positions summarised (one bit a
         // position, also for the exploration on disk) must fit; the cells get
         // three quarters of the budget.
-        let explore = explore_on_disk_bytes(count) + (1 << 20);
+        let explore = count.div_ceil(8) + (1 << 20);
         if explore >= budget {
             anyhow::bail!(
                 "solving {count} positions needs about {} of memory; out of core it still \

@@ -33,10 +33,16 @@ use crate::graph::Graph;
 /// Words of the snapshots read and expanded at a time (8 MiB of each file).
 const CHUNK_WORDS: usize = 1 << 20;
 
+/// Words read at a time for an index of `words` words.
+fn chunk_words(words: usize) -> usize {
+    CHUNK_WORDS.min(words).max(1)
+}
+
 /// Bytes of memory [`explore_on_disk`] needs for `count` positions besides the
-/// move tables: one bit a position and the chunks.
+/// move tables: one bit a position, and the chunks and buffers (six chunks).
 pub fn explore_on_disk_bytes(count: u64) -> u64 {
-    count.div_ceil(64) * 8 + 4 * (CHUNK_WORDS as u64 * 8)
+    let words = count.div_ceil(64);
+    words * 8 + 6 * chunk_words(words as usize) as u64 * 8
 }
 
 fn snapshot_path(dir: &Path, depth: u32) -> PathBuf {
@@ -45,9 +51,10 @@ fn snapshot_path(dir: &Path, depth: u32) -> PathBuf {
 
 /// Writes the words of `seen` to `path`, little-endian.
 fn write_snapshot(seen: &AtomicBitSet, path: &Path) -> std::io::Result<()> {
-    let mut out = BufWriter::with_capacity(8 << 20, File::create(path)?);
-    let mut buf = Vec::with_capacity(CHUNK_WORDS * 8);
-    for chunk in seen.words().chunks(CHUNK_WORDS) {
+    let chunk = chunk_words(seen.words().len());
+    let mut out = BufWriter::with_capacity(chunk * 8, File::create(path)?);
+    let mut buf = Vec::with_capacity(chunk * 8);
+    for chunk in seen.words().chunks(chunk) {
         buf.clear();
         buf.extend(chunk.iter().flat_map(|w| w.load(Relaxed).to_le_bytes()));
         out.write_all(&buf)?;
@@ -112,20 +119,21 @@ fn explore_in(
     loop {
         let now = snapshot_path(dir, depth);
         write_snapshot(&seen, &now)?;
-        let mut current = BufReader::with_capacity(8 << 20, File::open(&now)?);
+        let chunk = chunk_words(words);
+        let mut current = BufReader::with_capacity(chunk * 8, File::open(&now)?);
         let mut before = match depth {
             0 => None,
             _ => Some(BufReader::with_capacity(
-                8 << 20,
+                chunk * 8,
                 File::open(snapshot_path(dir, depth - 1))?,
             )),
         };
         let mut layer = Layer::EMPTY;
-        let (mut cur, mut old) = (vec![0u64; CHUNK_WORDS], vec![0u64; CHUNK_WORDS]);
+        let (mut cur, mut old) = (vec![0u64; chunk], vec![0u64; chunk]);
         let mut bytes = Vec::new();
         let mut first = 0usize;
         while first < words {
-            let len = CHUNK_WORDS.min(words - first);
+            let len = chunk.min(words - first);
             read_words(&mut current, &mut cur[..len], &mut bytes)?;
             match &mut before {
                 Some(input) => read_words(input, &mut old[..len], &mut bytes)?,

@@ -98,6 +98,10 @@ pub struct BenchArgs {
     /// minutes each).
     #[arg(long, default_value_t = 6, value_parser = two_hand_n())]
     max_n: u32,
+    /// explore: with one bit a position in memory and the layers found from
+    /// snapshots on disk (`solve --explore-on-disk`).
+    #[arg(long)]
+    on_disk: bool,
     /// whole: hands a side (F = 10).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
     hands: u32,
@@ -672,11 +676,18 @@ fn explore(args: &BenchArgs) -> Result<()> {
     let start = Position::start(&rules);
     let mut times = Vec::new();
     let mut reachable = 0;
+    let dir = std::env::temp_dir().join(format!("chopsticks-bench-{}.explore", std::process::id()));
     for _ in 0..args.runs {
         let clock = Instant::now();
-        let stats = explore_with_progress(&graph, &start, true);
+        reachable = if args.on_disk {
+            let found =
+                chopsticks_space::explore_on_disk(&graph, graph.index_of(&start), &dir, &|_| {});
+            let _ = std::fs::remove_dir(&dir);
+            found?.reachable()
+        } else {
+            explore_with_progress(&graph, &start, true).reachable()
+        };
         times.push(clock.elapsed().as_secs_f64());
-        reachable = stats.reachable();
     }
     times.sort_by(f64::total_cmp);
     let best = times[0];
@@ -686,6 +697,7 @@ fn explore(args: &BenchArgs) -> Result<()> {
     if args.json {
         super::print_json(&json!({
             "workload": "explore",
+            "on_disk": args.on_disk,
             "ruleset": rules.describe(),
             "positions": graph.count(),
             "reachable": reachable,
@@ -699,7 +711,14 @@ fn explore(args: &BenchArgs) -> Result<()> {
         }));
         return Ok(());
     }
-    println!("workload:        explore reachable positions");
+    println!(
+        "workload:        explore reachable positions{}",
+        if args.on_disk {
+            " (one bit a position in memory, the layers from snapshots on disk)"
+        } else {
+            ""
+        }
+    );
     println!("ruleset:         {}", rules.describe());
     println!(
         "positions:       {} in the index, {reachable} reachable",
