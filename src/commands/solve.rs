@@ -371,7 +371,7 @@ fn solve_values_only(
         saved: save.is_some(),
         workers: None,
         values_only: true,
-        updates: Some(report.updates.clone()),
+        updates: Some(report.updates),
     };
     Ok(Some((solved, method)))
 }
@@ -384,11 +384,6 @@ fn summary_of_counts(
     counts: &chopsticks_distributed::ReachCounts,
     start: u64,
 ) -> Result<Summary> {
-    let seat = |win, lose| chopsticks_solve::SeatCounts {
-        win,
-        lose,
-        draw: counts.draw,
-    };
     Ok(Summary {
         reachable: counts.reachable,
         win: counts.win,
@@ -397,7 +392,7 @@ fn summary_of_counts(
         terminal: counts.terminal,
         start: s.solution.outcome_at(start)?,
         start_seats: s.solution.seat_outcomes_at(start)?,
-        seats: vec![seat(counts.win, counts.lose), seat(counts.lose, counts.win)],
+        seats: chopsticks_solve::SeatCounts::of_sides(counts.win, counts.lose, counts.draw, 2),
         longest_win: counts.longest_win,
     })
 }
@@ -500,8 +495,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .collect::<Option<Vec<_>>>()
             .map(chopsticks_distributed::ReachCounts::sum)
     });
-    let (reached, explored_on_disk) = if on_workers.is_some() || !explored {
+    let (reached, explored_on_disk) = if on_workers.is_some() {
         (BitSet::new(0), false)
+    } else if !explored {
+        (BitSet::full(graph.count()), false)
     } else {
         let dir = match &args.save {
             Some(path) => PathBuf::from(format!("{}.explore", path.display())),
@@ -519,13 +516,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let summary = match &on_workers {
         Some(counts) => summary_of_counts(&s, counts, start_index)?,
-        None if explored => Summary::new(graph, &s.solution, &reached, start_index)?,
-        None => Summary::new(
-            graph,
-            &s.solution,
-            &BitSet::full(graph.count()),
-            start_index,
-        )?,
+        None => Summary::new(graph, &s.solution, &reached, start_index)?,
     };
     drop(reached);
     if let Some(path) = &args.save {

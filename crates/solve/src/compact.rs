@@ -122,17 +122,22 @@ struct Header {
     resolved: u64,
 }
 
-/// `count` cells holding 0, from zeroed memory (the operating system's zero
-/// pages: nothing is written until a cell is).
-fn zeroed_bytes(count: usize) -> Vec<AtomicU8> {
-    let mut zeros = std::mem::ManuallyDrop::new(vec![0u8; count]);
-    let (ptr, len, cap) = (zeros.as_mut_ptr(), zeros.len(), zeros.capacity());
+/// The same bytes as atomic cells, in the same allocation (no copy).
+fn into_atomic(bytes: Vec<u8>) -> Vec<AtomicU8> {
+    let mut bytes = std::mem::ManuallyDrop::new(bytes);
+    let (ptr, len, cap) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
     // SAFETY: `AtomicU8` has the same size, alignment and bit validity as `u8`
     // (documented by the standard library), so the allocation of a `Vec<u8>`
     // with this pointer, length and capacity is a valid `Vec<AtomicU8>`; the
     // original vector is not dropped (ManuallyDrop), so the allocation has one
     // owner.
     unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU8>(), len, cap) }
+}
+
+/// `count` cells holding 0, from zeroed memory (the operating system's zero
+/// pages: nothing is written until a cell is).
+fn zeroed_bytes(count: usize) -> Vec<AtomicU8> {
+    into_atomic(vec![0u8; count])
 }
 
 /// Solves the values of every position of a two-player variant, one byte a
@@ -500,12 +505,7 @@ fn read_checkpoint(
     if crc.finalize() != u32::from_le_bytes(sum) {
         return Err(bad("is damaged (its checksum does not match)"));
     }
-    let mut cells = std::mem::ManuallyDrop::new(cells);
-    let (ptr, len, cap) = (cells.as_mut_ptr(), cells.len(), cells.capacity());
-    // SAFETY: as in `zeroed_bytes`: `AtomicU8` has the layout and bit validity
-    // of `u8`, and the original vector is not dropped.
-    let cells = unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU8>(), len, cap) };
-    Ok(Some((header, marks, cells)))
+    Ok(Some((header, marks, into_atomic(cells))))
 }
 
 #[cfg(test)]

@@ -368,7 +368,7 @@ fn expected_size(header: &Header, version: u32, table_start: usize) -> Option<u6
 }
 
 /// The block checksums of a version 3 file, checked against their own checksum.
-fn read_crcs(tail: &[u8], path: &Path) -> Result<Vec<u32>, SolveError> {
+pub(crate) fn read_crcs(tail: &[u8], path: &Path) -> Result<Vec<u32>, SolveError> {
     let (list, last) = tail.split_at(tail.len() - 4);
     if crc32fast::hash(list) != u32::from_le_bytes(last.try_into().expect("4 bytes")) {
         return Err(error(

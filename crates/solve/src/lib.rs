@@ -293,6 +293,22 @@ pub struct SeatCounts {
 }
 
 impl SeatCounts {
+    /// Every seat's counts of `players` seats in two sides (two players, or
+    /// team play) from the mover's `win`, `lose` and `draw`: the seats of the
+    /// mover's side (0, 2, …) share her outcome, the others have its opposite.
+    pub fn of_sides(win: u64, lose: u64, draw: u64, players: usize) -> Vec<SeatCounts> {
+        (0..players)
+            .map(|seat| {
+                let (win, lose) = if seat.is_multiple_of(2) {
+                    (win, lose)
+                } else {
+                    (lose, win)
+                };
+                SeatCounts { win, lose, draw }
+            })
+            .collect()
+    }
+
     fn add(&mut self, o: Outcome) {
         match o.value {
             Value::Win => self.win += 1,
@@ -368,18 +384,11 @@ impl Summary {
                 }
                 _ => None,
             };
-            let part = match &in_memory {
-                Some(t) => Self::count_words(graph, solution, t, first, chunk, k * slice, &empty)?,
-                None => Self::count_words(
-                    graph,
-                    solution,
-                    &solution.table,
-                    0,
-                    chunk,
-                    k * slice,
-                    &empty,
-                )?,
+            let (table, base) = match &in_memory {
+                Some(t) => (t, first),
+                None => (&solution.table, 0),
             };
+            let part = Self::count_words(graph, solution, table, base, chunk, k * slice, &empty)?;
             if let Table::Paged(table) = &solution.table {
                 table.release_cache();
             }
@@ -390,23 +399,7 @@ impl Summary {
         }
         let mut total = total.unwrap_or_else(empty);
         if solution.concept != Concept::Coalition {
-            // The seats of the mover's side share her outcome, the others have its
-            // opposite.
-            for (seat, counts) in total.seats.iter_mut().enumerate() {
-                *counts = if seat.is_multiple_of(2) {
-                    SeatCounts {
-                        win: total.win,
-                        lose: total.lose,
-                        draw: total.draw,
-                    }
-                } else {
-                    SeatCounts {
-                        win: total.lose,
-                        lose: total.win,
-                        draw: total.draw,
-                    }
-                };
-            }
+            total.seats = SeatCounts::of_sides(total.win, total.lose, total.draw, players);
         }
         Ok(total)
     }

@@ -5,11 +5,11 @@
 //! (4 KiB each, a page). Opening a file reads its header and, up to
 //! [`EAGER_CHECKSUM_BYTES`], that list (577 KiB for 591 million positions),
 //! checked against its own checksum; a longer list (8.3 MiB for 8.5·10⁹
-//! positions, whose reading was most of a cold query) is read a page of 1,024
-//! checksums at a time when a block it covers is first read. A checksum damaged
-//! in such a list is caught when a block fails against it (the block is called
-//! damaged; it is never believed), and the list's own checksum is checked when
-//! the whole table is ([`PagedTable::check_all`]). The file is kept open; a query then reads the
+//! positions) is read a page of 1,024 checksums at a time when a block it
+//! covers is first read. A checksum damaged in such a list is caught when a
+//! block fails against it (the block is called damaged; it is never believed),
+//! and the list's own checksum is checked when the whole table is
+//! ([`PagedTable::check_all`]). The file is kept open; a query then reads the
 //! blocks holding its position, the position's children and theirs (what
 //! checking them against the rules needs), asking the operating system for all
 //! of them at once ([`PagedTable::prefetch`]). Pages are the unit because those
@@ -283,15 +283,7 @@ impl PagedTable {
         self.file
             .read_exact_at(&mut bytes, *offset)
             .map_err(|e| self.read_error(e))?;
-        let (list, last) = bytes.split_at(4 * count);
-        if crc32fast::hash(list) != u32::from_le_bytes(last.try_into().expect("4 bytes")) {
-            return Err(SolveError::File {
-                path: self.path.clone(),
-                message: "corrupted: the list of block checksums does not match its checksum"
-                    .into(),
-            });
-        }
-        Ok(())
+        crate::file::read_crcs(&bytes, Path::new(&self.path)).map(|_| ())
     }
 
     fn read_error(&self, e: std::io::Error) -> SolveError {
