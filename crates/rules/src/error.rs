@@ -20,6 +20,9 @@ pub enum RulesError {
         notation: &'static str,
         message: String,
     },
+    /// A player number that names no player of the rules.
+    #[error("`{text}` names no player: players are numbered 1 to {players}")]
+    Player { text: String, players: usize },
     /// A move written as text is not legal (or not understood) in the position.
     #[error("{0}")]
     Move(String),

@@ -24,6 +24,7 @@
 use crate::error::{Result, RulesError};
 use crate::hands::is_alive;
 use crate::notation::{error, read_compact, read_dashed, Notation};
+use crate::player::Player;
 use crate::position::Position;
 use crate::ruleset::Ruleset;
 
@@ -180,6 +181,38 @@ impl SeatedPosition {
         SeatedPosition::new(rules, turn, position)
     }
 
+    /// The player to move.
+    pub fn mover(&self) -> Player {
+        Player::from_seat(self.turn)
+    }
+
+    /// Every player's hands for people, the one form every command, the API and
+    /// the page print: Player 1 first, in seat order, each player's hands ascending,
+    /// the player to move starred: `P1* [1,1]  P2 [1,2]`.
+    pub fn hands_line(&self) -> String {
+        self.hands_line_with(|_| None)
+    }
+
+    /// [`hands_line`](Self::hands_line) with a label after some players' hands
+    /// (`P1* [1,1] (you)  P2 [1,2] (computer)`).
+    pub fn hands_line_with(&self, label: impl Fn(Player) -> Option<String>) -> String {
+        self.hands_by_seat()
+            .iter()
+            .enumerate()
+            .map(|(seat, hands)| {
+                let player = Player::from_seat(seat);
+                let star = if seat == self.turn { "*" } else { "" };
+                let values: Vec<String> = hands.iter().map(u32::to_string).collect();
+                let mut text = format!("{}{star} [{}]", player.short(), values.join(","));
+                if let Some(label) = label(player) {
+                    text.push_str(&format!(" ({label})"));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+
     /// Writes `N_HANDS`: the seat to move, then every seat's hands, Player 1 first,
     /// in the compact notation for two players when it applies (`1_1112`, as
     /// GamesCrafters writes Chopsticks positions), else the dashed one.
@@ -219,6 +252,13 @@ mod tests {
         assert_eq!(plain.turn(), 0);
         assert_eq!(plain.to_text(&r).unwrap(), "1_1211");
         assert_eq!(SeatedPosition::start(&r).to_text(&r).unwrap(), "1_1111");
+        assert_eq!(s.hands_line(), "P1 [1,1]  P2* [1,2]");
+        let puzzle = SeatedPosition::parse("1_2202", &r).unwrap();
+        assert_eq!(puzzle.hands_line(), "P1* [2,2]  P2 [0,2]");
+        assert_eq!(
+            puzzle.hands_line_with(|p| (p.seat() == 0).then(|| "you".to_string())),
+            "P1* [2,2] (you)  P2 [0,2]"
+        );
     }
 
     #[test]
