@@ -18,6 +18,7 @@ mod commands;
 mod memory;
 mod progress;
 mod rules_args;
+mod text;
 mod workload;
 
 use clap::{CommandFactory, Parser, Subcommand};

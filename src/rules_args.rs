@@ -252,30 +252,50 @@ impl RulesArgs {
 /// The `--notation` option.
 #[derive(Args, Debug, Clone, Default)]
 pub struct NotationArgs {
-    /// How to write positions: compact (Wikipedia, 1211), dashed (Rahman, 12-11) or
-    /// paper ((1,2|1,1)_4). Default: compact when every hand is one digit.
-    #[arg(long)]
+    /// How to write positions: seated (`2_1312`: the player to move, then every
+    /// player's hands, Player 1 first; the default where the player to move is
+    /// known), compact (Wikipedia, `1211`, the player to move first), dashed
+    /// (Rahman, `12-11`) or paper (`(1,2|1,1)_4`). Default elsewhere: compact when
+    /// every hand is one digit.
+    #[arg(long, value_name = "NOTATION")]
     pub notation: Option<String>,
 }
 
 impl NotationArgs {
-    /// The notation chosen, refused at once (before any long work) when it cannot
-    /// write positions of these rules.
+    /// The mover-first notation chosen, for commands that print the solver's
+    /// canonical positions (the player to move first, no seat): refused at once
+    /// (before any long work) when it cannot write positions of these rules, and
+    /// `seated` refused with what to use instead.
     pub fn notation(&self, rules: &Ruleset) -> Result<Notation> {
-        let notation = match &self.notation {
-            None => Notation::default_for(rules),
-            Some(name) => match Notation::from_name(name) {
-                Some(n) => n,
-                None => bail!(
-                    "unknown notation `{}`; use compact, dashed or paper",
-                    quoted(name)
-                ),
-            },
+        match self.printed(rules)? {
+            Some(n) => Ok(n),
+            None if self.notation.is_none() => Ok(Notation::default_for(rules)),
+            None => bail!(
+                "this command prints positions as the solver keeps them, the player to \
+                 move first, with no seat: use --notation compact, dashed or paper"
+            ),
+        }
+    }
+
+    /// The printing of commands that know whose turn it is: `None` for the seated
+    /// id (the default), `Some(notation)` for a mover-first notation.
+    pub fn printed(&self, rules: &Ruleset) -> Result<Option<Notation>> {
+        let Some(name) = &self.notation else {
+            return Ok(None);
+        };
+        if name.eq_ignore_ascii_case("seated") {
+            return Ok(None);
+        }
+        let Some(notation) = Notation::from_name(name) else {
+            bail!(
+                "unknown notation `{}`; use seated, compact, dashed or paper",
+                quoted(name)
+            );
         };
         // Whether a notation can write a ruleset's positions depends on the rules
         // only, so the start tells.
         chopsticks_rules::Position::start(rules).to_notation(rules, notation)?;
-        Ok(notation)
+        Ok(Some(notation))
     }
 }
 

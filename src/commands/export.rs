@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use chopsticks_rules::{quoted, Position};
+use chopsticks_rules::{quoted, Position, SeatedPosition};
 use chopsticks_solve::export::{export, ExportFormat, Selection};
 use clap::Args;
 
@@ -57,7 +57,9 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let (s, (notation, start)) = solved_with(&args.rules, &args.db, args.quiet, |rules| {
         let notation = args.notation.notation(rules)?;
         let start = match &args.start {
-            Some(text) => Position::parse(text, rules).context("--start")?,
+            Some(text) => SeatedPosition::parse(text, rules)
+                .context("--start")?
+                .into_position(),
             None => Position::start(rules),
         };
         if let Some(path) = output {

@@ -21,15 +21,21 @@ pub mod table;
 pub mod value;
 pub mod verify;
 
-/// Writes a position reached by one move from a position written with its mover on
-/// the left. In the paper's notation Left and Right keep their sides, so the child
+/// Writes a position reached by one move from `parent`, a `step` of seats on: as
+/// its seated id by default (`printed` is `None`), else in the mover-first notation
+/// asked for. In the paper's notation Left and Right keep their sides, so the child
 /// (whose mover is the parent's opponent) is written with the parent's mover as Left
 /// and marked "Right to move"; other notations list the mover first as usual.
 pub fn child_text(
     rules: &chopsticks_rules::Ruleset,
-    notation: chopsticks_rules::Notation,
+    printed: Option<chopsticks_rules::Notation>,
+    parent: &chopsticks_rules::SeatedPosition,
     child: &chopsticks_rules::Position,
+    step: usize,
 ) -> anyhow::Result<String> {
+    let Some(notation) = printed else {
+        return Ok(parent.after(child.clone(), step).to_text(rules)?);
+    };
     if notation == chopsticks_rules::Notation::Paper && rules.players() == 2 {
         let players = vec![child.players()[1].clone(), child.players()[0].clone()];
         let left_view = chopsticks_rules::Position::new(rules, players)?;
@@ -41,16 +47,27 @@ pub fn child_text(
     Ok(child.to_notation(rules, notation)?)
 }
 
-/// Prints a value as pretty JSON on stdout.
-/// The plural ending of a count's noun: "" for 1, "s" otherwise.
-pub fn plural(n: u64) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
+/// The keys every JSON output that concerns one variant carries: `variant` (its
+/// id, as `--variant` reads it), `description` (the ruleset in words) and
+/// `ruleset` (every rule as a field), added to `value` (an object).
+pub fn with_variant(
+    rules: &chopsticks_rules::Ruleset,
+    mut value: serde_json::Value,
+) -> serde_json::Value {
+    if let Some(map) = value.as_object_mut() {
+        map.insert("variant".into(), rules.variant_id().into());
+        map.insert("description".into(), rules.describe().into());
+        map.insert(
+            "ruleset".into(),
+            serde_json::to_value(rules).expect("rulesets serialise"),
+        );
     }
+    value
 }
 
+pub use crate::text::plural;
+
+/// Prints a value as pretty JSON on stdout.
 pub fn print_json(value: &serde_json::Value) {
     println!(
         "{}",

@@ -1,7 +1,7 @@
 //! `chopsticks moves POSITION`: the legal moves and the positions they lead to.
 
 use anyhow::{bail, Result};
-use chopsticks_rules::Position;
+use chopsticks_rules::SeatedPosition;
 use clap::Args;
 use serde_json::json;
 
@@ -12,7 +12,9 @@ pub const MAX_LISTED_MOVES: u64 = 100_000;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
-    /// The position, in any notation: `1211`, `[1211]`, `12-11`, `1,12-3,4`, `(1,2|1,1)_4`.
+    /// The position, in any notation: seated `2_1112` (Player 2 to move, every
+    /// player's hands, Player 1 first), or the player to move first: `1211`,
+    /// `[1211]`, `12-11`, `1,12-3,4`, `(1,2|1,1)_4`.
     position: String,
     #[command(flatten)]
     rules: RulesArgs,
@@ -25,9 +27,9 @@ pub struct MovesArgs {
 
 pub fn run(args: &MovesArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
-    let notation = args.notation.notation(&rules)?;
-    let position = Position::parse(&args.position, &rules)?;
-    let write = |p: &Position| p.to_notation(&rules, notation);
+    let printed = args.notation.printed(&rules)?;
+    let seated = SeatedPosition::parse(&args.position, &rules)?;
+    let position = seated.position();
     let bound = position.move_count_bound(&rules);
     if bound > MAX_LISTED_MOVES {
         bail!(
@@ -36,23 +38,36 @@ pub fn run(args: &MovesArgs) -> Result<()> {
             rules.fingers
         );
     }
-    let moves = position.moves(&rules);
+    let moves = position.moves_with_steps(&rules);
     if args.json {
         let list = moves
             .iter()
-            .map(|(m, q)| {
-                Ok(json!({"move": m.describe(&rules), "kind": m.kind(), "to": super::child_text(&rules, notation, q)?}))
+            .map(|(m, q, step)| {
+                Ok(json!({
+                    "move": m.describe(&rules),
+                    "kind": m.kind(),
+                    "to": super::child_text(&rules, printed, &seated, q, *step)?,
+                }))
             })
             .collect::<Result<Vec<_>>>()?;
-        super::print_json(&json!({
-            "ruleset": rules.describe(),
-            "position": write(&position)?,
-            "terminal": position.is_terminal(&rules),
-            "moves": list,
-        }));
+        super::print_json(&super::with_variant(
+            &rules,
+            json!({
+                "position": seated.write(&rules, printed)?,
+                "player": seated.mover().number(),
+                "hands": seated.hands_by_seat(),
+                "terminal": position.is_terminal(&rules),
+                "moves": list,
+            }),
+        ));
         return Ok(());
     }
-    println!("{} ({})", write(&position)?, rules.describe());
+    println!(
+        "{}  {} ({})",
+        seated.write(&rules, printed)?,
+        seated.hands_line(),
+        rules.describe()
+    );
     if position.is_terminal(&rules) {
         println!("The game is over: no moves.");
         return Ok(());
@@ -64,17 +79,17 @@ pub fn run(args: &MovesArgs) -> Result<()> {
     );
     let width = moves
         .iter()
-        .map(|(m, _)| m.describe(&rules).chars().count())
+        .map(|(m, _, _)| m.describe(&rules).chars().count())
         .max()
         .unwrap_or(0);
-    for (m, q) in &moves {
+    for (m, q, step) in &moves {
         let text = m.describe(&rules);
         let pad = width - text.chars().count();
         println!(
             "  {text}{}  {:<11} → {}",
             " ".repeat(pad),
             m.kind(),
-            super::child_text(&rules, notation, q)?
+            super::child_text(&rules, printed, &seated, q, *step)?
         );
     }
     Ok(())

@@ -2,18 +2,19 @@
 
 use anyhow::Result;
 use chopsticks_learn::{optimal_line, Line};
-use chopsticks_rules::{Position, SeatedPosition};
-use chopsticks_solve::Concept;
+use chopsticks_rules::{team_seats, team_text, Player, SeatedPosition};
+use chopsticks_solve::{Concept, Outcome};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{outcome_json, outcome_text, seat_label, solved, verdict, DbArgs};
+use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs};
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
-    /// The position, in any notation (mover's hands first), or with the seat to
-    /// move (`2_1213`: Player 2 to move, every seat's hands, Player 1 first).
+    /// The position, in any notation: seated `2_1312` (Player 2 to move, every
+    /// player's hands, Player 1 first), or the player to move first (`1213`,
+    /// `12-13`, `(1,2|1,3)_4`, read as Player 1 to move).
     position: String,
     /// Show, after each move, the line that follows it with best play on both
     /// sides (to the end of the game, or for a draw to the first position met
@@ -32,14 +33,14 @@ pub struct QueryArgs {
 
 pub fn run(args: &QueryArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
-    let notation = args.notation.notation(&s.rules)?;
+    let printed = args.notation.printed(&s.rules)?;
     let seated = SeatedPosition::parse(&args.position, &s.rules)?;
     let position = seated.position().clone();
     s.check_around(&position)?;
-    let write = |p: &Position| p.to_notation(&s.rules, notation);
     let moves = s.solution.evaluate_moves(&position)?;
     let seats = s.solution.seat_outcomes(&position)?;
     let concept = s.solution.concept();
+    let mover = seated.mover();
     // The lines (`--line`): from the position, and after each move.
     let (line, move_lines) = if args.line {
         let mut checker = s.checker()?;
@@ -58,6 +59,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     } else {
         (None, Vec::new())
     };
+    let written = seated.write(&s.rules, printed)?;
     if args.output.json {
         let list = moves
             .iter()
@@ -66,10 +68,10 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                 let mut entry = json!({
                     "move": m.mv.describe(&s.rules),
                     "kind": m.mv.kind(),
-                    "to": super::child_text(&s.rules, notation, &m.to)?,
+                    "to": super::child_text(&s.rules, printed, &seated, &m.to, m.step)?,
                     "value": m.outcome.value.name(),
                     "remoteness": m.outcome.remoteness,
-                    "seats": m.seats.iter().map(outcome_json).collect::<Vec<_>>(),
+                    "players": players_json(&seated, &m.seats),
                 });
                 if let Some(l) = move_lines.get(k) {
                     entry["line"] = serde_json::to_value(l)?;
@@ -78,37 +80,42 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             })
             .collect::<Result<Vec<_>>>()?;
         let mut value = outcome_json(&seats[0]);
-        value["position"] = json!(write(&position)?);
+        value["position"] = json!(written);
+        value["player"] = json!(mover.number());
+        value["hands"] = json!(seated.hands_by_seat());
         value["terminal"] = json!(position.is_terminal(&s.rules));
         value["concept"] = json!(s.solution.concept());
-        value["seats"] = json!(seats.iter().map(outcome_json).collect::<Vec<_>>());
+        value["players"] = players_json(&seated, &seats);
         value["moves"] = json!(list);
         if let Some(l) = &line {
             value["line"] = serde_json::to_value(l)?;
         }
-        super::print_json(&value);
+        super::print_json(&super::with_variant(&s.rules, value));
         return Ok(());
     }
+    let head = format!("{written}  {}", seated.hands_line());
     match concept {
         Concept::Coalition => {
-            println!(
-                "{}: each seat's value alone against all the others together:",
-                write(&position)?
-            );
-            for (seat, o) in seats.iter().enumerate() {
-                println!("  seat {:<12} {}", seat_label(seat), outcome_text(o));
+            println!("{head}: each player's value alone against all the others together:");
+            for (player, o) in by_player(&seated, &seats) {
+                let to_move = if player == mover { " (to move)" } else { "" };
+                println!(
+                    "  {:<20} {}",
+                    format!("{player}{to_move}"),
+                    outcome_text(o)
+                );
             }
         }
         Concept::Teams => println!(
-            "{}: {} for the mover's team (seats 0, 2, …)",
-            write(&position)?,
-            outcome_text(&seats[0])
+            "{head}: {} for {}, to move, and partners ({})",
+            outcome_text(&seats[0]),
+            mover,
+            team_text(team_seats(mover.seat(), s.rules.players()))
         ),
         Concept::TwoPlayer => println!(
-            "{}: {} ({})",
-            write(&position)?,
+            "{head}: {} ({})",
             outcome_text(&seats[0]),
-            verdict(&seats[0])
+            verdict(&seats[0], mover)
         ),
     }
     if moves.is_empty() {
@@ -120,10 +127,16 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     }
     let whose = match concept {
         Concept::Coalition => {
-            "value for the player making the move, then for seats 1, 2, … after it"
+            format!(
+                "value for {mover}, who moves, then for {}",
+                (1..s.rules.players())
+                    .map(|k| Player::from_seat(seated.seat_of(k)).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         }
-        Concept::Teams => "value for the team making the move",
-        Concept::TwoPlayer => "value for the player making the move",
+        Concept::Teams => format!("value for {mover}'s team, which moves"),
+        Concept::TwoPlayer => format!("value for {mover}, who moves"),
     };
     println!("Moves, best first ({whose}):");
     let width = moves
@@ -142,11 +155,35 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         };
         println!(
             "  {text}{pad}  → {:<14} {value}",
-            super::child_text(&s.rules, notation, &m.to)?,
+            super::child_text(&s.rules, printed, &seated, &m.to, m.step)?,
         );
         if let Some(l) = move_lines.get(k) {
             println!("      then: {}", l.text());
         }
     }
     Ok(())
+}
+
+/// The outcomes of `seats` (counted from the mover of `seated`) by player,
+/// Player 1 first.
+fn by_player<'a>(seated: &SeatedPosition, seats: &'a [Outcome]) -> Vec<(Player, &'a Outcome)> {
+    let mut list: Vec<(Player, &Outcome)> = seats
+        .iter()
+        .enumerate()
+        .map(|(k, o)| (Player::from_seat(seated.seat_of(k)), o))
+        .collect();
+    list.sort_by_key(|(p, _)| *p);
+    list
+}
+
+/// `[{"player": 1, "value": "win", "remoteness": 5}, …]`, Player 1 first.
+fn players_json(seated: &SeatedPosition, seats: &[Outcome]) -> serde_json::Value {
+    by_player(seated, seats)
+        .into_iter()
+        .map(|(p, o)| {
+            let mut entry = outcome_json(o);
+            entry["player"] = json!(p.number());
+            entry
+        })
+        .collect()
 }

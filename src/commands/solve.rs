@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chopsticks_rules::{Position, PositionIndex, Ruleset};
+use chopsticks_rules::{team_seats, team_text, Player, Position, PositionIndex, Ruleset, SeatedPosition};
 use chopsticks_solve::parts::{self, DiskPlan, DiskReport};
 use chopsticks_solve::{file, Concept, Summary, Value};
 use chopsticks_space::BitSet;
@@ -12,9 +12,10 @@ use clap::Args;
 use serde_json::json;
 
 use super::solved::{
-    concept_text, outcome_json, outcome_text, seat_label, solved_with, DbArgs, Solved,
+    concept_text, outcome_json, outcome_text, solved_with, turn_label, DbArgs, Solved,
 };
 use crate::memory::human_bytes;
+use crate::text;
 use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 use crate::workload::{graph_for_plan, plan_solve, reachable_set, SolveMode, SolvePlan};
@@ -403,8 +404,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let prepare = |rules: &Ruleset| -> Result<_> {
         let notation = args.notation.notation(rules)?;
         let start = match &args.start {
-            Some(text) => Position::parse(text, rules).context("--start")?,
-            None => Position::start(rules),
+            Some(text) => SeatedPosition::parse(text, rules).context("--start")?,
+            None => SeatedPosition::start(rules),
         };
         if let Some(path) = &args.save {
             chopsticks_files::check_writable(path).context("cannot save the solution")?;
@@ -438,7 +439,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             None => plan = plan_solve(&rules, count, args.memory, args.save.is_some(), false)?,
         }
     }
-    let (mut s, (notation, start), method) = match (values_solved, args.workers, &plan.mode) {
+    let (mut s, (notation, start_seated), method) = match (values_solved, args.workers, &plan.mode) {
         (Some(done), _, _) => done,
         (None, Some(workers), _) => {
             let prepared = prepare(&rules)?;
@@ -487,6 +488,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let graph = s.graph()?;
+    let start = start_seated.position().clone();
     let start_index = graph.index_of(&start);
     // The workers of a distributed solve explored from the start themselves.
     let on_workers = method.workers.as_ref().and_then(|w| {
@@ -533,14 +535,24 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => s.solve_time.as_secs_f64(),
     };
     let rate = s.solution.count() as f64 / solve_seconds.max(1e-9);
+    // The start's outcome for each player, counted from the one to move there.
+    let start_players: Vec<(Player, chopsticks_solve::Outcome)> = summary
+        .start_seats
+        .iter()
+        .enumerate()
+        .map(|(after, o)| (Player::from_seat(start_seated.seat_of(after)), *o))
+        .collect();
+    // The start as the user gave it: seated unless a mover-first notation is asked.
+    let start_text = match args.notation.notation {
+        None => start_seated.to_text(&s.rules)?,
+        Some(_) => write(&start)?,
+    };
     let longest = match summary.longest_win {
         Some((i, r)) => Some((write(&graph.position(i))?, r)),
         None => None,
     };
     if args.output.json {
-        super::print_json(&json!({
-            "ruleset": s.rules,
-            "description": s.rules.describe(),
+        super::print_json(&super::with_variant(&s.rules, json!({
             "positions": s.solution.count(),
             "reachable": explored.then_some(summary.reachable),
             "counted": if explored { "reachable" } else { "index" },
@@ -552,11 +564,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "draw": summary.draw,
             "terminal": summary.terminal,
             "start_position": write(&start)?,
+            "start_seated": start_seated.to_text(&s.rules)?,
             "start": outcome_json(&summary.start),
             "concept": s.solution.concept(),
-            "start_seats": summary.start_seats.iter().map(outcome_json).collect::<Vec<_>>(),
-            "seats": summary.seats.iter().enumerate().map(|(seat, c)| json!({
-                "seat": seat, "win": c.win, "lose": c.lose, "draw": c.draw,
+            "start_player": start_seated.mover().number(),
+            "start_players": start_players.iter().map(|(p, o)| {
+                let mut entry = outcome_json(o);
+                entry["player"] = json!(p.number());
+                entry
+            }).collect::<Vec<_>>(),
+            "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
+                "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
             })).collect::<Vec<_>>(),
             "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
             "seconds": seconds,
@@ -586,7 +604,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "bits_per_position": s.solution.table().bits_per_entry()
                 * s.solution.concept().width(s.rules.players()) as u64,
             "saved": args.save.as_ref().map(|p| p.display().to_string()),
-        }));
+        })));
         return Ok(());
     }
     let concept = s.solution.concept();
@@ -594,9 +612,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     println!("Ruleset:              {}", s.rules.describe());
     println!(
         "Solved:               {} positions (every position of the index){}",
-        s.solution.count(),
+        text::count(s.solution.count()),
         match concept {
-            Concept::Coalition => format!(" × {players} seats"),
+            Concept::Coalition => format!(", each for {players} players"),
             _ => String::new(),
         }
     );
@@ -606,8 +624,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if explored {
         println!(
             "Reachable:            {} positions from {}{}",
-            summary.reachable,
-            write(&start)?,
+            text::count(summary.reachable),
+            start_text,
             if explored_on_disk {
                 " (explored with one bit a position in memory, the layers on disk)"
             } else {
@@ -617,37 +635,41 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     } else {
         println!(
             "Reachable:            not counted ({} positions in the index; `--reachable` explores from {} at 6–12 M positions/s)",
-            graph.count(),
-            write(&start)?
+            text::count(graph.count()),
+            start_text
         );
         println!("Every position of the index, by value:");
     }
     if concept == Concept::Coalition {
-        println!("  finished games:     {}", summary.terminal);
-        println!("  positions in play, by each seat's value (seat 0 moves, then turn order):");
+        println!("  finished games:     {}", text::count(summary.terminal));
         println!(
-            "    {:<14} {:>10} {:>10} {:>10}   at the start",
-            "seat", "win", "lose", "draw"
+            "  positions in play, by the value of each player, counted from the one to move:"
         );
-        for (seat, c) in summary.seats.iter().enumerate() {
+        println!(
+            "    {:<14} {:>14} {:>14} {:>14}   at the start",
+            "player", "win", "lose", "draw"
+        );
+        for (after, c) in summary.seats.iter().enumerate() {
+            let (player, o) = &start_players[after];
             println!(
-                "    {:<14} {:>10} {:>10} {:>10}   {}",
-                seat_label(seat),
-                c.win,
-                c.lose,
-                c.draw,
-                outcome_text(&summary.start_seats[seat])
+                "    {:<14} {:>14} {:>14} {:>14}   {player}: {}",
+                turn_label(after),
+                text::count(c.win),
+                text::count(c.lose),
+                text::count(c.draw),
+                outcome_text(o)
             );
         }
         let named = |value: Value| -> Vec<String> {
-            summary
-                .start_seats
+            let mut list: Vec<_> = start_players
                 .iter()
-                .enumerate()
                 .filter(|(_, o)| o.value == value)
-                .map(|(seat, o)| match o.remoteness {
-                    Some(r) => format!("player {} in {r}", seat + 1),
-                    None => format!("player {}", seat + 1),
+                .collect();
+            list.sort_by_key(|(p, _)| *p);
+            list.iter()
+                .map(|(p, o)| match o.remoteness {
+                    Some(r) => format!("{p} in {r}"),
+                    None => p.to_string(),
                 })
                 .collect()
         };
@@ -678,19 +700,27 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     } else {
         if concept == Concept::Teams {
-            println!("  wins for the mover's team: {}", summary.win);
+            println!("  wins for the mover's team: {}", text::count(summary.win));
         } else {
-            println!("  wins for the mover: {}", summary.win);
+            println!("  wins for the mover: {}", text::count(summary.win));
         }
-        println!("  losses:             {}", summary.lose);
-        println!("  draws:              {}", summary.draw);
-        println!("  finished games:     {}", summary.terminal);
+        println!("  losses:             {}", text::count(summary.lose));
+        println!("  draws:              {}", text::count(summary.draw));
+        println!("  finished games:     {}", text::count(summary.terminal));
+        let mover = start_seated.mover();
+        let other = Player::from_seat(start_seated.seat_of(1));
         let who = match (concept, summary.start.value) {
-            (Concept::Teams, Value::Win) => "the first player's team can force a win",
-            (Concept::Teams, Value::Lose) => "the second player's team can force a win",
-            (_, Value::Win) => "the first player can force a win",
-            (_, Value::Lose) => "the second player can force a win",
-            (_, Value::Draw) => "neither side can force a win",
+            (Concept::Teams, Value::Win) => format!(
+                "{}, {mover}'s team, can force a win",
+                team_text(team_seats(mover.seat(), players))
+            ),
+            (Concept::Teams, Value::Lose) => format!(
+                "{}, {other}'s team, can force a win",
+                team_text(team_seats(other.seat(), players))
+            ),
+            (_, Value::Win) => format!("{mover}, to move, can force a win"),
+            (_, Value::Lose) => format!("{other} can force a win"),
+            (_, Value::Draw) => "neither side can force a win".to_string(),
         };
         println!(
             "Start:                {} ({who})",

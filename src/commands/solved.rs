@@ -202,12 +202,12 @@ pub fn outcome_json(o: &Outcome) -> serde_json::Value {
     serde_json::json!({"value": o.value.name(), "remoteness": o.remoteness})
 }
 
-/// Who wins from a position whose mover has this outcome, in words.
-pub fn verdict(o: &Outcome) -> &'static str {
+/// Who wins from a position whose mover, `mover`, has this outcome, in words.
+pub fn verdict(o: &Outcome, mover: chopsticks_rules::Player) -> String {
     match o.value {
-        Value::Win => "the player to move wins",
-        Value::Lose => "the player to move loses",
-        Value::Draw => "neither player can force a win",
+        Value::Win => format!("{mover}, to move, wins"),
+        Value::Lose => format!("{mover}, to move, loses"),
+        Value::Draw => "neither player can force a win".to_string(),
     }
 }
 
@@ -216,19 +216,20 @@ pub fn concept_text(concept: Concept) -> &'static str {
     match concept {
         Concept::TwoPlayer => "for the player to move",
         Concept::Coalition => {
-            "coalition values: each seat alone against all the others together (docs/MULTIPLAYER.md)"
+            "coalition values: each player alone against all the others together (docs/MULTIPLAYER.md)"
         }
         Concept::Teams => {
-            "for the mover's team (seats 0, 2, … against 1, 3, …; docs/MULTIPLAYER.md)"
+            "for the mover's team (Players 1, 3, … against 2, 4, …; docs/MULTIPLAYER.md)"
         }
     }
 }
 
-/// `0 (to move)`, `1`, `2`, …: a seat counted from the mover in turn order.
-pub fn seat_label(seat: usize) -> String {
-    if seat == 0 {
-        "0 (to move)".to_string()
-    } else {
-        seat.to_string()
+/// `to move`, `next`, `2 after`, …: a player counted from the one to move, in
+/// turn order (rows of counts over positions, where no player number applies).
+pub fn turn_label(after: usize) -> String {
+    match after {
+        0 => "to move".to_string(),
+        1 => "next".to_string(),
+        k => format!("{k} after"),
     }
 }

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use chopsticks_rules::{Notation, Position};
+use chopsticks_rules::{Notation, Position, SeatedPosition};
 use clap::Args;
 use serde_json::json;
 
@@ -31,7 +31,9 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let notation = args.notation.notation(&rules)?;
     let start = match &args.start {
-        Some(text) => Position::parse(text, &rules).context("--start")?,
+        Some(text) => SeatedPosition::parse(text, &rules)
+                .context("--start")?
+                .into_position(),
         None => Position::start(&rules),
     };
     let write = |p: &Position| p.to_notation(&rules, notation);

@@ -2,9 +2,9 @@
 //! to avoid in a drawn variant.
 
 use anyhow::{anyhow, bail, Context, Result};
-use chopsticks_rules::Position;
-use chopsticks_solve::strategy::{advice, seat_name, Advice};
-use chopsticks_solve::{Concept, Value};
+use chopsticks_rules::{team_seats, team_text, Player, SeatedPosition};
+use chopsticks_solve::strategy::{advice, Advice};
+use chopsticks_solve::{Concept, Outcome, Value};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -40,9 +40,11 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     }
     s.check_all(args.output.quiet)?;
     let start = match &args.start {
-        Some(text) => Position::parse(text, &s.rules).context("--start")?,
-        None => Position::start(&s.rules),
+        Some(text) => SeatedPosition::parse(text, &s.rules).context("--start")?,
+        None => SeatedPosition::start(&s.rules),
     };
+    let start_seated = start;
+    let start = start_seated.position().clone();
     let graph = s.graph()?;
     let start_index = graph.index_of(&start);
     if start.is_terminal(&s.rules) {
@@ -67,14 +69,33 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     })
     .map_err(|e| anyhow!("internal error: {e}"))?;
     write_sheets(args, &s.rules, &advice)?;
-    let mut out = json!({
-        "ruleset": s.rules.describe(),
-        "concept": concept,
-        "start": outcome_json(&start_outcome),
-    });
+    // The players, numbered from 1, of the seats counted from the start's mover.
+    let player_at = |after: usize| Player::from_seat(start_seated.seat_of(after));
+    let mut out = super::with_variant(
+        &s.rules,
+        json!({
+            "concept": concept,
+            "start_position": start_seated.to_text(&s.rules)?,
+            "start": outcome_json(&start_outcome),
+        }),
+    );
     if players > 2 {
-        out["start_seats"] = start_seats.iter().map(outcome_json).collect();
+        let mut list: Vec<(Player, serde_json::Value)> = start_seats
+            .iter()
+            .enumerate()
+            .map(|(after, o)| {
+                let mut entry = outcome_json(o);
+                entry["player"] = json!(player_at(after).number());
+                (player_at(after), entry)
+            })
+            .collect();
+        list.sort_by_key(|(p, _)| *p);
+        out["start_players"] = list.into_iter().map(|(_, e)| e).collect();
     }
+    // A configuration as JSON: one array of hands a player, `null` for any value.
+    let configuration_json = |c: &str| -> Result<serde_json::Value> {
+        Ok(json!(chopsticks_learn::sheet::parse_configuration(c)?))
+    };
     // What a configuration lists, in words.
     let layout = match (players, concept) {
         (2, _) => "[your hands],[opponent's hands]".to_string(),
@@ -85,8 +106,12 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
     };
     // Whose win, in words.
     let side = |seat: usize| match concept {
-        Concept::Teams => format!("The {} player's team", seat_name(seat)),
-        _ => format!("The {} player", seat_name(seat)),
+        Concept::Teams => format!(
+            "{}'s team ({})",
+            player_at(seat),
+            team_text(team_seats(player_at(seat).seat(), players))
+        ),
+        _ => player_at(seat).to_string(),
     };
     match advice {
         Advice::Win {
@@ -97,10 +122,12 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             positions_faced,
         } => {
             if args.output.json {
-                out["winner"] = json!(seat_name(seat));
-                out["winner_seat"] = json!(seat);
+                out["player"] = json!(player_at(seat).number());
                 out["win_immediately"] = json!(win_immediately);
-                out["configurations"] = json!(configurations);
+                out["configurations"] = configurations
+                    .iter()
+                    .map(|c| configuration_json(c))
+                    .collect::<Result<_>>()?;
                 out["listed"] = json!(listed);
                 out["positions_faced"] = json!(positions_faced);
                 out["verified"] = json!(true);
@@ -119,7 +146,7 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
                 ),
                 Concept::TwoPlayer => (
                     "",
-                    format!("{} for the first player", outcome_text(&start_outcome)),
+                    format!("{} for {}", outcome_text(&start_outcome), player_at(0)),
                 ),
             };
             println!("{} can force a win{against} ({whose}).", side(seat));
@@ -144,20 +171,23 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             }
             println!(
                 "Checked: this list wins against every defence ({} configurations{}, \
-                 {positions_faced} positions faced).",
+                 {} positions faced).",
                 configurations.len(),
                 if win_immediately {
                     " besides winning at once"
                 } else {
                     ""
-                }
+                },
+                crate::text::count(positions_faced)
             );
         }
         Advice::Draw { avoid } => {
             if args.output.json {
-                out["winner"] = serde_json::Value::Null;
-                out["winner_seat"] = serde_json::Value::Null;
-                out["avoid"] = avoid.iter().map(|(c, _)| json!(c)).collect();
+                out["player"] = serde_json::Value::Null;
+                out["avoid"] = avoid
+                    .iter()
+                    .map(|(c, _)| configuration_json(c))
+                    .collect::<Result<_>>()?;
                 out["avoid_loses_in"] = avoid.iter().map(|(_, n)| json!(n)).collect();
                 super::print_json(&out);
                 return Ok(());
@@ -171,16 +201,18 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
             match concept {
                 Concept::Coalition => {
                     println!("No player can force a win against all the others together.");
-                    let values: Vec<String> = start_seats
-                        .iter()
-                        .enumerate()
+                    let mut by_player: Vec<(usize, &Outcome)> =
+                        start_seats.iter().enumerate().collect();
+                    by_player.sort_by_key(|(after, _)| player_at(*after));
+                    let values: Vec<String> = by_player
+                        .into_iter()
                         .map(|(seat, o)| {
                             let fate = match (o.value, o.remoteness) {
                                 (Value::Win, Some(r)) => format!("wins in {r}"),
                                 (Value::Lose, Some(r)) => format!("loses in {r}"),
                                 _ => "holds out (a draw)".to_string(),
                             };
-                            format!("the {} player {fate}", seat_name(seat))
+                            format!("{} {fate}", player_at(seat))
                         })
                         .collect();
                     println!("Against a coalition of the others: {}.", values.join(", "));

@@ -181,6 +181,22 @@ impl SeatedPosition {
         SeatedPosition::new(rules, turn, position)
     }
 
+    /// The mover-relative position, giving up the seat.
+    pub fn into_position(self) -> Position {
+        self.position
+    }
+
+    /// Writes the position as the toolkit prints it: `None` is the seated id
+    /// ([`to_text`](Self::to_text), `2_1312`, Player 1 first), the default of
+    /// every command that knows whose turn it is; `Some(notation)` the mover-first
+    /// notation asked for with `--notation`.
+    pub fn write(&self, rules: &Ruleset, notation: Option<Notation>) -> Result<String> {
+        match notation {
+            None => self.to_text(rules),
+            Some(n) => self.position.to_notation(rules, n),
+        }
+    }
+
     /// The player to move.
     pub fn mover(&self) -> Player {
         Player::from_seat(self.turn)

@@ -423,13 +423,14 @@ pub enum Advice {
     Draw { avoid: Vec<(String, u32)> },
 }
 
-/// `[2,1],[1,1]`: the hands of the seat's player (largest first, as Wikipedia
-/// writes them), then those of the players after it in turn order. For a
+/// `[1,2],[1,1]`: the hands of the seat's player (ascending, as every position is
+/// printed; Wikipedia's list writes them largest first), then those of the
+/// players after it in turn order. For a
 /// configuration (the seat just moved) with two players: your hands, then your
 /// opponent's.
 pub fn configuration_text(p: &chopsticks_rules::Position, seat: usize) -> String {
     let write = |h: &[u32]| {
-        let v: Vec<String> = h.iter().rev().map(u32::to_string).collect();
+        let v: Vec<String> = h.iter().map(u32::to_string).collect();
         format!("[{}]", v.join(","))
     };
     let players = p.players();

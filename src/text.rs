@@ -1,0 +1,47 @@
+//! How counts are written in text (never in JSON, where numbers stay numbers):
+//! digits grouped by thousands with commas (`25,050,025`), nouns with true plurals
+//! (`1 puzzle`, `2 puzzles`).
+
+/// `n` with its digits grouped by thousands: `25,050,025`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The plural ending of a count's noun: "" for 1, "s" otherwise.
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `n` and its noun: `1 puzzle`, `2,000 puzzles` (nouns whose plural adds `s`).
+pub fn counted(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", count(n), plural(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_and_plurals() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(25_050_025), "25,050,025");
+        assert_eq!(count(u64::MAX), "18,446,744,073,709,551,615");
+        assert_eq!(counted(1, "puzzle"), "1 puzzle");
+        assert_eq!(counted(0, "puzzle"), "0 puzzles");
+        assert_eq!(counted(1234, "position"), "1,234 positions");
+    }
+}
