@@ -38,8 +38,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve every position of a variant: win, loss or draw with remoteness (with
-    /// three or more players, every seat's value against all the others, or the
-    /// mover's team's); summary of the reachable positions and the start.
+    /// three or more players, every player's value against all the others, or the
+    /// mover's team's), in memory, out of core or on workers; summary of the
+    /// reachable positions and the start; `--save` keeps it in a file.
     Solve(commands::solve::SolveArgs),
     /// The value of a position and of every move from it, best first.
     Query(commands::query::QueryArgs),
@@ -66,7 +67,9 @@ enum Command {
     Export(commands::export::ExportArgs),
     /// Show a ruleset (or list the presets with --list).
     Rules(commands::rules::RulesCommandArgs),
-    /// Benchmarks: time exploring and solving large variants, with peak memory.
+    /// Benchmarks: exploring, solving, the whole `solve`, exporting, queries, the
+    /// server under load, learning, the outcome atlas and loopy values, with peak
+    /// memory.
     Bench(commands::bench::BenchArgs),
     /// The canonical game value and outcome of Simple Chopsticks positions, of
     /// sums of them, and of games in CGSuite notation; loopy values under rules
@@ -88,9 +91,13 @@ enum Command {
     /// the outcome of every position with many hands (outcomes), and loopy values
     /// with two hands a side (two-hands).
     Table(commands::table::TableArgs),
-    /// Serve the JSON API (GamesmanUni-shaped) on a local port.
+    /// Serve the page (play, review, puzzles, values) and its JSON API
+    /// (GamesmanUni-shaped) on a local port, from solutions in memory or saved.
     Serve(commands::serve::ServeArgs),
-    /// Check the paper's theorems (and the closed form for n = 3) by exhaustion.
+    /// Check by exhaustion within bounds the paper's statements (Theorems 3 and 4,
+    /// Lemma 1, Propositions 1–4, the conjecture on ±J) and this project's (the
+    /// closed forms for n = 3 and 4, the conjectures for every n, Table 1's closed
+    /// forms and Conjecture 5).
     Verify(commands::verify::VerifyArgs),
     /// Check a saved solution file against the rules, every position: what proves
     /// a file from elsewhere right (a valid checksum proves only that it was not

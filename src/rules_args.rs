@@ -251,6 +251,7 @@ impl RulesArgs {
 
 /// The `--notation` option.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Output")]
 pub struct NotationArgs {
     /// How to write positions: seated (`2_1312`: the player to move, then every
     /// player's hands, Player 1 first; the default where the player to move is

@@ -75,7 +75,7 @@ fn prepare(rules: &Ruleset, what: &str, bytes: u64, seconds: f64, quiet: bool) -
 pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     let count = PositionIndex::new(rules)?.count();
     let seconds = count as f64 / scaled(EXPLORE_RATE);
-    let what = format!("exploring {count} positions");
+    let what = format!("exploring {} positions", crate::text::count(count));
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
@@ -89,7 +89,7 @@ pub fn graph_for_checking(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     let count = PositionIndex::new(rules)?.count();
     let width = Concept::of(rules).width(rules.players()) as f64;
     let seconds = count as f64 * width / scaled(CHECK_RATE);
-    let what = format!("checking {count} positions");
+    let what = format!("checking {} positions", crate::text::count(count));
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
@@ -134,7 +134,7 @@ pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
 /// The move graph of a ruleset to solve and then explore.
 pub fn graph_for_solving(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     let count = PositionIndex::new(rules)?.count();
-    let what = format!("solving {count} positions");
+    let what = format!("solving {} positions", crate::text::count(count));
     prepare(
         rules,
         &what,
@@ -180,7 +180,10 @@ pub fn reachable_set(
     }
     ensure_fits(
         explore_on_disk_bytes(count),
-        &format!("exploring {count} positions with one bit a position in memory"),
+        &format!(
+            "exploring {} positions with one bit a position in memory",
+            crate::text::count(count)
+        ),
     )?;
     progress::announce(
         &format!(
@@ -270,8 +273,9 @@ pub fn plan_solve(
     } else {
         if Concept::of(rules) != Concept::TwoPlayer {
             anyhow::bail!(
-                "solving {count} positions needs about {} of memory, more than the {} allowed; \
+                "solving {} positions needs about {} of memory, more than the {} allowed; \
                  solving out of core is for two players",
+                crate::text::count(count),
                 human_bytes(in_memory_bytes),
                 human_bytes(budget)
             );
@@ -282,8 +286,9 @@ pub fn plan_solve(
         let explore = count.div_ceil(8) + (1 << 20);
         if explore >= budget {
             anyhow::bail!(
-                "solving {count} positions needs about {} of memory; out of core it still \
+                "solving {} positions needs about {} of memory; out of core it still \
                  needs about {} for the summary's set of positions, more than the {} allowed",
+                crate::text::count(count),
                 human_bytes(in_memory_bytes),
                 human_bytes(explore),
                 human_bytes(budget)
@@ -298,8 +303,9 @@ pub fn plan_solve(
             .unwrap_or(0);
         if cell_bytes < row {
             anyhow::bail!(
-                "solving {count} positions out of core needs at least {} for one part of \
+                "solving {} positions out of core needs at least {} for one part of \
                  the index (64 rows), more than the {} allowed",
+                crate::text::count(count),
                 human_bytes(row * 4 / 3),
                 human_bytes(budget)
             );
@@ -321,9 +327,15 @@ pub fn graph_for_plan(rules: &Ruleset, plan: &SolvePlan, quiet: bool) -> Result<
     let (bytes, what) = match plan.mode {
         SolveMode::OutOfCore { cell_bytes } => (
             cell_bytes.min(2 * count).max(explore_on_disk_bytes(count)),
-            format!("solving {count} positions out of core"),
+            format!(
+                "solving {} positions out of core",
+                crate::text::count(count)
+            ),
         ),
-        _ => (plan.in_memory_bytes, format!("solving {count} positions")),
+        _ => (
+            plan.in_memory_bytes,
+            format!("solving {} positions", crate::text::count(count)),
+        ),
     };
     prepare(
         rules,

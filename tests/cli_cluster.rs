@@ -67,7 +67,7 @@ fn workers_on_loopback_give_the_one_process_file() {
             "lose",
             "draw",
             "terminal",
-            "seats",
+            "by_turn",
             "start",
             "longest_win",
         ] {

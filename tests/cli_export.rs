@@ -49,14 +49,22 @@ fn three_players_have_seats_and_csv_has_a_header() {
         "3",
         "--json",
     ]);
-    assert_eq!(start["seats"], q["seats"]);
+    // The start's mover is Player 1: counted from the mover, the players are in
+    // their numbers' order.
+    let by_player: Vec<serde_json::Value> = q["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| serde_json::json!({"value": p["value"], "remoteness": p["remoteness"]}))
+        .collect();
+    assert_eq!(start["by_turn"], serde_json::json!(by_player));
     assert_eq!(start["value"], q["value"]);
 
     let text = stdout(&["export", "-q", "--players", "3", "--format", "csv"]);
     let mut it = text.lines();
     assert_eq!(
         it.next().unwrap(),
-        "position,reachable,value,remoteness,seat0_value,seat0_remoteness,seat1_value,seat1_remoteness,seat2_value,seat2_remoteness"
+        "position,reachable,value,remoteness,mover_value,mover_remoteness,next_value,next_remoteness,after2_value,after2_remoteness"
     );
     assert_eq!(it.count(), 15usize.pow(3));
     // Paper notation holds commas: quoted in CSV.
@@ -128,9 +136,10 @@ fn solve_without_exploring_counts_the_whole_index() {
         assert_eq!(all["lose"], count("lose", false), "{preset}");
         assert_eq!(all["draw"], count("draw", false), "{preset}");
         assert_eq!(all["terminal"], finished, "{preset}");
-        // The two seats of two players: the second has the first's wins as losses.
-        assert_eq!(all["seats"][1]["win"], all["lose"]);
-        assert_eq!(all["seats"][1]["lose"], all["win"]);
+        // The two players, counted from the mover: the next has the mover's wins
+        // as losses.
+        assert_eq!(all["by_turn"][1]["win"], all["lose"]);
+        assert_eq!(all["by_turn"][1]["lose"], all["win"]);
 
         let reachable = rows.iter().filter(|r| r["reachable"] == true).count() as u64;
         let explored = json(&["solve", "--preset", preset, "--json"]);
@@ -144,7 +153,7 @@ fn solve_without_exploring_counts_the_whole_index() {
             "lose",
             "draw",
             "terminal",
-            "seats",
+            "by_turn",
             "start",
             "longest_win",
         ] {
@@ -186,7 +195,7 @@ fn exploring_on_disk_counts_what_exploring_in_memory_counts() {
             "lose",
             "draw",
             "terminal",
-            "seats",
+            "by_turn",
             "start",
             "longest_win",
         ] {

@@ -11,15 +11,19 @@ fn solve_reports_every_seat() {
     assert_eq!(v["concept"], "coalition");
     // Wikipedia's count of three-player positions (docs/FINDINGS.md).
     assert_eq!(v["reachable"], 3141);
-    let seats = v["start_seats"].as_array().unwrap();
+    let seats = v["start_players"].as_array().unwrap();
     assert_eq!(seats.len(), 3);
-    // Nobody survives a coalition of the other two: each is forced out.
+    // Nobody survives a coalition of the other two: each is forced out. Players
+    // are numbered from 1.
     for (seat, want) in [(0, 9), (1, 10), (2, 11)] {
+        assert_eq!(seats[seat]["player"], seat + 1, "{v}");
         assert_eq!(seats[seat]["value"], "lose", "{v}");
         assert_eq!(seats[seat]["remoteness"], want, "{v}");
     }
-    assert_eq!(v["start"], seats[0]);
-    let counts = v["seats"].as_array().unwrap();
+    assert_eq!(v["start_player"], 1);
+    assert_eq!(v["start"]["value"], seats[0]["value"]);
+    assert_eq!(v["start"]["remoteness"], seats[0]["remoteness"]);
+    let counts = v["by_turn"].as_array().unwrap();
     assert_eq!(counts.len(), 3);
     let in_play = 3141 - v["terminal"].as_u64().unwrap();
     for c in counts {
@@ -34,7 +38,7 @@ fn solve_reports_every_seat() {
     let v = json(&["solve", "--players", "4", "--teams", "--json"]);
     assert_eq!(v["concept"], "teams");
     assert_eq!(v["start"]["value"], "draw");
-    let seats = v["start_seats"].as_array().unwrap();
+    let seats = v["start_players"].as_array().unwrap();
     assert_eq!(seats.len(), 4);
     assert!(seats.iter().all(|s| s["value"] == "draw"));
 }
@@ -42,30 +46,34 @@ fn solve_reports_every_seat() {
 #[test]
 fn query_lists_every_seat_and_every_move() {
     let v = json(&["query", "111111", "--players", "3", "--json"]);
-    let seats = v["seats"].as_array().unwrap();
+    let seats = v["players"].as_array().unwrap();
     assert_eq!(seats.len(), 3);
+    assert_eq!(v["player"], 1);
+    assert_eq!(v["position"], "1_11-11-11");
     assert_eq!(v["value"], seats[0]["value"]);
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
     for m in moves {
-        let after = m["seats"].as_array().unwrap();
+        let after = m["players"].as_array().unwrap();
         assert_eq!(after.len(), 3);
+        assert_eq!(after[0]["player"], 1);
         assert_eq!(after[0]["value"], m["value"]);
         assert_eq!(after[0]["remoteness"], m["remoteness"]);
     }
     // The mover's best move keeps its own value; the value is one ply longer
-    // than the same seat's value in the position the move leads to.
+    // than the same player's value in the position the move leads to, which is
+    // seated: the next mover is named.
     assert_eq!(moves[0]["remoteness"], seats[0]["remoteness"]);
     let to = moves[0]["to"].as_str().unwrap();
     let child = json(&["query", to, "--players", "3", "--json"]);
-    // `tap …@1` passes the turn one seat on: the mover is now seat 2.
-    let child_seats = child["seats"].as_array().unwrap();
-    let r = child_seats[2]["remoteness"].as_u64().unwrap();
+    assert_eq!(child["position"], to);
+    let child_players = child["players"].as_array().unwrap();
+    let r = child_players[0]["remoteness"].as_u64().unwrap();
     assert_eq!(moves[0]["remoteness"].as_u64().unwrap(), r + 1);
 
     let v = json(&["query", "11111111", "--players", "4", "--teams", "--json"]);
     assert_eq!(v["concept"], "teams");
-    assert_eq!(v["seats"].as_array().unwrap().len(), 4);
+    assert_eq!(v["players"].as_array().unwrap().len(), 4);
 }
 
 #[test]
@@ -160,17 +168,18 @@ fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
     // against the other two together.
     let v = json(&["strategy", "--players", "3", "--start", "010103", "--json"]);
     assert_eq!(v["concept"], "coalition");
-    assert_eq!(v["winner"], "second");
-    assert_eq!(v["winner_seat"], 1);
+    // Players are numbered from 1: Player 2 wins.
+    assert_eq!(v["player"], 2);
     assert_eq!(v["verified"], true);
-    assert_eq!(v["start_seats"][1]["value"], "win");
-    assert_eq!(v["start_seats"][1]["remoteness"], 10);
+    assert_eq!(v["start_players"][1]["player"], 2);
+    assert_eq!(v["start_players"][1]["value"], "win");
+    assert_eq!(v["start_players"][1]["remoteness"], 10);
     let configurations = v["configurations"].as_array().unwrap();
     assert!(!configurations.is_empty());
-    // Three players' hands each, yours first.
+    // Three players' hands each, yours first, as arrays.
     assert!(configurations
         .iter()
-        .all(|c| c.as_str().unwrap().matches('[').count() == 3));
+        .all(|c| c.as_array().unwrap().len() == 3));
     assert!(v["positions_faced"].as_u64().unwrap() >= 1);
 
     // From the start nobody beats a coalition; the text says how fast each falls.
@@ -179,7 +188,7 @@ fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
         out.contains("No player can force a win against all the others"),
         "{out}"
     );
-    assert!(out.contains("the second player loses in 10"), "{out}");
+    assert!(out.contains("Player 2 loses in 10"), "{out}");
 
     // Simple rules at F = 3, two against two: the first player's team wins in 13.
     let v = json(&[
@@ -194,7 +203,7 @@ fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
         "--json",
     ]);
     assert_eq!(v["concept"], "teams");
-    assert_eq!(v["winner"], "first");
+    assert_eq!(v["player"], 1);
     assert_eq!(v["start"]["value"], "win");
     assert_eq!(v["start"]["remoteness"], 13);
     assert_eq!(v["win_immediately"], true);
@@ -210,20 +219,18 @@ fn strategy_for_a_seat_that_beats_a_coalition_and_for_teams() {
         "-q",
     ]);
     assert!(
-        out.contains("The second player's team can force a win (win in 17"),
+        out.contains("Player 2's team (Players 2 and 4) can force a win (win in 17"),
         "{out}"
     );
     assert!(out.contains("Both partners"), "{out}");
 
     // Standard rules, two against two: a draw, with the configurations to avoid.
     let v = json(&["strategy", "--players", "4", "--teams", "--json"]);
-    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert_eq!(v["player"], serde_json::Value::Null);
     let avoid = v["avoid"].as_array().unwrap();
     assert!(!avoid.is_empty());
     assert_eq!(avoid.len(), v["avoid_loses_in"].as_array().unwrap().len());
-    assert!(avoid
-        .iter()
-        .all(|c| c.as_str().unwrap().matches('[').count() == 4));
+    assert!(avoid.iter().all(|c| c.as_array().unwrap().len() == 4));
 }
 
 #[test]

@@ -195,7 +195,7 @@ fn three_players_save_in_memory_and_one_solve_at_a_time() {
     ]);
     assert_eq!(v["mode"], "in-memory", "{v}");
     let q = json(&["query", "110101", "--db", text(&p3), "--json"]);
-    assert_eq!(q["seats"].as_array().unwrap().len(), 3, "{q}");
+    assert_eq!(q["players"].as_array().unwrap().len(), 3, "{q}");
     // A second solve of the same file while the first runs: refused.
     let save = dir.path().join("busy.sol");
     let work = Path::new(&format!("{}.work", save.display())).to_path_buf();

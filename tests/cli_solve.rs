@@ -112,14 +112,18 @@ fn play_ends_on_input_end_and_draws_by_repetition() {
 #[test]
 fn strategy_for_won_and_drawn_variants() {
     let v = json(&["strategy", "--json"]);
-    assert_eq!(v["winner"], "first");
+    // Players are numbered from 1; configurations are arrays of hands, each
+    // player's ascending (Wikipedia's `[2,1],[1,1]`).
+    assert_eq!(v["player"], 1);
     assert_eq!(v["verified"], true);
     let configurations = v["configurations"].as_array().unwrap();
-    assert!(configurations.iter().any(|c| c == "[2,1],[1,1]"));
+    assert!(configurations
+        .iter()
+        .any(|c| c == &serde_json::json!([[1, 2], [1, 1]])));
     let v = json(&["strategy", "--preset", "simple", "--json"]);
-    assert_eq!(v["winner"], "second");
+    assert_eq!(v["player"], 2);
     let v = json(&["strategy", "--preset", "rahman", "--json"]);
-    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert_eq!(v["player"], serde_json::Value::Null);
     assert!(!v["avoid"].as_array().unwrap().is_empty());
 }
 

@@ -87,7 +87,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     println!("{path}: the solution of {}", rules.describe());
     println!(
         "{} positions ({} values, {}): every one is what its moves give, and every finished game what the rules give ({seconds:.2} s).",
-        solution.count(),
+        crate::text::count(solution.count()),
         solution.concept().name(),
         solution.table().encoding().name(),
     );

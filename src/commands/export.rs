@@ -26,13 +26,21 @@ pub struct ExportArgs {
     /// Only the positions reachable from the start (by default every position of the
     /// index, each marked `reachable` or not).
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     reachable: bool,
     /// Reachability from this position instead of the usual start.
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     start: Option<String>,
-    /// `jsonl` (one JSON object per line) or `csv` (with a header line).
+    /// `jsonl` (one JSON object per line, the default) or `csv` (with a header
+    /// line).
     #[arg(long, default_value = "jsonl")]
     format: String,
+    /// JSON lines, one object a position (the same as `--format jsonl`, the
+    /// default): `export` writes JSON lines rather than one JSON document, so
+    /// that millions of positions stream.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
     /// Write to this file (atomically: complete or not at all) instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -42,7 +50,8 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let Some(format) = ExportFormat::from_name(&args.format) else {
+    let name = if args.json { "jsonl" } else { &args.format };
+    let Some(format) = ExportFormat::from_name(name) else {
         bail!(
             "unknown format `{}`; use jsonl or csv",
             quoted(&args.format)

@@ -20,6 +20,7 @@ pub struct QueryArgs {
     /// sides (to the end of the game, or for a draw to the first position met
     /// again); and the line from the position itself.
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     line: bool,
     #[command(flatten)]
     rules: RulesArgs,
@@ -99,11 +100,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             println!("{head}: each player's value alone against all the others together:");
             for (player, o) in by_player(&seated, &seats) {
                 let to_move = if player == mover { " (to move)" } else { "" };
-                println!(
-                    "  {:<20} {}",
-                    format!("{player}{to_move}"),
-                    outcome_text(o)
-                );
+                println!("  {:<20} {}", format!("{player}{to_move}"), outcome_text(o));
             }
         }
         Concept::Teams => println!(

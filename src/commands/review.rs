@@ -22,9 +22,11 @@ pub struct ReviewArgs {
     game: Option<PathBuf>,
     /// Only the mistakes (moves that were not best), not every move.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     mistakes: bool,
     /// Without the lines (the best line and the refutation of each mistake).
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     no_lines: bool,
     #[command(flatten)]
     rules: RulesArgs,

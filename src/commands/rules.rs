@@ -13,9 +13,11 @@ pub struct RulesCommandArgs {
     rules: RulesArgs,
     /// List the presets instead.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     list: bool,
     /// Print JSON.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     json: bool,
 }
 

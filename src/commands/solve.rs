@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chopsticks_rules::{team_seats, team_text, Player, Position, PositionIndex, Ruleset, SeatedPosition};
+use chopsticks_rules::{
+    team_seats, team_text, Player, Position, PositionIndex, Ruleset, SeatedPosition,
+};
 use chopsticks_solve::parts::{self, DiskPlan, DiskReport};
 use chopsticks_solve::{file, Concept, Summary, Value};
 use chopsticks_space::BitSet;
@@ -15,9 +17,9 @@ use super::solved::{
     concept_text, outcome_json, outcome_text, solved_with, turn_label, DbArgs, Solved,
 };
 use crate::memory::human_bytes;
-use crate::text;
 use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
+use crate::text;
 use crate::workload::{graph_for_plan, plan_solve, reachable_set, SolveMode, SolvePlan};
 
 #[derive(Args, Debug)]
@@ -28,29 +30,35 @@ pub struct SolveArgs {
     notation: NotationArgs,
     /// Summarise from this position instead of the usual start.
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     start: Option<String>,
     /// Save the solution to this file (versioned, checksummed).
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Solving")]
     save: Option<std::path::PathBuf>,
     /// Keep the values alone, two bits per position, without remoteness (a
     /// quarter of the one-byte table: for saving the largest variants). `query`
     /// then gives values without remoteness; `play` and `strategy` need it.
     #[arg(long)]
+    #[arg(help_heading = "Solving")]
     no_remoteness: bool,
     /// Memory allowed (`512M`, `2G`; default: three quarters of what is
     /// available). A solve that does not fit is done out of core, in parts of
     /// the index kept on disk (two players).
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(help_heading = "Solving")]
     memory: Option<u64>,
     /// With `--save`: write a checkpoint of an in-memory solve when this many
     /// seconds have passed since the last (out of core, every level is one). A
     /// killed solve, started again with the same command, resumes from it.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    #[arg(help_heading = "Solving")]
     checkpoint_every: u64,
     /// Solve with this many processes of the distributed solver on this machine
     /// (timely dataflow over loopback TCP; two players); `chopsticks cluster`
     /// runs it across hosts.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(help_heading = "Solving")]
     workers: Option<u64>,
     /// Count the positions reachable from the start, and the outcomes among them,
     /// whatever the size: a breadth-first exploration of every reachable position
@@ -58,16 +66,19 @@ pub struct SolveArgs {
     /// default only indices of at most 100 million positions are explored; larger
     /// ones are summarised over every position of the index.
     #[arg(long, conflicts_with = "no_reachable")]
+    #[arg(help_heading = "Analysis")]
     reachable: bool,
     /// Summarise over every position of the index, without exploring from the
     /// start (the counts then include positions no game reaches).
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     no_reachable: bool,
     /// Explore from the start (as `--reachable`) with one bit a position in
     /// memory, the layers found from snapshots written to disk (beside the
     /// `--save` file, else in the temporary directory). Chosen by itself when
     /// the three bits a position of the exploration in memory do not fit.
     #[arg(long, conflicts_with = "no_reachable")]
+    #[arg(help_heading = "Solving")]
     explore_on_disk: bool,
     #[command(flatten)]
     output: OutputArgs,
@@ -439,7 +450,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             None => plan = plan_solve(&rules, count, args.memory, args.save.is_some(), false)?,
         }
     }
-    let (mut s, (notation, start_seated), method) = match (values_solved, args.workers, &plan.mode) {
+    let (mut s, (notation, start_seated), method) = match (values_solved, args.workers, &plan.mode)
+    {
         (Some(done), _, _) => done,
         (None, Some(workers), _) => {
             let prepared = prepare(&rules)?;
@@ -552,59 +564,62 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     if args.output.json {
-        super::print_json(&super::with_variant(&s.rules, json!({
-            "positions": s.solution.count(),
-            "reachable": explored.then_some(summary.reachable),
-            "counted": if explored { "reachable" } else { "index" },
-            "explored_on_disk": explored_on_disk,
-            "explored_on_workers": on_workers.is_some(),
-            "explore_messages": on_workers.as_ref().map(|c| c.messages),
-            "win": summary.win,
-            "lose": summary.lose,
-            "draw": summary.draw,
-            "terminal": summary.terminal,
-            "start_position": write(&start)?,
-            "start_seated": start_seated.to_text(&s.rules)?,
-            "start": outcome_json(&summary.start),
-            "concept": s.solution.concept(),
-            "start_player": start_seated.mover().number(),
-            "start_players": start_players.iter().map(|(p, o)| {
-                let mut entry = outcome_json(o);
-                entry["player"] = json!(p.number());
-                entry
-            }).collect::<Vec<_>>(),
-            "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
-                "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
-            })).collect::<Vec<_>>(),
-            "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
-            "seconds": seconds,
-            "solve_seconds": solve_seconds,
-            "positions_per_second": rate,
-            "encoding": s.solution.table().encoding(),
-            "mode": match method.mode {
-                _ if method.workers.is_some() => "distributed",
-                SolveMode::InMemory => "in-memory",
-                SolveMode::Checkpointed => "checkpointed",
-                SolveMode::OutOfCore { .. } => "out-of-core",
-            },
-            "memory_budget": plan.budget,
-            "in_memory_bytes": plan.in_memory_bytes,
-            "parts": method.report.as_ref().map(|r| r.parts),
-            "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
-            "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
-            "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
-            "kept_files": method.report.as_ref().map(|r| r.kept_files),
-            "workers": method.workers.as_ref().map(|w| w.len()),
-            "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
-            "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
-            "parent_updates": method.updates.as_ref().map(|u| u.iter().sum::<u64>()),
-            "updates_per_level": method.updates,
-            "cell_bytes": (s.solution.concept() == Concept::TwoPlayer)
-                .then_some(if method.values_only { 1 } else { 2 }),
-            "bits_per_position": s.solution.table().bits_per_entry()
-                * s.solution.concept().width(s.rules.players()) as u64,
-            "saved": args.save.as_ref().map(|p| p.display().to_string()),
-        })));
+        super::print_json(&super::with_variant(
+            &s.rules,
+            json!({
+                "positions": s.solution.count(),
+                "reachable": explored.then_some(summary.reachable),
+                "counted": if explored { "reachable" } else { "index" },
+                "explored_on_disk": explored_on_disk,
+                "explored_on_workers": on_workers.is_some(),
+                "explore_messages": on_workers.as_ref().map(|c| c.messages),
+                "win": summary.win,
+                "lose": summary.lose,
+                "draw": summary.draw,
+                "terminal": summary.terminal,
+                "start_position": write(&start)?,
+                "start_seated": start_seated.to_text(&s.rules)?,
+                "start": outcome_json(&summary.start),
+                "concept": s.solution.concept(),
+                "start_player": start_seated.mover().number(),
+                "start_players": start_players.iter().map(|(p, o)| {
+                    let mut entry = outcome_json(o);
+                    entry["player"] = json!(p.number());
+                    entry
+                }).collect::<Vec<_>>(),
+                "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
+                    "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
+                })).collect::<Vec<_>>(),
+                "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
+                "seconds": seconds,
+                "solve_seconds": solve_seconds,
+                "positions_per_second": rate,
+                "encoding": s.solution.table().encoding(),
+                "mode": match method.mode {
+                    _ if method.workers.is_some() => "distributed",
+                    SolveMode::InMemory => "in-memory",
+                    SolveMode::Checkpointed => "checkpointed",
+                    SolveMode::OutOfCore { .. } => "out-of-core",
+                },
+                "memory_budget": plan.budget,
+                "in_memory_bytes": plan.in_memory_bytes,
+                "parts": method.report.as_ref().map(|r| r.parts),
+                "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
+                "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
+                "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
+                "kept_files": method.report.as_ref().map(|r| r.kept_files),
+                "workers": method.workers.as_ref().map(|w| w.len()),
+                "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
+                "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
+                "parent_updates": method.updates.as_ref().map(|u| u.iter().sum::<u64>()),
+                "updates_per_level": method.updates,
+                "cell_bytes": (s.solution.concept() == Concept::TwoPlayer)
+                    .then_some(if method.values_only { 1 } else { 2 }),
+                "bits_per_position": s.solution.table().bits_per_entry()
+                    * s.solution.concept().width(s.rules.players()) as u64,
+                "saved": args.save.as_ref().map(|p| p.display().to_string()),
+            }),
+        ));
         return Ok(());
     }
     let concept = s.solution.concept();
@@ -642,9 +657,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     if concept == Concept::Coalition {
         println!("  finished games:     {}", text::count(summary.terminal));
-        println!(
-            "  positions in play, by the value of each player, counted from the one to move:"
-        );
+        println!("  positions in play, by the value of each player, counted from the one to move:");
         println!(
             "    {:<14} {:>14} {:>14} {:>14}   at the start",
             "player", "win", "lose", "draw"

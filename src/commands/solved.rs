@@ -17,6 +17,7 @@ use crate::workload::graph_for_solving;
 
 /// `--db FILE`: use a saved solution instead of solving.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Input")]
 pub struct DbArgs {
     /// Read the solution from this file (written by `solve --save`) instead of solving.
     #[arg(long, value_name = "FILE")]

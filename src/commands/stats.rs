@@ -9,6 +9,7 @@ use serde_json::json;
 
 use crate::memory::human_bytes;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
+use crate::text::{count, counted};
 use crate::workload::{explore_with_progress, graph_for_exploring};
 
 /// Unreachable positions are listed when there are fewer than this many.
@@ -22,6 +23,7 @@ pub struct StatsArgs {
     notation: NotationArgs,
     /// Start from this position instead of the usual start (every hand at 1).
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     start: Option<String>,
     #[command(flatten)]
     output: OutputArgs,
@@ -32,8 +34,8 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     let notation = args.notation.notation(&rules)?;
     let start = match &args.start {
         Some(text) => SeatedPosition::parse(text, &rules)
-                .context("--start")?
-                .into_position(),
+            .context("--start")?
+            .into_position(),
         None => Position::start(&rules),
     };
     let write = |p: &Position| p.to_notation(&rules, notation);
@@ -54,37 +56,39 @@ pub fn run(args: &StatsArgs) -> Result<()> {
     };
     let branching_at = write(&graph.position(e.max_branching_at))?;
     if args.output.json {
-        super::print_json(&json!({
-            "ruleset": rules,
-            "description": rules.describe(),
-            "start": write(&start)?,
-            "raw": stats.raw,
-            "distinct": stats.distinct,
-            "reachable": stats.reachable(),
-            "terminal": e.terminal(),
-            "unreachable": stats.unreachable(),
-            "unreachable_positions": unreachable,
-            "shortest_game": e.shortest_game(),
-            "deepest_endgame": e.deepest_endgame(),
-            "eccentricity": e.eccentricity(),
-            "max_branching": e.max_branching,
-            "max_branching_position": branching_at,
-            "layers": e.layers,
-            "terminal_layers": e.terminal_layers,
-            "seconds": seconds,
-        }));
+        super::print_json(&super::with_variant(
+            &rules,
+            json!({
+                "start": write(&start)?,
+                "raw": stats.raw,
+                "distinct": stats.distinct,
+                "reachable": stats.reachable(),
+                "terminal": e.terminal(),
+                "unreachable": stats.unreachable(),
+                "unreachable_positions": unreachable,
+                "shortest_game": e.shortest_game(),
+                "deepest_endgame": e.deepest_endgame(),
+                "eccentricity": e.eccentricity(),
+                "max_branching": e.max_branching,
+                "max_branching_position": branching_at,
+                "layers": e.layers,
+                "terminal_layers": e.terminal_layers,
+                "seconds": seconds,
+            }),
+        ));
         return Ok(());
     }
-    let raw = stats
-        .raw
-        .map_or_else(|| "more than 2^128".to_string(), |r| r.to_string());
+    let raw = stats.raw.map_or_else(
+        || "more than 2^128".to_string(),
+        |r| u64::try_from(r).map_or_else(|_| r.to_string(), crate::text::count),
+    );
     println!("Ruleset:                    {}", rules.describe());
     println!("Start:                      {}", write(&start)?);
     println!("Raw positions:              {raw}");
-    println!("Functionally distinct:      {}", stats.distinct);
-    println!("Reachable from the start:   {}", stats.reachable());
-    println!("  of which finished games:  {}", e.terminal());
-    println!("Unreachable:                {}", stats.unreachable());
+    println!("Functionally distinct:      {}", count(stats.distinct));
+    println!("Reachable from the start:   {}", count(stats.reachable()));
+    println!("  of which finished games:  {}", count(e.terminal()));
+    println!("Unreachable:                {}", count(stats.unreachable()));
     if let Some(list) = &unreachable {
         if !list.is_empty() {
             for chunk in list.chunks(12) {
@@ -97,7 +101,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             || "none (no finished game is reachable)".to_string(),
             |d| {
                 let n = e.terminal_layers[d as usize];
-                format!("{d} plies ({n} endgame{} at that depth)", super::plural(n))
+                format!("{d} plies ({} at that depth)", counted(n, "endgame"))
             },
         )
     };
@@ -110,23 +114,22 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         at_depth(e.deepest_endgame())
     );
     println!(
-        "Eccentricity of the start:  {} plies ({} position{} at that depth)",
+        "Eccentricity of the start:  {} plies ({} at that depth)",
         e.eccentricity(),
-        e.layers[e.eccentricity() as usize],
-        super::plural(e.layers[e.eccentricity() as usize])
+        counted(e.layers[e.eccentricity() as usize], "position")
     );
     println!(
         "Largest branching factor:   {} (at {branching_at})",
         e.max_branching
     );
-    let layers: Vec<String> = e.layers.iter().map(u64::to_string).collect();
+    let layers: Vec<String> = e.layers.iter().map(|&n| count(n)).collect();
     println!("Positions by depth:         {}", layers.join(" "));
     println!(
         "Time:                       {seconds:.3} s (move tables {})",
         human_bytes(graph.table_bytes())
     );
     if notation == Notation::Paper {
-        println!("(the paper's notation names no mover: Left is seat 0)");
+        println!("(the paper's notation names no mover: Left is the player to move)");
     }
     Ok(())
 }

@@ -21,13 +21,16 @@ pub struct StrategyArgs {
     db: DbArgs,
     /// Start from this position instead of the usual start.
     #[arg(long)]
+    #[arg(help_heading = "Analysis")]
     start: Option<String>,
     /// Also draw the list as a printable sheet, each configuration with hands, to
     /// this SVG file.
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Output")]
     svg: Option<PathBuf>,
     /// Also draw the sheet as a PNG image to this file.
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Output")]
     png: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,

@@ -24,9 +24,11 @@ pub struct SurveyArgs {
     rules: RulesArgs,
     /// Values of F to survey: `5`, or a range `2..9` (inclusive).
     #[arg(long = "fingers-range", default_value = "2..9", value_parser = parse_range)]
+    #[arg(help_heading = "Family")]
     fingers_range: RangeInclusive<u32>,
     /// Hands per player to survey: `2`, or a range `1..3` (inclusive).
     #[arg(long = "hands-range", default_value = "1..3", value_parser = parse_range)]
+    #[arg(help_heading = "Family")]
     hands_range: RangeInclusive<u32>,
     #[command(flatten)]
     output: OutputArgs,
@@ -58,6 +60,7 @@ fn parse_range(text: &str) -> Result<RangeInclusive<u32>, String> {
 
 /// One surveyed variant.
 struct Row {
+    variant: String,
     hands: u32,
     fingers: u32,
     positions: u64,
@@ -66,6 +69,20 @@ struct Row {
 }
 
 pub fn run(args: &SurveyArgs) -> Result<()> {
+    // The survey sets the hands and fingers of each variant itself: a flag that
+    // would be ignored is refused with the one to use.
+    if let Some(hands) = &args.rules.hands {
+        let list: Vec<String> = hands.iter().map(usize::to_string).collect();
+        bail!(
+            "the survey varies the hands itself: use --hands-range {} (or a range such as 1..3) instead of --hands",
+            list.join(",").split(',').next().unwrap_or("2")
+        );
+    }
+    if let Some(fingers) = args.rules.fingers {
+        bail!(
+            "the survey varies F itself: use --fingers-range {fingers} (or a range such as 2..9) instead of --fingers"
+        );
+    }
     let base = args.rules.ruleset()?;
     if base.players() != 2 {
         bail!(
@@ -124,6 +141,7 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             Some(Summary::new(&graph, &solution, &reached, start)?)
         };
         rows.push(Row {
+            variant: rules.variant_id(),
             hands,
             fingers,
             positions,
@@ -147,6 +165,7 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             .iter()
             .map(|r| {
                 json!({
+                    "variant": r.variant,
                     "hands": r.hands,
                     "fingers": r.fingers,
                     "positions": r.positions,
@@ -160,38 +179,39 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
                 })
             })
             .collect();
-        super::print_json(&json!({"rules": description, "variants": list}));
+        super::print_json(&json!({"description": description, "variants": list}));
         return Ok(());
     }
     println!("Two players, {description}; F and the hands per player varied.");
-    println!("hands   F   positions   reachable       draws  start (for the first player)");
+    println!("hands   F    positions    reachable        draws  start (for Player 1)");
     for r in &rows {
         match &r.result {
             Some(s) => {
                 let who = match s.start.value {
-                    Value::Win => "first player wins",
-                    Value::Lose => "second player wins",
+                    Value::Win => "Player 1 wins",
+                    Value::Lose => "Player 2 wins",
                     Value::Draw => "drawn",
                 };
                 println!(
-                    "{:>5} {:>3} {:>11} {:>11} {:>11}  {} ({who})",
+                    "{:>5} {:>3} {:>12} {:>12} {:>12}  {} ({who})",
                     r.hands,
                     r.fingers,
-                    r.positions,
-                    s.reachable,
-                    s.draw,
+                    crate::text::count(r.positions),
+                    crate::text::count(s.reachable),
+                    crate::text::count(s.draw),
                     outcome_text(&s.start)
                 );
             }
             None => println!(
-                "{:>5} {:>3} {:>11}  skipped: more than {MAX_POSITIONS} positions",
+                "{:>5} {:>3} {:>12}  skipped: more than {} positions",
                 r.hands,
                 r.fingers,
                 if r.positions == u64::MAX {
                     "> 2^64".to_string()
                 } else {
-                    r.positions.to_string()
-                }
+                    crate::text::count(r.positions)
+                },
+                crate::text::count(MAX_POSITIONS)
             ),
         }
     }

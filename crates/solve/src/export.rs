@@ -3,15 +3,17 @@
 //!
 //! Every position of the dense index in index order (or only those reachable from
 //! a start), with its value for the mover (team play: the mover's team) and, with
-//! coalition values, every seat's. A JSON line:
+//! coalition values, every player's, counted from the one to move (`by_turn`: the
+//! mover, the next player, …; the solver's positions name no seat). A JSON line:
 //!
 //! ```text
 //! {"position":"1111","reachable":true,"value":"win","remoteness":23}
-//! {"position":"111111","reachable":true,"value":"lose","remoteness":9,"seats":[{"value":"lose","remoteness":9},…]}
+//! {"position":"111111","reachable":true,"value":"lose","remoteness":9,"by_turn":[{"value":"lose","remoteness":9},…]}
 //! ```
 //!
 //! and CSV has the header `position,reachable,value,remoteness` (then
-//! `seat0_value,seat0_remoteness,…` for coalition values), an empty remoteness for a
+//! `mover_value,mover_remoteness,next_value,next_remoteness,after2_value,…` for
+//! coalition values), an empty remoteness for a
 //! draw, and a position quoted when its text holds a comma.
 //!
 //! **Streaming.** Positions are formatted in blocks of [`BLOCK`] in parallel, a few
@@ -183,8 +185,13 @@ fn push_csv_outcome(out: &mut Vec<u8>, o: &Outcome) {
 pub fn csv_header(solution: &Solution) -> String {
     let mut header = String::from("position,reachable,value,remoteness");
     if solution.concept() == Concept::Coalition {
-        for seat in 0..solution.rules().players() {
-            header.push_str(&format!(",seat{seat}_value,seat{seat}_remoteness"));
+        for after in 0..solution.rules().players() {
+            let name = match after {
+                0 => "mover".to_string(),
+                1 => "next".to_string(),
+                k => format!("after{k}"),
+            };
+            header.push_str(&format!(",{name}_value,{name}_remoteness"));
         }
     }
     header.push('\n');
@@ -242,7 +249,7 @@ pub fn export(
                             buf.extend_from_slice(if reachable { b"true," } else { b"false," });
                             push_json_outcome(&mut buf, &o);
                             if seats {
-                                buf.extend_from_slice(b",\"seats\":[");
+                                buf.extend_from_slice(b",\"by_turn\":[");
                                 for seat in 0..players {
                                     if seat > 0 {
                                         buf.push(b',');
