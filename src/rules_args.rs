@@ -17,10 +17,11 @@ pub struct RulesArgs {
     /// The options below still apply on top of it.
     #[arg(long, value_name = "ID")]
     pub variant: Option<String>,
-    /// Number of players (turns go round in seat order).
+    /// Number of players, numbered from 1 (turns go round in that order).
     #[arg(long)]
     pub players: Option<usize>,
-    /// Hands per player: one number for everybody (`2`) or one per seat (`1,3`).
+    /// Hands per player: one number for everybody (`2`) or one per player, Player 1
+    /// first (`1,3`).
     #[arg(long, value_delimiter = ',')]
     pub hands: Option<Vec<usize>>,
     /// F: a hand dies when it reaches F fingers (5 for human play; the paper's n is F-1).
@@ -103,7 +104,7 @@ pub struct RulesArgs {
     pub no_misere: bool,
     #[arg(
         long,
-        help = "Team play (an even number of players): seats 0, 2, 4, … against 1, 3, 5, …; attacks only on the other team; a team with no live hand has lost (--no-teams)",
+        help = "Team play (an even number of players): Players 1, 3, 5, … against 2, 4, 6, …; attacks only on the other team; a team with no live hand has lost (--no-teams)",
         conflicts_with = "no_teams"
     )]
     pub teams: bool,

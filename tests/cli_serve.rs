@@ -41,16 +41,10 @@ fn the_api_agrees_with_query_on_every_reachable_position() {
             assert_eq!(a.len(), c.len(), "{text}");
             for (a, c) in a.iter().zip(c) {
                 assert_eq!(a["move"], c["move"]);
-                // The API names the child with its seat to move; mover first it is
-                // what the command line prints.
-                let child = SeatedPosition::parse(a["position"].as_str().unwrap(), &rules).unwrap();
-                assert_eq!(
-                    child
-                        .position()
-                        .to_notation(&rules, Notation::default_for(&rules))
-                        .unwrap(),
-                    c["to"].as_str().unwrap()
-                );
+                // The API and the command line both name the child with its
+                // seat to move, Player 1's hands first.
+                assert_eq!(a["position"], c["to"], "{text}");
+                assert!(SeatedPosition::parse(a["position"].as_str().unwrap(), &rules).is_ok());
                 assert_eq!(a["moveValue"], c["value"]);
                 // The API gives the child's remoteness, the CLI the move's (one more).
                 let child = r(&a["remoteness"]);

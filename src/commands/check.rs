@@ -65,19 +65,20 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let path = args.file.display().to_string();
     if args.json {
         let contradiction = checked.as_ref().err().map(|e| e.to_string());
-        super::print_json(&json!({
-            "file": path,
-            "variant": rules.variant_id(),
-            "ruleset": rules,
-            "concept": solution.concept().name(),
-            "positions": solution.count(),
-            "encoding": solution.table().encoding().name(),
-            "remoteness": remoteness,
-            "consistent": checked.is_ok(),
-            "proven": checked.is_ok() && remoteness,
-            "contradiction": contradiction,
-            "seconds": seconds,
-        }));
+        super::print_json(&super::with_variant(
+            &rules,
+            json!({
+                "file": path,
+                "concept": solution.concept().name(),
+                "positions": solution.count(),
+                "encoding": solution.table().encoding().name(),
+                "remoteness": remoteness,
+                "consistent": checked.is_ok(),
+                "proven": checked.is_ok() && remoteness,
+                "contradiction": contradiction,
+                "seconds": seconds,
+            }),
+        ));
         if checked.is_err() {
             std::process::exit(1);
         }

@@ -104,7 +104,7 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let mut checker = s.checker()?;
     let r = review(&s.solution, &replay, &mut checker)?;
     if args.output.json {
-        super::print_json(&serde_json::to_value(&r)?);
+        super::print_json(&super::with_variant(&s.rules, serde_json::to_value(&r)?));
         return Ok(());
     }
     print_review(&r, &s.rules.describe(), args);

@@ -53,7 +53,7 @@ pub(super) struct TwoHandsArgs {
     /// line per position with its value (markdown, csv).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Print JSON: {"n", "ruleset", "sides", "counts", "positions": [{"position",
+    /// Print JSON: {"n", "variant", "description", "ruleset", "sides", "counts", "positions": [{"position",
     /// "left", "right", "value", "outcome", "left_first", "right_first", "stopper",
     /// "stopper_sided"}]} (instead of a --format).
     #[arg(long, conflicts_with = "format")]
@@ -260,21 +260,23 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                 }));
             }
         }
-        super::super::print_json(&json!({
-            "n": n,
-            "ruleset": rules.describe(),
-            "sides": sides,
-            "counts": {
-                "positions": all.len(),
-                "distinct_values": distinct.len(),
-                "stoppers": stoppers,
-                "sided": sided,
-                "stopper_sided": stoppers + sided,
-                "not_found_stopper_sided": unsided,
-                "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
-            },
-            "positions": list,
-        }));
+        super::super::print_json(&super::super::with_variant(
+            &rules,
+            json!({
+                "n": n,
+                "sides": sides,
+                "counts": {
+                    "positions": all.len(),
+                    "distinct_values": distinct.len(),
+                    "stoppers": stoppers,
+                    "sided": sided,
+                    "stopper_sided": stoppers + sided,
+                    "not_found_stopper_sided": unsided,
+                    "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
+                },
+                "positions": list,
+            }),
+        ));
         return Ok(());
     }
     match args.format {
