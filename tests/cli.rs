@@ -43,7 +43,16 @@ fn stats_human_output() {
 
 #[test]
 fn moves_lists_wikipedia_example() {
-    let v = json(&["moves", "1312", "--preset", "rollover", "--json"]);
+    // Mover first, in the notation Wikipedia writes (`--notation compact`).
+    let v = json(&[
+        "moves",
+        "1312",
+        "--preset",
+        "rollover",
+        "--notation",
+        "compact",
+        "--json",
+    ]);
     let mut to: Vec<String> = v["moves"]
         .as_array()
         .unwrap()
@@ -52,6 +61,17 @@ fn moves_lists_wikipedia_example() {
         .collect();
     to.sort();
     assert_eq!(to, vec!["0113", "1222", "1313", "2213", "2413"]);
+    // By default the children are seated: Player 2 to move, Player 1's hands first.
+    let v = json(&["moves", "1312", "--preset", "rollover", "--json"]);
+    assert_eq!(v["position"], "1_1312");
+    let mut to: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["to"].as_str().unwrap().to_string())
+        .collect();
+    to.sort();
+    assert_eq!(to, vec!["2_1301", "2_1313", "2_1322", "2_1324", "2_2212"]);
     let v = json(&["moves", "12-11", "--notation", "dashed", "--json"]);
     assert_eq!(v["position"], "12-11");
     assert!(v["moves"]
@@ -147,7 +167,7 @@ fn pass_splits_takes_its_value_with_a_space_or_an_equals_sign() {
     );
     // A position after the bare flag stays a position.
     let v = json(&["query", "--pass-splits", "1111", "--json"]);
-    assert_eq!(v["position"], "1111", "{v}");
+    assert_eq!(v["position"], "1_1111", "{v}");
     fails_with(
         &["rules", "--pass-splits=sometimes"],
         "takes `live` or `any`",

@@ -296,7 +296,7 @@ fn refusals_come_before_the_work_and_hands_per_seat_are_kept() {
     // Misère: being out is winning, so the text says "beat", not "force out".
     let out = common::stdout(&["solve", "--players", "3", "--misere", "-q"]);
     assert!(
-        out.contains("the others together beat player 1 in"),
+        out.contains("the others together beat Player 1 in"),
         "{out}"
     );
 }
