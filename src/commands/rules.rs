@@ -26,7 +26,7 @@ pub fn run(args: &RulesCommandArgs) -> Result<()> {
         if args.json {
             let presets: Vec<_> = Preset::ALL
                 .iter()
-                .map(|p| json!({"name": p.name(), "description": p.description(), "ruleset": p.ruleset()}))
+                .map(|p| json!({"variant": p.name(), "description": p.description(), "ruleset": p.ruleset()}))
                 .collect();
             super::print_json(&json!(presets));
         } else {

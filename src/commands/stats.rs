@@ -59,7 +59,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         super::print_json(&super::with_variant(
             &rules,
             json!({
-                "start": write(&start)?,
+                "start_position": write(&start)?,
                 "raw": stats.raw,
                 "distinct": stats.distinct,
                 "reachable": stats.reachable(),

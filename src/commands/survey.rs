@@ -166,7 +166,7 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             .map(|r| {
                 json!({
                     "variant": r.variant,
-                    "hands": r.hands,
+                    "hands": [r.hands, r.hands],
                     "fingers": r.fingers,
                     "positions": r.positions,
                     "skipped": r.result.is_none(),
