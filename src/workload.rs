@@ -79,18 +79,42 @@ pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     prepare(rules, &what, explore_bytes(count), seconds, quiet)
 }
 
-/// Positions checked per second by `chopsticks check` on the reference machine,
-/// the table in memory (docs/PERFORMANCE.md: 41 M positions in 80 s).
-const CHECK_RATE: f64 = 0.5e6;
+/// Children checked per second by `chopsticks check` on one thread of the
+/// reference machine (the cost of a check is reading each position's children:
+/// measured on 2 × 6 hands at F = 10, cutoff and rollover, 25 M positions,
+/// 1.5 × 10^7 children a second a thread, from the user time).
+const CHECK_CHILD_RATE: f64 = 1.5e7;
 
 /// The move graph of a ruleset whose saved solution is checked against the rules
-/// (`check`), sized and announced like the others.
+/// (`check`), sized like the others and announced with an estimate from the
+/// children of a sample of positions (how long a check takes depends on the
+/// branching far more than on the count).
 pub fn graph_for_checking(rules: &Ruleset, quiet: bool) -> Result<Graph> {
     let count = PositionIndex::new(rules)?.count();
-    let width = Concept::of(rules).width(rules.players()) as f64;
-    let seconds = count as f64 * width / scaled(CHECK_RATE);
     let what = format!("checking {} positions", crate::text::count(count));
-    prepare(rules, &what, explore_bytes(count), seconds, quiet)
+    let bytes = explore_bytes(count);
+    ensure_fits(bytes, &what)?;
+    let graph = Graph::new(rules)?;
+    let width = Concept::of(rules).width(rules.players()) as f64;
+    let children = mean_children(&graph) * count as f64 * width;
+    let seconds = children / (CHECK_CHILD_RATE * rayon::current_num_threads().max(1) as f64);
+    announce_if_long(&what, bytes, seconds, quiet);
+    Ok(graph)
+}
+
+/// The mean number of children over 4,096 positions spread evenly over the index.
+fn mean_children(graph: &Graph) -> f64 {
+    let count = graph.count();
+    let samples = count.min(4096);
+    if samples == 0 {
+        return 0.0;
+    }
+    let mut children = 0u64;
+    for k in 0..samples {
+        graph.for_each_child(k * (count / samples), |_| children += 1);
+    }
+    // Every position costs a visit even without children.
+    1.0 + children as f64 / samples as f64
 }
 
 /// Bytes to solve the `count` positions of `rules` (working cells and the
