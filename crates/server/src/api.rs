@@ -17,10 +17,13 @@
 //!
 //! GamesmanUni's field names are kept as they are (`positionValue`, `remoteness`,
 //! `moves[].moveValue`, `deltaRemoteness`, `winby`, `mex`, …) and a draw's
-//! remoteness is its sentinel `-200`; fields of ours are added beside them, never
-//! renamed: `terminal`, `turn`, `seats` (every seat's hands and value), `hands`,
-//! `moverFirst`, `cgt` (the canonical value, for loop-free rules), each move's
-//! `kind`, `detail` (the move as data), `seat`, `targetSeat` and `seats`.
+//! remoteness is its sentinel `-200`; fields of ours are added beside them, in the
+//! vocabulary of the command line (docs/JSON.md; camelCase here, as GamesmanUni
+//! writes its own): `terminal`, `player` (the player to move, numbered from 1),
+//! `playerCount`, `players` (every player's hands and value), `hands` (Player 1
+//! first), `moverFirst`, `cgt` (the canonical value, for loop-free rules), each
+//! move's `kind`, `detail` (the move as data), `player`, `targetPlayer` and
+//! `players`.
 //!
 //! Positions are named by [`SeatedPosition`] texts, `2_1112`: the seat to move,
 //! then every seat's hands, Player 1 first, so that a client knows whose turn it
@@ -38,7 +41,7 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
-use chopsticks_solve::strategy::{advice, seat_name, Advice};
+use chopsticks_solve::strategy::{advice, Advice};
 use chopsticks_solve::{Concept, Outcome, Value};
 use chopsticks_space::explore;
 use serde::Deserialize;
@@ -130,7 +133,7 @@ pub async fn game() -> Json<Json_> {
                 "id": rules.variant_id(),
                 "name": rules.describe(),
                 "gui": "v3",
-                "players": rules.players(),
+                "playerCount": rules.players(),
             })
         })
         .collect();
@@ -172,7 +175,7 @@ pub async fn variant(
         "imageAutoGUIData": layout.image_data(),
         "gui": "v3",
         "ruleset": rules,
-        "players": rules.players(),
+        "playerCount": rules.players(),
         "concept": Concept::of(&rules).name(),
         "positions": count,
         "refused": refused,
@@ -224,6 +227,13 @@ fn outcome_json(o: &Outcome) -> Json_ {
     json!({"value": value_name(o.value), "remoteness": remoteness(o)})
 }
 
+/// A configuration of the strategy as arrays of hands (`null` for any value).
+fn configuration_json(text: &str) -> Result<Json_, ApiError> {
+    chopsticks_learn::sheet::parse_configuration(text)
+        .map(|c| json!(c))
+        .map_err(|e| ApiError::internal(e.to_string()))
+}
+
 /// Every seat's outcome at a position, Player 1 first.
 fn outcomes_by_seat(
     solved: &Solved,
@@ -249,7 +259,7 @@ fn seats_json(
         .enumerate()
         .map(|(seat, (hands, o))| {
             let mut entry = json!({
-                "seat": seat + 1,
+                "player": seat + 1,
                 "alive": hands.iter().any(|&v| v != 0),
                 "hands": hands,
                 "value": value_name(o.value),
@@ -379,7 +389,7 @@ async fn position_answer(
                 "autoguiMove": autogui_move,
                 "kind": m.mv.kind(),
                 "detail": m.mv,
-                "seat": seated.turn() + 1,
+                "player": seated.turn() + 1,
                 "position": seated_text(&child, rules)?,
                 "autoguiPosition": layout.position(rules, &child),
                 "moveValue": value_name(m.outcome.value),
@@ -387,10 +397,14 @@ async fn position_answer(
                 "positionValue": value_name(child_outcome.value),
                 "remoteness": remoteness(&child_outcome),
                 "deltaRemoteness": delta,
-                "seats": child_seats.iter().map(outcome_json).collect::<Vec<_>>(),
+                "players": child_seats.iter().enumerate().map(|(seat, o)| {
+                    let mut entry = outcome_json(o);
+                    entry["player"] = json!(seat + 1);
+                    entry
+                }).collect::<Vec<_>>(),
             });
             if let chopsticks_rules::Move::Tap { target, .. } = m.mv {
-                entry["targetSeat"] = json!(seated.seat_of(target) + 1);
+                entry["targetPlayer"] = json!(seated.seat_of(target) + 1);
             }
             unused_fields(&mut entry);
             Ok(entry)
@@ -403,12 +417,12 @@ async fn position_answer(
         "positionValue": value_name(outcome.value),
         "remoteness": remoteness(&outcome),
         "terminal": position.is_terminal(rules),
-        "turn": seated.turn() + 1,
-        "players": rules.players(),
+        "player": seated.turn() + 1,
+        "playerCount": rules.players(),
         "concept": solved.solution.concept().name(),
         "moverFirst": write(position, rules)?,
-        "hands": position.players(),
-        "seats": seats_json(solved, seated).map_err(damaged)?,
+        "hands": seated.hands_by_seat(),
+        "players": seats_json(solved, seated).map_err(damaged)?,
         "variant": rules.variant_id(),
         "cgt": cgt,
         "moves": list,
@@ -495,7 +509,11 @@ pub async fn strategy(
         "concept": solved.solution.concept().name(),
         "startValue": value_name(start.value),
         "startRemoteness": remoteness(&start),
-        "startSeats": start_seats.iter().map(outcome_json).collect::<Vec<_>>(),
+        "startPlayers": start_seats.iter().enumerate().map(|(seat, o)| {
+            let mut entry = outcome_json(o);
+            entry["player"] = json!(seat + 1);
+            entry
+        }).collect::<Vec<_>>(),
     });
     match &*advice {
         Advice::Win {
@@ -505,20 +523,21 @@ pub async fn strategy(
             listed,
             positions_faced,
         } => {
-            out["winner"] = json!(seat_name(*seat));
-            out["winnerSeat"] = json!(seat + 1);
+            out["player"] = json!(seat + 1);
             out["winImmediately"] = json!(win_immediately);
-            out["configurations"] = json!(configurations);
+            out["configurations"] = configurations
+                .iter()
+                .map(|c| configuration_json(c))
+                .collect::<Result<_, _>>()?;
             out["listed"] = json!(listed);
             out["positionsFaced"] = json!(positions_faced);
         }
         Advice::Draw { avoid } => {
-            out["winner"] = Json_::Null;
-            out["winnerSeat"] = Json_::Null;
+            out["player"] = Json_::Null;
             out["avoid"] = avoid
                 .iter()
-                .map(|(c, n)| json!({"configuration": c, "opponentWinsIn": n}))
-                .collect();
+                .map(|(c, n)| Ok(json!({"configuration": configuration_json(c)?, "opponentWinsIn": n})))
+                .collect::<Result<_, ApiError>>()?;
         }
     }
     Ok(Json(out).into_response())
