@@ -87,7 +87,10 @@ fn errors_count_characters_from_one_and_name_the_fix() {
         &["value", "over.Temperature"],
         "the temperature (`.Temperature`) is defined for short games; `over` is loopy",
     );
-    fails_with(&["value", "{1|0}; "], "CGSuite's `;` ends a statement");
+    fails_with(
+        &["value", "{1|0}; "],
+        "(`;` ends a CGSuite statement: write one expression without it)",
+    );
     // After positions (replaced by `#0`, … in the text quoted), the count is in
     // that text.
     fails_with(

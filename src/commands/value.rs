@@ -165,6 +165,8 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 /// the end if any line failed.
 fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Result<()> {
     use std::io::{BufRead, Read, Write};
+    // Rules that cannot be built fail every line: say so once.
+    args.rules.ruleset()?;
     let (mut count, mut failed) = (0usize, Vec::new());
     let mut line_number = 0usize;
     let mut bytes = Vec::new();

@@ -185,10 +185,7 @@ fn hint(c: char) -> Option<&'static str> {
         '½' => "write `1/2`",
         '¼' => "write `1/4`",
         '¾' => "write `3/4`",
-        ';' => {
-            "CGSuite's `;` ends a statement: write the expression alone (in a file of \
-                expressions, one a line)"
-        }
+        ';' => "`;` ends a CGSuite statement: write one expression without it",
         '"' | '\'' | '“' | '”' | '‘' | '’' => {
             "quotes are for the shell: write the game without them"
         }
