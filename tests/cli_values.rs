@@ -283,12 +283,12 @@ fn short_inputs_get_an_answer_or_a_refusal_with_bounded_work() {
     // A syntax error after an expensive part is found first.
     fails_with(
         &["value", "{0{,,0*868+88|0}"],
-        "at byte 16: malformed option list",
+        "at character 17: malformed option list",
     );
     // With a word the short notation lacks, the loopy parser's message.
     fails_with(
         &["value", "{0{,,0*868+88|0}z"],
-        "at byte 2: expected ',', '|' or '}'",
+        "at character 3: expected ',', '|' or '}'",
     );
     // Refused from the estimate before anything is allocated.
     fails_with(

@@ -4,9 +4,12 @@
 //! transfers, divisions, …) the loopy value (a stopper, `s & t`, or the sides'
 //! graphs) with who wins when each player starts, draws included.
 
-use anyhow::{anyhow, bail, Result};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
 use chopsticks_cgt::{Answer, GameStore, Outcome};
-use chopsticks_rules::quoted;
+use chopsticks_rules::{quoted, Ruleset};
 use chopsticks_values::{estimate, Limits, LoopyEvaluation, Plan, ValueError, MAX_LOOPY_VERTICES};
 use clap::Args;
 use serde_json::json;
@@ -26,31 +29,42 @@ pub struct ValueArgs {
     /// hand counts are the hands written unless --hands is given), a sum of
     /// positions `(1|1)_12 + (2|5)_40` (team play: each pair of players a
     /// component), a game in CGSuite notation `{0|^[2]}`, or any mix with `+`,
-    /// `-`, `+-`, parentheses and braces.
-    #[arg(allow_hyphen_values = true)]
-    expression: String,
+    /// `-`, `+-`, parentheses and braces. `-` alone reads expressions one a line
+    /// from standard input, as --file does.
+    #[arg(
+        allow_hyphen_values = true,
+        required_unless_present = "file",
+        conflicts_with = "file"
+    )]
+    expression: Option<String>,
+    /// Evaluate the expressions of a file, one a line (a script): each answered in
+    /// order, after a line `> EXPRESSION` (with --json, one JSON object a line);
+    /// blank lines and lines starting with `//` or `#` are skipped. A line in error
+    /// does not stop the others; the exit status is 1 if any failed.
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    file: Option<PathBuf>,
     #[command(flatten)]
     rules: RulesArgs,
     /// Also print the uptimal form (McKay's `.d1d2…` digits), when there is one.
-    #[arg(long)]
+    #[arg(long, help_heading = "Analysis")]
     uptimal: bool,
     /// Also print the birthday, the Left and Right stops, the mean and the
     /// temperature (from the thermograph).
-    #[arg(long)]
+    #[arg(long, help_heading = "Analysis")]
     details: bool,
     /// Evaluate at most this many positions per component.
-    #[arg(long, default_value_t = Limits::DEFAULT.max_positions)]
+    #[arg(long, default_value_t = Limits::DEFAULT.max_positions, help_heading = "Limits")]
     max_positions: u64,
     /// Take at most this many steps of work per component and for the CGSuite
     /// arithmetic (comparisons, sums and canonical forms of games, and positions
     /// remembered; tens of millions of steps take a few seconds). Under rules
     /// whose play can cycle, the whole loopy evaluation (sides, sums, games
     /// written in loopy notation) shares one such budget.
-    #[arg(long, default_value_t = Limits::DEFAULT.max_work)]
+    #[arg(long, default_value_t = Limits::DEFAULT.max_work, help_heading = "Limits")]
     max_work: u64,
     /// Under rules whose play can cycle: at most this many positions in a
     /// component's game graph.
-    #[arg(long, default_value_t = MAX_LOOPY_VERTICES)]
+    #[arg(long, default_value_t = MAX_LOOPY_VERTICES, help_heading = "Limits")]
     max_vertices: usize,
     #[command(flatten)]
     output: OutputArgs,
@@ -105,14 +119,301 @@ pub fn run(args: &ValueArgs) -> Result<()> {
         std::thread::Builder::new()
             .name("value".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || evaluate_and_print(args))
+            .spawn_scoped(scope, || match (&args.expression, &args.file) {
+                (Some(e), _) if e == "-" => batch(args, std::io::stdin().lock(), "standard input"),
+                (Some(e), _) => print_reply(args, e),
+                (None, Some(path)) => {
+                    let file = std::fs::File::open(path)
+                        .with_context(|| format!("cannot open {}", path.display()))?;
+                    if !file.metadata()?.is_file() {
+                        bail!("{} is not a regular file", path.display());
+                    }
+                    batch(
+                        args,
+                        std::io::BufReader::new(file),
+                        &path.display().to_string(),
+                    )
+                }
+                (None, None) => bail!("give an expression, `-` (standard input) or --file FILE"),
+            })
             .map_err(|e| anyhow!("cannot start the evaluation thread: {e}"))?
             .join()
             .map_err(|_| anyhow!("the evaluation failed unexpectedly"))?
     })
 }
 
-fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
+/// What `value` prints for one expression: text, or one JSON object.
+enum Reply {
+    Text(String),
+    Json(serde_json::Value),
+}
+
+/// Evaluates one expression and prints its answer.
+fn print_reply(args: &ValueArgs, expression: &str) -> Result<()> {
+    match reply(args, expression)? {
+        Reply::Text(text) => print!("{text}"),
+        Reply::Json(v) => super::print_json(&v),
+    }
+    Ok(())
+}
+
+/// The longest line of a batch read (a longer one is an error for that line).
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Evaluates the expressions of `input`, one a line (see `--file`), each within
+/// the bounds; an error on one line is that line's answer, and the run fails at
+/// the end if any line failed.
+fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Result<()> {
+    use std::io::{BufRead, Read, Write};
+    // Rules that cannot be built fail every line: say so once.
+    args.rules.ruleset()?;
+    let (mut count, mut failed) = (0usize, Vec::new());
+    let mut line_number = 0usize;
+    let mut bytes = Vec::new();
+    let mut first = true;
+    loop {
+        bytes.clear();
+        let read = input
+            .by_ref()
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .with_context(|| format!("cannot read {name}"))?;
+        if read == 0 {
+            break;
+        }
+        line_number += 1;
+        let too_long = bytes.len() > MAX_LINE_BYTES && bytes.last() != Some(&b'\n');
+        if too_long {
+            // Skip the rest of the line.
+            loop {
+                let buffer = input
+                    .fill_buf()
+                    .with_context(|| format!("cannot read {name}"))?;
+                if buffer.is_empty() {
+                    break;
+                }
+                match buffer.iter().position(|&b| b == b'\n') {
+                    Some(k) => {
+                        input.consume(k + 1);
+                        break;
+                    }
+                    None => {
+                        let n = buffer.len();
+                        input.consume(n);
+                    }
+                }
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let expression = text.trim();
+        if !too_long
+            && (expression.is_empty()
+                || expression.starts_with("//")
+                || expression.starts_with('#'))
+        {
+            continue;
+        }
+        count += 1;
+        let answer = if too_long {
+            Err(anyhow!("line longer than {MAX_LINE_BYTES} bytes"))
+        } else if std::str::from_utf8(&bytes).is_err() {
+            Err(anyhow!("not UTF-8 text"))
+        } else {
+            reply(args, expression)
+        };
+        let shown: String = if too_long {
+            format!("{}…", expression.chars().take(60).collect::<String>())
+        } else {
+            expression.to_string()
+        };
+        if answer.is_err() {
+            failed.push(line_number);
+        }
+        let mut out = std::io::stdout().lock();
+        if args.output.json {
+            let mut v = match answer {
+                Ok(Reply::Json(v)) => v,
+                Ok(Reply::Text(_)) => unreachable!("--json replies in JSON"),
+                Err(e) => json!({ "expression": shown, "error": format!("{e:#}") }),
+            };
+            if let Some(object) = v.as_object_mut() {
+                let mut with_line = serde_json::Map::new();
+                with_line.insert("line".into(), json!(line_number));
+                with_line.extend(std::mem::take(object));
+                *object = with_line;
+            }
+            writeln!(out, "{v}").context("cannot write the output")?;
+        } else {
+            let body = match answer {
+                Ok(Reply::Text(t)) => t,
+                Ok(Reply::Json(_)) => unreachable!("text replies in text"),
+                Err(e) => format!("Error:    {e:#}\n"),
+            };
+            let gap = if first { "" } else { "\n" };
+            write!(out, "{gap}> {shown}\n{body}").context("cannot write the output")?;
+        }
+        out.flush().context("cannot write the output")?;
+        first = false;
+    }
+    if !failed.is_empty() {
+        let lines: Vec<String> = failed.iter().map(usize::to_string).collect();
+        bail!(
+            "{} of {count} expression{} failed (line{} {} of {name})",
+            failed.len(),
+            if count == 1 { "" } else { "s" },
+            if failed.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The answer for one expression, with a note for each number written that is
+/// also a position of the rules in force.
+fn reply(args: &ValueArgs, expression: &str) -> Result<Reply> {
+    let base = args.rules.ruleset()?;
+    let answer = evaluate(args, expression)?;
+    let notes = position_notes(&base, expression);
+    if notes.is_empty() {
+        return Ok(answer);
+    }
+    Ok(match answer {
+        Reply::Json(mut v) => {
+            v["note"] = json!(notes.join(" "));
+            Reply::Json(v)
+        }
+        Reply::Text(t) => {
+            let mut out: String = notes.iter().map(|n| format!("Note:     {n}\n")).collect();
+            out.push_str(&t);
+            Reply::Text(out)
+        }
+    })
+}
+
+/// A note for every number written in `text` that is also a position of `base`
+/// in compact (`1211`) or dashed (`12-11`) notation, as the other commands read
+/// it: `value` reads CGSuite's language, where it is a number (`12-11` is
+/// 12 − 11), and says how the position is written. Positions in the paper's
+/// notation (`(1|1)_4`) are skipped.
+fn position_notes(base: &Ruleset, text: &str) -> Vec<String> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut notes = Vec::new();
+    let whole = text.trim();
+    if whole.contains(|c: char| c.is_whitespace())
+        && whole
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '-' || c.is_whitespace())
+        && whole.starts_with(|c: char| c.is_ascii_digit())
+    {
+        // `12 - 11`: the whole text is a dashed position written with spaces.
+        if let Some(note) = position_note(base, whole) {
+            return vec![note];
+        }
+    }
+    let mut k = 0;
+    while k < chars.len() {
+        let (at, c) = chars[k];
+        // A position in the paper's notation: `(` up to `)` with a `|` inside,
+        // then `_n`.
+        if c == '(' {
+            let close = chars[k + 1..]
+                .iter()
+                .position(|&(_, d)| d == '(' || d == ')')
+                .map(|p| k + 1 + p);
+            if let Some(close) = close.filter(|&e| chars[e].1 == ')') {
+                let inner = &text[at..chars[close].0];
+                if inner.contains('|') && !inner.contains(['{', '}']) {
+                    k = close + 1;
+                    while k < chars.len() && (chars[k].1 == '_' || chars[k].1.is_ascii_digit()) {
+                        k += 1;
+                    }
+                    continue;
+                }
+            }
+        }
+        let before = k.checked_sub(1).map(|b| chars[b].1);
+        let starts = c.is_ascii_digit()
+            && !before.is_some_and(|b| b.is_alphanumeric() || "/.*^<[#_\u{305}".contains(b));
+        if !starts {
+            k += 1;
+            continue;
+        }
+        // Digits, then `-digits` groups written without spaces.
+        let mut end = k;
+        loop {
+            while end < chars.len() && chars[end].1.is_ascii_digit() {
+                end += 1;
+            }
+            if end + 1 < chars.len() && chars[end].1 == '-' && chars[end + 1].1.is_ascii_digit() {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        let after = chars.get(end).map(|a| a.1);
+        let stop = chars.get(end).map_or(text.len(), |a| a.0);
+        k = end;
+        if after.is_some_and(|a| "/._".contains(a)) {
+            continue;
+        }
+        if let Some(note) = position_note(base, &text[at..stop]) {
+            notes.push(note);
+        }
+    }
+    notes
+}
+
+/// The note for a number or difference of numbers `written` when it is also a
+/// position of `base` (see [`position_notes`]).
+fn position_note(base: &Ruleset, written: &str) -> Option<String> {
+    let position = chopsticks_rules::Position::parse(written, base).ok()?;
+    let groups: Vec<&str> = written.split('-').map(str::trim).collect();
+    let reading = if groups.len() == 1 {
+        format!("the number {written}")
+    } else {
+        format!("the difference {}", groups.join(" - "))
+    };
+    let compact: String = written.chars().filter(|c| !c.is_whitespace()).collect();
+    let how = if base.players() != 2 {
+        format!(
+            "it is also a position of these rules, with {} players: game values are for 2",
+            base.players()
+        )
+    } else {
+        let paper = position
+            .to_notation(base, chopsticks_rules::Notation::Paper)
+            .ok()?;
+        // The paper's notation writes live hands only, and `value` gives each side
+        // the hands written: say so when the rules have more.
+        let live = |h: &[u32]| h.iter().filter(|&&v| v != 0).count().max(1);
+        let players = position.players();
+        let (left, right) = if position.seat() == 0 {
+            (&players[0], &players[1])
+        } else {
+            (&players[1], &players[0])
+        };
+        let hands = if live(left) != left.len() || live(right) != right.len() {
+            if base.hands[0] == base.hands[1] {
+                format!(" with --hands {}", base.hands[0])
+            } else {
+                format!(" with --hands {},{}", base.hands[0], base.hands[1])
+            }
+        } else {
+            String::new()
+        };
+        format!(
+            "the position {compact} is written `{paper}`{hands} (the paper's notation, the \
+             player to move as Left)"
+        )
+    };
+    Some(format!(
+        "read `{}` as {reading}, as CGSuite does; {how}",
+        quoted(written)
+    ))
+}
+
+/// The answer for one expression (see [`reply`]).
+fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
     let base = args.rules.ruleset()?;
     let mut store = GameStore::new();
     let limits = Limits {
@@ -120,7 +421,7 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
         max_work: args.max_work,
     };
     // Everything is read and checked before any work starts.
-    let plan = Plan::new(&base, args.rules.hands.as_deref(), &args.expression)?;
+    let plan = Plan::new(&base, args.rules.hands.as_deref(), expression)?;
     // A variant id that names the fingers or hands must agree with the positions
     // (which carry their own `_n` and hands), as --fingers must.
     if let Some(id) = &args.rules.variant {
@@ -188,12 +489,12 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
         }
     }
     // The loopy value, within the same work limit.
-    let loopy = || -> Result<()> {
+    let loopy = || -> Result<Reply> {
         let e = chopsticks_loopy::with_work_limit(limits.max_work, || {
             plan.evaluate_loopy(args.max_vertices)
         })
         .map_err(loopy_error)?;
-        print_loopy(args, &e)
+        loopy_reply(args, expression, &e)
     };
     // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
     // games: the loopy engine reads them.
@@ -247,13 +548,14 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             })
             .collect::<Vec<_>>()
     };
-    let print_components = || {
+    let write_components = |out: &mut String| {
         if shown_components.len() > 1
             || (shown_components.len() == 1
-                && shown_components[0].0.text.trim() != args.expression.trim())
+                && shown_components[0].0.text.trim() != expression.trim())
         {
             for (c, v, o, p) in &shown_components {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{p} = {}  ({o}, {}; {})",
                     shown(v),
                     outcome_words(*o),
@@ -261,9 +563,10 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
                 );
             }
         } else if let Some((c, _, _, _)) = shown_components.first() {
-            println!("Rules:    {}", c.rules.describe());
+            let _ = writeln!(out, "Rules:    {}", c.rules.describe());
         }
     };
+    let mut out = String::new();
     let g = match answer {
         Answer::Truth(holds) => {
             let relation = plan
@@ -275,24 +578,32 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
                 eprintln!("note: --uptimal and --details are for games; this is a comparison");
             }
             if args.output.json {
-                super::print_json(&json!({
-                    "expression": args.expression,
+                return Ok(Reply::Json(json!({
+                    "expression": expression,
                     "relation": relation,
                     "holds": holds,
                     "components": components_json(),
-                }));
-                return Ok(());
+                })));
             }
-            print_components();
-            println!("Answer:   {holds}");
-            return Ok(());
+            write_components(&mut out);
+            let _ = writeln!(out, "Answer:   {holds}");
+            return Ok(Reply::Text(out));
         }
         Answer::Game(g) => g,
     };
+    // A measure of a game (`G.Temperature`, `G.AtomicWeight`) is a value, not a
+    // game to play: it has no outcome class.
+    let measure = plan.short_expression().is_ok_and(|e| e.is_measure());
     let value = store.format_value_within(&g, MAX_PRINTED);
-    let outcome = store.value_outcome(&g).ok_or_else(|| {
-        anyhow!("the outcome cannot be decided: the value's numbers are too large for the engine")
-    })?;
+    let outcome = if measure {
+        None
+    } else {
+        Some(store.value_outcome(&g).ok_or_else(|| {
+            anyhow!(
+                "the outcome cannot be decided: the value's numbers are too large for the engine"
+            )
+        })?)
+    };
     let details = args.details.then(|| {
         let (left_stop, right_stop) = store.value_stops(&g);
         Details {
@@ -313,12 +624,12 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
     };
     if args.output.json {
         let mut out = json!({
-            "expression": args.expression,
+            "expression": expression,
             "value": value,
-            "outcome": outcome.to_string(),
-            "outcome_words": outcome_words(outcome),
-            "left_first": first_winners(outcome).0,
-            "right_first": first_winners(outcome).1,
+            "outcome": outcome.map(|o| o.to_string()),
+            "outcome_words": outcome.map(outcome_words),
+            "left_first": outcome.map(|o| first_winners(o).0),
+            "right_first": outcome.map(|o| first_winners(o).1),
             "stopper": true,
             "stopper_sided": true,
             "components": components_json(),
@@ -339,26 +650,31 @@ fn evaluate_and_print(args: &ValueArgs) -> Result<()> {
             out["mean"] = json!(d.mean);
             out["temperature"] = json!(d.temperature);
         }
-        super::print_json(&out);
-        return Ok(());
+        return Ok(Reply::Json(out));
     }
-    print_components();
-    println!("Value:    {}", shown(&value));
-    println!("Outcome:  {outcome} ({})", outcome_words(outcome));
+    write_components(&mut out);
+    let _ = writeln!(out, "Value:    {}", shown(&value));
+    if let Some(outcome) = outcome {
+        let _ = writeln!(out, "Outcome:  {outcome} ({})", outcome_words(outcome));
+    }
     if let Some(d) = &details {
-        println!("Birthday: {}", d.birthday);
-        println!("Stops:    {} (Left), {} (Right)", d.left_stop, d.right_stop);
-        println!("Mean:     {}", d.mean);
-        println!("Temperature: {}", d.temperature);
+        let _ = writeln!(out, "Birthday: {}", d.birthday);
+        let _ = writeln!(
+            out,
+            "Stops:    {} (Left), {} (Right)",
+            d.left_stop, d.right_stop
+        );
+        let _ = writeln!(out, "Mean:     {}", d.mean);
+        let _ = writeln!(out, "Temperature: {}", d.temperature);
     }
     if args.uptimal {
-        match uptimal {
-            Ok(Some(u)) => println!("Uptimal:  {u}"),
-            Ok(None) => println!("Uptimal:  not an uptimal"),
-            Err(e) => println!("Uptimal:  not found within the work limit ({e})"),
-        }
+        let _ = match uptimal {
+            Ok(Some(u)) => writeln!(out, "Uptimal:  {u}"),
+            Ok(None) => writeln!(out, "Uptimal:  not an uptimal"),
+            Err(e) => writeln!(out, "Uptimal:  not found within the work limit ({e})"),
+        };
     }
-    Ok(())
+    Ok(Reply::Text(out))
 }
 
 /// Who wins a short game when Left starts and when Right starts.
@@ -421,22 +737,22 @@ fn loopy_components_json(e: &LoopyEvaluation) -> Vec<serde_json::Value> {
         .collect()
 }
 
-fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
+fn loopy_reply(args: &ValueArgs, expression: &str, e: &LoopyEvaluation) -> Result<Reply> {
+    let mut out = String::new();
     if let Some((relation, holds)) = e.comparison {
         if args.output.json {
-            super::print_json(&json!({
-                "expression": args.expression,
+            return Ok(Reply::Json(json!({
+                "expression": expression,
                 "relation": relation.symbol(),
                 "holds": holds,
                 "components": loopy_components_json(e),
-            }));
-            return Ok(());
+            })));
         }
         for c in &e.components {
-            println!("{} = {}", c.position.paper(c.rules.fingers), c.value);
+            let _ = writeln!(out, "{} = {}", c.position.paper(c.rules.fingers), c.value);
         }
-        println!("Answer:   {holds}");
-        return Ok(());
+        let _ = writeln!(out, "Answer:   {holds}");
+        return Ok(Reply::Text(out));
     }
     let text = e.value.to_string();
     if text.len() as u64 > MAX_PRINTED {
@@ -454,7 +770,7 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
     let (onside_stops, offside_stops) = (stops(e.value.onside()), stops(e.value.offside()));
     if args.output.json {
         let mut out = json!({
-            "expression": args.expression,
+            "expression": expression,
             "value": text,
             "outcome": outcome.name(),
             "outcome_words": outcome.describe(),
@@ -475,15 +791,15 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
                 out["offside_stops"] = json!(offside_stops.as_ref().map(|(l, r)| [l, r]));
             }
         }
-        super::print_json(&out);
-        return Ok(());
+        return Ok(Reply::Json(out));
     }
     if e.components.len() > 1
-        || (e.components.len() == 1 && e.components[0].text.trim() != args.expression.trim())
+        || (e.components.len() == 1 && e.components[0].text.trim() != expression.trim())
     {
         for c in &e.components {
             let o = c.value.outcome();
-            println!(
+            let _ = writeln!(
+                out,
                 "{} = {}  ({}, {}; {})",
                 c.position.paper(c.rules.fingers),
                 c.value,
@@ -493,30 +809,32 @@ fn print_loopy(args: &ValueArgs, e: &LoopyEvaluation) -> Result<()> {
             );
         }
     } else if let Some(c) = e.components.first() {
-        println!("Rules:    {}", c.rules.describe());
-        println!(
+        let _ = writeln!(out, "Rules:    {}", c.rules.describe());
+        let _ = writeln!(
+            out,
             "Graph:    {} positions reachable{}",
             c.vertices,
             if c.cyclic { ", play can cycle" } else { "" }
         );
     }
-    println!("Value:    {text}");
-    println!("Kind:     {}", loopy_kind(&e.value));
-    println!("Outcome:  {} ({})", outcome.name(), outcome.describe());
+    let _ = writeln!(out, "Value:    {text}");
+    let _ = writeln!(out, "Kind:     {}", loopy_kind(&e.value));
+    let _ = writeln!(out, "Outcome:  {} ({})", outcome.name(), outcome.describe());
     if args.details {
         let shown = |s: &Option<(String, String)>| match s {
             Some((l, r)) => format!("{l} (Left), {r} (Right)"),
             None => "not a stopper: no stops".to_string(),
         };
         if e.value.is_stopper() {
-            println!("Stops:    {}", shown(&onside_stops));
+            let _ = writeln!(out, "Stops:    {}", shown(&onside_stops));
         } else {
-            println!(
+            let _ = writeln!(
+                out,
                 "Stops:    onside {}; offside {}",
                 shown(&onside_stops),
                 shown(&offside_stops)
             );
         }
     }
-    Ok(())
+    Ok(Reply::Text(out))
 }

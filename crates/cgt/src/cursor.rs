@@ -134,6 +134,65 @@ impl Cursor {
     }
 }
 
+/// The message for the character next at `cursor`, which cannot start a game
+/// (or, `trailing`, continue one that is complete): the character named, and the
+/// usual fix when there is one (`↑` is written `^`, `=` is not a comparison).
+pub fn unexpected(cursor: &Cursor, trailing: bool) -> String {
+    let Some(c) = cursor.peek() else {
+        return "unexpected end of input".to_string();
+    };
+    let next = cursor.peek_at(1);
+    match (c, next) {
+        ('=', Some('=')) => {}
+        ('=', _) => return "`=` is not a comparison: write `==` (`G == H`)".to_string(),
+        (':', Some('=')) => {
+            return "`:=` (CGSuite's assignment) is not read: write the game itself".to_string()
+        }
+        _ => {}
+    }
+    let shown = if c.is_control() || c.is_whitespace() || c == '`' {
+        format!("U+{:04X}", u32::from(c))
+    } else {
+        format!("`{c}`")
+    };
+    let after = if trailing {
+        " after a complete game"
+    } else {
+        ""
+    };
+    match hint(c) {
+        Some(h) => format!("unexpected character {shown}{after} ({h})"),
+        None => format!("unexpected character {shown}{after}"),
+    }
+}
+
+/// The usual fix for a character that CGSuite's plain-text notation writes
+/// otherwise.
+fn hint(c: char) -> Option<&'static str> {
+    Some(match c {
+        '↑' | '⬆' => "write `^` for ↑: `^^` for ↑↑, `^3` for 3·↑",
+        '↓' => "write `v` for ↓: `vv` for ↓↓, `v3` for 3·↓",
+        '⇑' => "write `^^` for ⇑",
+        '⇓' => "write `vv` for ⇓",
+        '±' => "write `+-` for ±: `+-1`, `+-{1,2}`",
+        '−' | '–' | '—' => "write `-` for minus",
+        '∗' | '⋆' | '★' | '✱' => "write `*` for a star",
+        '≤' => "write `<=` for ≤",
+        '≥' => "write `>=` for ≥",
+        '⧏' => "write `<|` for ⧏",
+        '⧐' => "write `|>` for ⧐",
+        '‖' | '∥' => "write `||` for ‖",
+        '½' => "write `1/2`",
+        '¼' => "write `1/4`",
+        '¾' => "write `3/4`",
+        ';' => "`;` ends a CGSuite statement: write one expression without it",
+        '"' | '\'' | '“' | '”' | '‘' | '’' => {
+            "quotes are for the shell: write the game without them"
+        }
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +216,30 @@ mod tests {
         assert!(!c.enter(1));
         c.leave();
         assert!(c.enter(1));
+    }
+
+    #[test]
+    fn names_the_unexpected_character_and_the_fix() {
+        let at = |text: &str, trailing| unexpected(&Cursor::new(text), trailing);
+        assert_eq!(
+            at("↑↑", false),
+            "unexpected character `↑` (write `^` for ↑: `^^` for ↑↑, `^3` for 3·↑)"
+        );
+        assert_eq!(
+            at("= *", true),
+            "`=` is not a comparison: write `==` (`G == H`)"
+        );
+        assert_eq!(
+            at("±1", false),
+            "unexpected character `±` (write `+-` for ±: `+-1`, `+-{1,2}`)"
+        );
+        assert_eq!(
+            at("@", true),
+            "unexpected character `@` after a complete game"
+        );
+        assert_eq!(at("\t", false), "unexpected character U+0009");
+        assert_eq!(at("", false), "unexpected end of input");
+        assert!(at(":= 1", true).contains("`:=`"));
+        assert!(at("== 1", true).starts_with("unexpected character `=`"));
     }
 }

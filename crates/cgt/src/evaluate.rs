@@ -67,9 +67,20 @@ impl GameStore {
         games: &[GameId],
         work_limit: u64,
     ) -> Result<GameId, ParseError> {
+        self.evaluate_game(expression, games, work_limit)
+            .map_err(|e| e.locate(&expression.text))
+    }
+
+    fn evaluate_game(
+        &mut self,
+        expression: &Expression,
+        games: &[GameId],
+        work_limit: u64,
+    ) -> Result<GameId, ParseError> {
         match self.evaluate_answer(expression, games, work_limit)? {
             Answer::Game(v) => v.in_arena().ok_or_else(|| ParseError {
                 position: 0,
+                character: 0,
                 message: format!(
                     "number too large: the value has numbers beyond the game engine's \
                      arena (integers up to {}, denominators up to 2^{MAX_EXPONENT}); \
@@ -80,6 +91,7 @@ impl GameStore {
             }),
             Answer::Truth(_) => Err(ParseError {
                 position: 0,
+                character: 0,
                 message: format!(
                     "a comparison (`{}`) is true or false, not a game",
                     expression.relation().map_or("", |r| r.symbol())
@@ -97,10 +109,21 @@ impl GameStore {
         games: &[GameId],
         work_limit: u64,
     ) -> Result<Answer, ParseError> {
+        self.answer(expression, games, work_limit)
+            .map_err(|e| e.locate(&expression.text))
+    }
+
+    fn answer(
+        &mut self,
+        expression: &Expression,
+        games: &[GameId],
+        work_limit: u64,
+    ) -> Result<Answer, ParseError> {
         if let Some((k, at)) = expression.largest_given {
             if k >= games.len() {
                 return Err(ParseError {
                     position: at,
+                    character: 0,
                     message: match games.len() {
                         0 => "no such game: `#k` stands for a given game, and none is given"
                             .to_string(),
@@ -146,7 +169,7 @@ impl GameStore {
                 bounds: HashMap::new(),
                 deepening: false,
             };
-            e.compare(a, b, 0)
+            e.compare(a, b, 0).map_err(|e| e.locate(""))
         })
     }
 
@@ -180,6 +203,7 @@ fn number_bits(x: Dyadic) -> u32 {
 fn error(at: usize, message: impl Into<String>) -> ParseError {
     ParseError {
         position: at,
+        character: 0,
         message: message.into(),
         work_limit: None,
     }
@@ -189,6 +213,7 @@ fn operation_error(at: usize) -> impl Fn(OperationError) -> ParseError {
     move |e| match e {
         OperationError::Work(w) => ParseError {
             position: at,
+            character: 0,
             message: w.to_string(),
             work_limit: Some(w),
         },
@@ -640,6 +665,7 @@ impl Evaluator<'_> {
     ) -> Result<T, ParseError> {
         f(self.store).map_err(|e| ParseError {
             position: at,
+            character: 0,
             message: e.to_string(),
             work_limit: Some(e),
         })

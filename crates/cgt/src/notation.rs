@@ -19,14 +19,34 @@ use std::fmt;
 /// [`GameStore::evaluate`]: a syntax error, a literal or a result beyond the
 /// bounds, or the work limit reached.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at byte {position}: {message}")]
+#[error("at character {character}: {message}")]
 pub struct ParseError {
     /// Byte offset in the input where the problem was found.
     pub position: usize,
+    /// The same place counted in characters from 1, as the message gives it
+    /// (every text editor counts so); set from the text read when the error
+    /// leaves the parser or the evaluator ([`ParseError::locate`]).
+    pub character: usize,
     /// What went wrong.
     pub message: String,
     /// The work limit, when the evaluation stopped there ([`GameStore::evaluate`]).
     pub work_limit: Option<WorkLimit>,
+}
+
+impl ParseError {
+    /// The error with [`ParseError::character`] set from `text`, the text whose
+    /// byte offset [`ParseError::position`] is.
+    pub fn locate(mut self, text: &str) -> ParseError {
+        self.character = character_at(text, self.position);
+        self
+    }
+}
+
+/// The character, counted from 1, at byte offset `byte` of `text` (one past the
+/// last character at the end; an offset inside a character counts that
+/// character).
+pub fn character_at(text: &str, byte: usize) -> usize {
+    text.char_indices().take_while(|&(i, _)| i < byte).count() + 1
 }
 
 /// An uptimal in McKay's digit form with a number part, as CGSuite writes it:

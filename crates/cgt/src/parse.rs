@@ -22,7 +22,7 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 
 use crate::big::BigDyadic;
-use crate::cursor::Cursor;
+use crate::cursor::{unexpected, Cursor};
 use crate::notation::{
     ParseError, Uptimal, MAX_DEPTH, MAX_NIMBER, MAX_POWER, MAX_UPS, MAX_UPTIMAL_DIGITS,
 };
@@ -42,6 +42,9 @@ pub struct Expression {
     pub(crate) relation: Option<(Relation, Ast)>,
     /// The largest `#k` and where it is written.
     pub(crate) largest_given: Option<(usize, usize)>,
+    /// The text read, which the byte offsets of the tree are in (for the
+    /// character counts of the evaluation's errors).
+    pub(crate) text: String,
 }
 
 /// A comparison between two games, as CGSuite writes it.
@@ -109,6 +112,45 @@ pub(crate) enum Function {
     Birthday,
     Tiny,
     Miny,
+}
+
+impl Function {
+    /// Whether it measures a game (a number, or the atomic weight) rather than
+    /// making a game from it.
+    fn is_measure(self) -> bool {
+        matches!(
+            self,
+            Function::AtomicWeight
+                | Function::Mean
+                | Function::Temperature
+                | Function::LeftStop
+                | Function::RightStop
+                | Function::Birthday
+        )
+    }
+
+    /// What it computes, in words, for messages.
+    fn description(self) -> &'static str {
+        match self {
+            Function::Cool => "cooling",
+            Function::Heat => "heating",
+            Function::Overheat => "overheating",
+            Function::AtomicWeight => "the atomic weight",
+            Function::Mean => "the mean",
+            Function::Temperature => "the temperature",
+            Function::LeftStop => "the Left stop",
+            Function::RightStop => "the Right stop",
+            Function::Birthday => "the birthday",
+            Function::Tiny => "Tiny",
+            Function::Miny => "Miny",
+        }
+    }
+}
+
+/// What a short-game function or method computes, in words (`cooling` for
+/// `Cool`), read without regard to case; `None` for any other word.
+pub fn function_description(word: &str) -> Option<&'static str> {
+    function(word).map(|(f, _)| f.description())
 }
 
 /// Every function: its name as CGSuite writes it and how many arguments follow
@@ -199,6 +241,10 @@ impl Expression {
     /// Reads `text` (see the crate documentation for the grammar and
     /// [`crate::GameStore::parse`] for the bounds), building no game.
     pub fn parse(text: &str) -> Result<Expression, ParseError> {
+        Expression::read(text).map_err(|e| e.locate(text))
+    }
+
+    fn read(text: &str) -> Result<Expression, ParseError> {
         let mut p = Parser {
             cursor: Cursor::new(text),
             largest_given: None,
@@ -214,23 +260,52 @@ impl Expression {
             None => None,
         };
         if !p.cursor.at_end() {
+            let save = p.cursor.pos;
             let message = if p.relation().is_some() {
-                "a comparison has two sides: `G <= H`; compare a third game separately"
+                "a comparison has two sides: `G <= H`; compare a third game separately".to_string()
             } else {
-                "unexpected trailing input"
+                unexpected(&p.cursor, true)
             };
-            return Err(p.error(message));
+            p.cursor.pos = save;
+            return Err(p.error(&message));
         }
         Ok(Expression {
             root,
             relation,
             largest_given: p.largest_given,
+            text: text.to_string(),
         })
+    }
+
+    /// Whether the value is a measure of a game rather than a game to play: the
+    /// result of a method that measures (`.Mean`, `.Temperature`, `.LeftStop`,
+    /// `.RightStop`, `.Birthday`, `.AtomicWeight`), possibly negated or in sums
+    /// and multiples with numbers (`G.LeftStop - G.RightStop`). Its outcome class
+    /// says nothing about the game measured.
+    pub fn is_measure(&self) -> bool {
+        self.relation.is_none() && measure(&self.root) == Some(true)
     }
 
     /// The relation when the text is a comparison (`G <= H`).
     pub fn relation(&self) -> Option<Relation> {
         self.relation.as_ref().map(|r| r.0)
+    }
+}
+
+/// `Some(true)` for a measure (see [`Expression::is_measure`]), `Some(false)`
+/// for a number written, `None` for anything else.
+fn measure(ast: &Ast) -> Option<bool> {
+    fn all<'a>(asts: impl IntoIterator<Item = &'a Ast>) -> Option<bool> {
+        asts.into_iter()
+            .try_fold(false, |any, a| measure(a).map(|m| any || m))
+    }
+    match &ast.term {
+        Term::Number(_) => Some(false),
+        Term::Call(f, _) => f.is_measure().then_some(true),
+        Term::Neg(a) => measure(a),
+        Term::Sum(first, rest) => all(std::iter::once(&**first).chain(rest.iter().map(|r| &r.1))),
+        Term::Product(a, b) => all([&**a, &**b]),
+        _ => None,
     }
 }
 
@@ -287,6 +362,7 @@ impl Parser {
     fn error(&self, message: &str) -> ParseError {
         ParseError {
             position: self.at(),
+            character: 0,
             message: message.to_string(),
             work_limit: None,
         }
@@ -370,6 +446,7 @@ impl Parser {
         if digits.len() > MAX_LITERAL_DIGITS {
             return Err(ParseError {
                 position: at,
+                character: 0,
                 message: format!("number too long (at most {MAX_LITERAL_DIGITS} digits)"),
                 work_limit: None,
             });
@@ -555,6 +632,7 @@ impl Parser {
             let Some((f, arity)) = function(&name) else {
                 return Err(ParseError {
                     position: at,
+                    character: 0,
                     message: format!("unknown method `{name}` (known: {})", function_names()),
                     work_limit: None,
                 });
@@ -654,7 +732,7 @@ impl Parser {
                 self.compound(at, false)
             }
             Some(c) if c.is_ascii_alphabetic() => self.function_call(at),
-            Some(_) => Err(self.error("unexpected character")),
+            Some(_) => Err(self.error(&unexpected(&self.cursor, false))),
             None => Err(self.error("unexpected end of input")),
         }
     }
@@ -665,6 +743,7 @@ impl Parser {
         let Some((f, arity)) = function(&name) else {
             return Err(ParseError {
                 position: at,
+                character: 0,
                 message: format!(
                     "unknown word `{name}` (the short-game functions are {}; loopy games \
                      use on, off, over, under, dud, upon, pass and labels)",
@@ -696,6 +775,7 @@ impl Parser {
                 let d = self.big_unsigned()?.unwrap_or_default();
                 value = dyadic_fraction(&n, &d).map_err(|message| ParseError {
                     position: slash,
+                    character: 0,
                     message,
                     work_limit: None,
                 })?;
@@ -971,4 +1051,96 @@ fn dyadic_fraction(n: &BigInt, d: &BigInt) -> Result<BigDyadic, String> {
         return Err("denominator too large (at most 2^65536)".into());
     }
     Ok(BigDyadic::new(n / odd, twos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GameStore;
+
+    fn error(text: &str) -> String {
+        Expression::parse(text)
+            .map(|_| ())
+            .expect_err("an error")
+            .to_string()
+    }
+
+    #[test]
+    fn errors_count_characters_from_one_and_name_the_character() {
+        assert_eq!(
+            error("↑↑ + *"),
+            "at character 1: unexpected character `↑` (write `^` for ↑: `^^` for ↑↑, `^3` for 3·↑)"
+        );
+        // Characters, not bytes: `↑` is three bytes.
+        assert_eq!(
+            error("^ + ↓"),
+            "at character 5: unexpected character `↓` (write `v` for ↓: `vv` for ↓↓, `v3` for 3·↓)"
+        );
+        assert_eq!(
+            error("^ = *"),
+            "at character 3: `=` is not a comparison: write `==` (`G == H`)"
+        );
+        assert_eq!(
+            error("{0|1 = 1}"),
+            "at character 6: `=` is not a comparison: write `==` (`G == H`)"
+        );
+        assert_eq!(
+            error("±1"),
+            "at character 1: unexpected character `±` (write `+-` for ±: `+-1`, `+-{1,2}`)"
+        );
+        assert_eq!(error("{1|0"), "at character 5: unclosed '{'");
+        assert_eq!(
+            error("1 @"),
+            "at character 3: unexpected character `@` after a complete game"
+        );
+        assert!(error("1 < 2 < 3").starts_with("at character 7: a comparison has two sides"));
+        // After a two-byte character (U+0305, a negative uptimal digit): byte 5
+        // is character 5, not 6.
+        let e = Expression::parse(".1\u{305} @").expect_err("an error");
+        assert_eq!((e.position, e.character), (5, 5));
+    }
+
+    #[test]
+    fn evaluation_errors_count_characters_too() {
+        let mut store = GameStore::new();
+        let e = store.parse("↑↑").expect_err("refused");
+        assert_eq!(e.character, 1);
+        // `#1` is at byte 5 and character 3.
+        let x = Expression::parse("½ ↓#1").map(|_| ()).expect_err("refused");
+        assert_eq!(x.character, 1);
+        let x = Expression::parse("{0|} + #1").expect("reads");
+        let e = store.evaluate(&x, &[]).expect_err("no game given");
+        assert_eq!(e.character, 8);
+        let x = Expression::parse("*.Cool(-1)").expect("reads");
+        let e = store.evaluate(&x, &[]).expect_err("negative");
+        assert_eq!(e.character, 8, "{e}");
+    }
+
+    #[test]
+    fn measures_are_told_from_games() {
+        let measure = |text: &str| Expression::parse(text).expect("reads").is_measure();
+        for text in [
+            "{3|-1}.Temperature",
+            "^^.AtomicWeight",
+            "AtomicWeight(^^)",
+            "{1|0}.Birthday",
+            "{3|-1}.Mean",
+            "-{3|-1}.LeftStop",
+            "{3|-1}.LeftStop - {3|-1}.RightStop",
+            "2 * {3|-1}.Temperature + 1/2",
+        ] {
+            assert!(measure(text), "{text}");
+        }
+        for text in [
+            "2",
+            "{3|-1}",
+            "{3|-1}.Cool(1)",
+            "*.Heat(1)",
+            "{3|-1}.Mean + *",
+            "Tiny(2)",
+            "{3|-1}.Mean <= 1",
+        ] {
+            assert!(!measure(text), "{text}");
+        }
+    }
 }

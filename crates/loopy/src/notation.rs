@@ -47,7 +47,7 @@
 
 use std::collections::HashMap;
 
-use chopsticks_cgt::cursor::Cursor;
+use chopsticks_cgt::cursor::{unexpected, Cursor};
 use chopsticks_cgt::{GameId, GameStore, Kind, Relation};
 
 use crate::game::Game;
@@ -91,6 +91,7 @@ fn parse_short(store: &mut GameStore, text: &str) -> Result<GameId, chopsticks_c
 fn short_error(at: usize) -> impl Fn(chopsticks_cgt::ParseError) -> ParseError {
     move |e| ParseError {
         position: at + e.position,
+        character: 0,
         message: e.message,
     }
 }
@@ -105,6 +106,7 @@ fn short_value(text: &str, at: usize) -> Result<Value, ParseError> {
     if store.printed_length_bound(id, MAX_INPUT as u64) > MAX_INPUT as u64 {
         return Err(ParseError {
             position: at,
+            character: 0,
             message: format!(
                 "short game too large: its text would be longer than {MAX_INPUT} bytes"
             ),
@@ -191,6 +193,7 @@ fn check_length(text: &str) -> Result<(), ParseError> {
     if text.len() > MAX_INPUT {
         return Err(ParseError {
             position: MAX_INPUT,
+            character: 0,
             message: format!("input longer than {MAX_INPUT} bytes"),
         });
     }
@@ -220,10 +223,13 @@ const MAX_SLASHES: usize = 4;
 
 /// Error of [`parse`]: where and what.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at byte {position}: {message}")]
+#[error("at character {character}: {message}")]
 pub struct ParseError {
     /// Byte offset of the problem.
     pub position: usize,
+    /// The same place counted in characters from 1, as the message gives it
+    /// (set from the text by [`parse`] and [`check_syntax`]).
+    pub character: usize,
     /// What went wrong.
     pub message: String,
 }
@@ -664,6 +670,19 @@ fn positive(s: &Stopper) -> bool {
 
 /// Reads a value in CGSuite notation (see the module documentation).
 pub fn parse(text: &str) -> Result<Value, ParseError> {
+    read_value(text).map_err(|e| e.locate(text))
+}
+
+impl ParseError {
+    /// The error with [`ParseError::character`] set from `text`, the text whose
+    /// byte offset [`ParseError::position`] is.
+    fn locate(mut self, text: &str) -> ParseError {
+        self.character = chopsticks_cgt::notation::character_at(text, self.position);
+        self
+    }
+}
+
+fn read_value(text: &str) -> Result<Value, ParseError> {
     check_length(text)?;
     if !looks_loopy(text) {
         return short_value(text, 0);
@@ -681,7 +700,7 @@ fn read_ast(text: &str) -> Result<Ast, ParseError> {
     let ast = p.sided()?;
     p.skip_ws();
     if !p.at_end() {
-        return Err(p.error("unexpected trailing input"));
+        return Err(p.error(&unexpected(&p.cursor, true)));
     }
     Ok(ast)
 }
@@ -691,10 +710,18 @@ fn read_ast(text: &str) -> Result<Ast, ParseError> {
 /// onside below its offside, a bound of the arithmetic, a short game past its
 /// limits.
 pub fn check_syntax(text: &str) -> Result<(), ParseError> {
+    read_syntax(text).map_err(|e| e.locate(text))
+}
+
+fn read_syntax(text: &str) -> Result<(), ParseError> {
     check_length(text)?;
     let ast = read_ast(text)?;
     if let Some((position, message)) = unbound(&ast, &mut Vec::new()) {
-        return Err(ParseError { position, message });
+        return Err(ParseError {
+            position,
+            character: 0,
+            message,
+        });
     }
     check_shorts(&ast)
 }
@@ -778,6 +805,7 @@ impl Parser {
     fn error(&self, message: &str) -> ParseError {
         ParseError {
             position: self.at(),
+            character: 0,
             message: message.to_string(),
         }
     }
@@ -882,7 +910,42 @@ impl Parser {
         if self.peek() == Some('+') && self.peek_at(1) == Some('-') {
             return self.signed();
         }
-        self.primary()
+        let start = self.pos;
+        let g = self.primary()?;
+        self.no_method(start)?;
+        Ok(g)
+    }
+
+    /// Refuses a short game's method (`.Cool(1)`, `.Temperature`) after the
+    /// primary read from `start`: they are defined for short games.
+    fn no_method(&mut self, start: usize) -> Result<(), ParseError> {
+        let save = self.pos;
+        self.skip_ws();
+        let dot = self.pos;
+        if !(self.peek() == Some('.') && self.peek_at(1).is_some_and(|c| c.is_ascii_alphabetic())) {
+            self.pos = save;
+            return Ok(());
+        }
+        self.pos += 1;
+        let name = self.word();
+        let Some(what) = chopsticks_cgt::parse::function_description(&name) else {
+            self.pos = dot;
+            return Err(self.error(&format!(
+                "unknown method `.{name}` (and the methods of short games are not defined for \
+                 loopy games)"
+            )));
+        };
+        let game = self.slice(start, save);
+        let game = game.trim();
+        self.pos = dot;
+        Err(self.error(&if looks_loopy(game) {
+            format!("{what} (`.{name}`) is defined for short games; `{game}` is loopy")
+        } else {
+            format!(
+                "{what} (`.{name}`) is read in expressions of short games only, and this one \
+                 has loopy games: evaluate `{game}.{name}` on its own"
+            )
+        }))
     }
 
     fn primary(&mut self) -> Result<Ast, ParseError> {
@@ -946,6 +1009,19 @@ impl Parser {
                     }
                     _ => {
                         self.skip_ws();
+                        if let Some(what) =
+                            chopsticks_cgt::parse::function_description(&w).filter(|_| {
+                                self.peek() == Some('(')
+                                    && !w.eq_ignore_ascii_case("tiny")
+                                    && !w.eq_ignore_ascii_case("miny")
+                            })
+                        {
+                            self.pos = save;
+                            return Err(self.error(&format!(
+                                "{what} (`{w}`) is defined for short games, and this \
+                                 expression has loopy games"
+                            )));
+                        }
                         if self.peek() == Some('{') {
                             let at2 = self.at();
                             self.pos += 1;
@@ -956,7 +1032,7 @@ impl Parser {
                     }
                 }
             }
-            Some(_) => Err(self.error("unexpected character")),
+            Some(_) => Err(self.error(&unexpected(&self.cursor, false))),
             None => Err(self.error("unexpected end of input")),
         }
     }
@@ -1141,6 +1217,7 @@ impl Parser {
         if bars.is_empty() {
             return Err(ParseError {
                 position: at,
+                character: 0,
                 message: "braces without '|'".into(),
             });
         }
@@ -1158,6 +1235,7 @@ fn split_bars(
     if bars.is_empty() {
         return Err(ParseError {
             position: at,
+            character: 0,
             message: "internal: no bars".into(),
         });
     }
@@ -1166,6 +1244,7 @@ fn split_bars(
     if positions.len() > 1 {
         return Err(ParseError {
             position: bars[positions[1]].1,
+            character: 0,
             message: "ambiguous bars: the longest run must be unique".into(),
         });
     }
@@ -1199,6 +1278,7 @@ struct Evaluator;
 fn perr(at: usize, e: LoopyError) -> ParseError {
     ParseError {
         position: at,
+        character: 0,
         message: e.to_string(),
     }
 }
@@ -1307,7 +1387,11 @@ impl Builder {
 impl Evaluator {
     fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
         if let Some((position, message)) = unbound(ast, &mut Vec::new()) {
-            return Err(ParseError { position, message });
+            return Err(ParseError {
+                position,
+                character: 0,
+                message,
+            });
         }
         match ast {
             Ast::Short(text, at) => short_value(text, *at),
@@ -1329,6 +1413,7 @@ impl Evaluator {
             }
             Ast::Pass(at) | Ast::Ref(_, at) => Err(ParseError {
                 position: *at,
+                character: 0,
                 message: "unexpected `pass` or label".into(),
             }),
             Ast::Braces { .. } => self.braces_value(ast),
@@ -1400,6 +1485,7 @@ impl Evaluator {
             _ => {
                 return Err(ParseError {
                     position: at,
+                    character: 0,
                     message: "`*` multiplies by an integer: write `n * G`".into(),
                 })
             }
@@ -1407,6 +1493,7 @@ impl Evaluator {
         if n.unsigned_abs() > MAX_MULTIPLIER {
             return Err(ParseError {
                 position: at,
+                character: 0,
                 message: format!(
                     "multiplier too large for a loopy game (at most {MAX_MULTIPLIER})"
                 ),
@@ -1541,6 +1628,7 @@ impl Evaluator {
         else {
             return Err(ParseError {
                 position: ast_at(ast),
+                character: 0,
                 message: "internal: not braces".into(),
             });
         };
@@ -1557,6 +1645,7 @@ impl Evaluator {
                         .map(|s| s.1)
                         .ok_or_else(|| ParseError {
                             position: *oat,
+                            character: 0,
                             message: format!("unknown name `{name}`"),
                         })?,
                     Ast::Braces { .. } if unbound(o, &mut Vec::new()).is_some() => {
@@ -1583,5 +1672,58 @@ impl Evaluator {
         }
         scopes.pop();
         Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        let message = parse(text).map(|_| ()).expect_err("an error").to_string();
+        // The check without computing says the same.
+        assert_eq!(
+            check_syntax(text).expect_err("an error").to_string(),
+            message,
+            "{text}"
+        );
+        message
+    }
+
+    #[test]
+    fn errors_count_characters_and_name_the_fix() {
+        assert_eq!(
+            error("on.Cool(1)"),
+            "at character 3: cooling (`.Cool`) is defined for short games; `on` is loopy"
+        );
+        assert_eq!(
+            error("{pass|*}.Temperature"),
+            "at character 9: the temperature (`.Temperature`) is defined for short games; \
+             `{pass|*}` is loopy"
+        );
+        assert_eq!(
+            error("over + {1|0}.AtomicWeight"),
+            "at character 13: the atomic weight (`.AtomicWeight`) is read in expressions of \
+             short games only, and this one has loopy games: evaluate `{1|0}.AtomicWeight` on \
+             its own"
+        );
+        assert_eq!(
+            error("Cool(on, 1)"),
+            "at character 1: cooling (`Cool`) is defined for short games, and this expression \
+             has loopy games"
+        );
+        assert_eq!(
+            error("on = over"),
+            "at character 4: `=` is not a comparison: write `==` (`G == H`)"
+        );
+        assert_eq!(
+            error("↑ + on"),
+            "at character 1: unexpected character `↑` (write `^` for ↑: `^^` for ↑↑, `^3` for 3·↑)"
+        );
+        assert_eq!(
+            error("on + ±1"),
+            "at character 6: unexpected character `±` (write `+-` for ±: `+-1`, `+-{1,2}`)"
+        );
+        assert!(error("on.Foo").contains("unknown method `.Foo`"));
     }
 }

@@ -68,9 +68,10 @@ pub enum ValueError {
     #[error("{0}")]
     Position(String),
     /// The expression (or a game in CGSuite notation) could not be read.
-    #[error("cannot read `{text}`: {error}")]
+    #[error("cannot read {text}: {error}")]
     Parse {
-        /// The text handed to the CGSuite parser.
+        /// The text handed to the CGSuite parser, in backquotes (and with the
+        /// positions replaced by `#0`, `#1`, …, said after it).
         text: String,
         /// What went wrong.
         error: ParseError,

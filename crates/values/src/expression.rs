@@ -231,17 +231,17 @@ impl Plan {
         }
         let quote = |rewritten: &str| {
             if positions.is_empty() {
-                quoted(text)
+                format!("`{}`", quoted(text))
             } else {
                 format!(
-                    "{} (the positions replaced by #0, #1, …)",
+                    "`{}` (the positions replaced by #0, #1, …)",
                     quoted(rewritten.trim())
                 )
             }
         };
         let expression = Expression::parse(&rewritten).map_err(|error| ValueError::Parse {
             text: quote(&rewritten),
-            error,
+            error: trimmed(error, &rewritten, positions.len()),
         });
         // Not a short game: it must read as a sum of loopy games, or it is an error.
         // Text with words of loopy notation (`over`, `pass`, labels) or `&` gets
@@ -335,16 +335,30 @@ impl Plan {
     ) -> ValueError {
         ValueError::Parse {
             text: if components.is_empty() {
-                quoted(&self.text)
+                format!("`{}`", quoted(&self.text))
             } else {
                 format!(
-                    "{} (the positions replaced by #0, #1, …)",
+                    "`{}` (the positions replaced by #0, #1, …)",
                     quoted(self.rewritten.trim())
                 )
             },
-            error,
+            error: trimmed(error, &self.rewritten, components.len()),
         }
     }
+}
+
+/// The error of the text `rewritten` with its character counted in the text
+/// quoted: with positions, the text trimmed (`#0 + …`, not ` #0  + …`).
+fn trimmed(
+    mut error: chopsticks_cgt::ParseError,
+    rewritten: &str,
+    positions: usize,
+) -> chopsticks_cgt::ParseError {
+    if positions > 0 {
+        let leading = rewritten.chars().take_while(|c| c.is_whitespace()).count();
+        error.character = error.character.saturating_sub(leading).max(1);
+    }
+    error
 }
 
 /// Evaluates an expression (see the module documentation): [`Plan::new`], then
@@ -374,5 +388,37 @@ mod tests {
         assert_eq!(spans, vec!["(1|1)_12", "(2|5)_40", "(1^2,3|4)"]);
         assert!(find_positions("{0|^[2]}").is_empty());
         assert!(find_positions("((^))").is_empty());
+    }
+
+    #[test]
+    fn errors_count_characters_in_the_text_quoted() {
+        let base = chopsticks_rules::Preset::Simple.ruleset();
+        let message = |text: &str| {
+            Plan::new(&base, None, text)
+                .expect_err("refused")
+                .to_string()
+        };
+        assert_eq!(
+            message("(1|1)_4 + ↑"),
+            "cannot read `#0  + ↑` (the positions replaced by #0, #1, …): at character 7: \
+             unexpected character `↑` (write `^` for ↑: `^^` for ↑↑, `^3` for 3·↑)"
+        );
+        assert_eq!(
+            message("^ + ↓"),
+            "cannot read `^ + ↓`: at character 5: unexpected character `↓` (write `v` for ↓: \
+             `vv` for ↓↓, `v3` for 3·↓)"
+        );
+        let mut store = GameStore::new();
+        let e = evaluate(
+            &mut store,
+            &base,
+            None,
+            "(1|1)_4 + *.Cool(-1)",
+            Limits::DEFAULT,
+            None,
+        )
+        .expect_err("refused")
+        .to_string();
+        assert!(e.contains("at character 14: cooling is by a number"), "{e}");
     }
 }

@@ -213,7 +213,7 @@ fn unreadable(text: &str, e: chopsticks_loopy::ParseError) -> ValueError {
         return ValueError::Loopy(chopsticks_loopy::LoopyError::Work { limit });
     }
     ValueError::Expression(format!(
-        "cannot read {}: {e}",
+        "cannot read `{}`: {e}",
         chopsticks_rules::quoted(text)
     ))
 }

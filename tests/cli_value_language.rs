@@ -1,0 +1,281 @@
+//! End-to-end tests of `chopsticks value` for CGSuite's users (issue 40): a
+//! method's result printed without an outcome class, errors that count
+//! characters and name the fix, numbers that are also positions, scripts of
+//! expressions, and the help's headings.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use common::{fails_with, json, run_with_input, stdout};
+
+/// Runs the binary with `input` on standard input, whatever its exit status.
+fn run_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn a_methods_number_has_no_outcome_class() {
+    for (expression, value) in [
+        ("{3|-1}.Temperature", "2"),
+        ("{3|-1}.Mean", "1"),
+        ("{3|-1}.LeftStop", "3"),
+        ("{3|-1}.RightStop", "-1"),
+        ("{1|0}.Birthday", "2"),
+        ("^^.AtomicWeight", "2"),
+        ("AtomicWeight(^^*)", "2"),
+        ("{3|-1}.LeftStop - {3|-1}.RightStop", "4"),
+        ("-{3|-1}.Temperature", "-2"),
+    ] {
+        let text = stdout(&["value", expression]);
+        assert_eq!(text, format!("Value:    {value}\n"), "{expression}");
+        let v = json(&["value", expression, "--json"]);
+        assert_eq!(v["value"], value, "{expression}");
+        for key in ["outcome", "outcome_words", "left_first", "right_first"] {
+            assert!(v[key].is_null(), "{expression}: {key} {v}");
+        }
+    }
+    // A method that makes a game keeps the game's outcome class.
+    let text = stdout(&["value", "{3|-1}.Cool(1)"]);
+    assert!(text.contains("Value:    {2|0}\nOutcome:  N"), "{text}");
+    // A measure in a sum with a game is a game.
+    let text = stdout(&["value", "{3|-1}.Temperature - 2 + *"]);
+    assert!(text.contains("Value:    *\nOutcome:  N"), "{text}");
+    // The measure of a position's value too; the position keeps its own class.
+    let text = stdout(&["value", "(1|1)_12.Temperature"]);
+    assert!(text.contains("(1|1)_12 = +-{0|^[2]}  (N, "), "{text}");
+    assert!(!text.contains("Outcome:"), "{text}");
+}
+
+#[test]
+fn errors_count_characters_from_one_and_name_the_fix() {
+    fails_with(
+        &["value", "↑↑ + *"],
+        "at character 1: unexpected character `↑` (write `^` for ↑: `^^` for ↑↑",
+    );
+    // Characters, not bytes: `↓` comes after a three-byte `↑`.
+    fails_with(
+        &["value", "^ + ↓"],
+        "at character 5: unexpected character `↓` (write `v`",
+    );
+    fails_with(
+        &["value", "^ = *"],
+        "at character 3: `=` is not a comparison: write `==`",
+    );
+    fails_with(&["value", "±1"], "unexpected character `±` (write `+-`");
+    fails_with(&["value", "{1|0"], "at character 5: unclosed '{'");
+    fails_with(
+        &["value", "on.Cool(1)"],
+        "cannot read `on.Cool(1)`: at character 3: cooling (`.Cool`) is defined for short games; \
+         `on` is loopy",
+    );
+    fails_with(
+        &["value", "over.Temperature"],
+        "the temperature (`.Temperature`) is defined for short games; `over` is loopy",
+    );
+    fails_with(
+        &["value", "{1|0}; "],
+        "(`;` ends a CGSuite statement: write one expression without it)",
+    );
+    // After positions (replaced by `#0`, … in the text quoted), the count is in
+    // that text.
+    fails_with(
+        &["value", "(1|1)_4 + ↑"],
+        "`#0  + ↑` (the positions replaced by #0, #1, …): at character 7: unexpected character `↑`",
+    );
+}
+
+#[test]
+fn numbers_that_are_also_positions_are_read_with_a_note() {
+    let text = stdout(&["value", "1211"]);
+    assert_eq!(
+        text,
+        "Note:     read `1211` as the number 1211, as CGSuite does; the position 1211 is \
+         written `(1,2|1,1)_4` (the paper's notation, the player to move as Left)\n\
+         Value:    1211\nOutcome:  L (Left wins)\n"
+    );
+    let text = stdout(&["value", "12-11"]);
+    assert!(
+        text.starts_with(
+            "Note:     read `12-11` as the difference 12 - 11, as CGSuite does; the position \
+             12-11 is written `(1,2|1,1)_4`"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Value:    1\n"), "{text}");
+    let text = stdout(&["value", "12 - 11"]);
+    assert!(
+        text.contains("read `12 - 11` as the difference 12 - 11"),
+        "{text}"
+    );
+    // The position suggested reads as a position.
+    let text = stdout(&["value", "(1,2|1,1)_4"]);
+    assert!(!text.contains("Note:"), "{text}");
+    // A dead hand: the paper's notation lists live hands, so the hands are given.
+    let text = stdout(&["value", "1011"]);
+    assert!(text.contains("`(1|1,1)_4` with --hands 2"), "{text}");
+    // A term of a sum, and JSON.
+    let v = json(&["value", "1211 + *", "--json"]);
+    assert_eq!(v["value"], "1211*");
+    assert!(
+        v["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("read `1211` as the number 1211")),
+        "{v}"
+    );
+    // Under other rules, their positions: with F = 2 (n = 1), 1211 is none.
+    let text = stdout(&["value", "1211", "--fingers", "2"]);
+    assert!(!text.contains("Note:"), "{text}");
+    let text = stdout(&["value", "1211", "--fingers", "3"]);
+    assert!(text.contains("`(1,2|1,1)_2`"), "{text}");
+    let text = stdout(&["value", "1111", "--fingers", "2"]);
+    assert!(text.contains("`(1,1|1,1)_1`"), "{text}");
+    // Numbers that are no position, and numbers in other roles, get no note.
+    for expression in [
+        "5",
+        "1/2",
+        "*1211",
+        "^3",
+        "{3|-1}.Cool(1)",
+        "(1|1)_12",
+        "1211/2",
+    ] {
+        let text = stdout(&["value", expression]);
+        assert!(!text.contains("Note:"), "{expression}: {text}");
+        let v = json(&["value", expression, "--json"]);
+        assert!(v.get("note").is_none(), "{expression}: {v}");
+    }
+}
+
+#[test]
+fn a_script_of_expressions_is_answered_line_by_line() {
+    let script = "// a CGSuite-style script\n\
+                  {3|-1}.Temperature\n\
+                  \n\
+                  # a comment\n\
+                  ^ = *\n\
+                  ^ + ^ == ^^\n\
+                  (1|1)_12\n";
+    let out = run_input(&["value", "-"], script);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        format!(
+            "> {{3|-1}}.Temperature\nValue:    2\n\n\
+             > ^ = *\nError:    cannot read `^ = *`: at character 3: `=` is not a comparison: \
+             write `==` (`G == H`)\n\n\
+             > ^ + ^ == ^^\nAnswer:   true\n\n\
+             > (1|1)_12\nRules:    {}\nValue:    +-{{0|^[2]}}\nOutcome:  N (first player wins)\n",
+            rules_line(&text)
+        )
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 of 4 expressions failed (line 5 of standard input)"),
+        "{err}"
+    );
+    // JSON lines: one object a line, with its line number and expression.
+    let out = run_input(&["value", "-", "--json"], script);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["expression"], "{3|-1}.Temperature");
+    assert_eq!(lines[0]["value"], "2");
+    assert!(lines[0]["outcome"].is_null());
+    assert_eq!(lines[1]["line"], 5);
+    assert!(lines[1]["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("`=` is not a comparison")));
+    assert_eq!(lines[2]["holds"], true);
+    assert_eq!(lines[3]["outcome"], "N");
+    // Without errors, success; a file reads as standard input does.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("games.txt");
+    std::fs::write(&path, "1/2 + 1/2\r\n*.Heat(1)\n").expect("written");
+    let text = stdout(&["value", "--file", common::text(&path)]);
+    assert_eq!(
+        text,
+        "> 1/2 + 1/2\nValue:    1\nOutcome:  L (Left wins)\n\n\
+         > *.Heat(1)\nValue:    +-1\nOutcome:  N (first player wins)\n"
+    );
+    assert_eq!(run_with_input(&["value", "-"], "\n// nothing\n"), "");
+    // The bounds hold for each expression: one over the work limit fails alone.
+    let out = run_input(
+        &["value", "-", "--max-work", "100000"],
+        ".(4096)(4096)\n^^*\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("steps of work"), "{text}");
+    assert!(
+        text.ends_with("> ^^*\nValue:    ^^*\nOutcome:  L (Left wins)\n"),
+        "{text}"
+    );
+    fails_with(
+        &["value", "--file", "/nonexistent/games.txt"],
+        "cannot open",
+    );
+    fails_with(&["value", "1", "--file", "x"], "cannot be used with");
+}
+
+/// The `Rules:` line printed for `(1|1)_12` (its wording belongs to the rules).
+fn rules_line(text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Rules:    "))
+        .expect("a Rules: line")
+        .to_string()
+}
+
+#[test]
+fn the_help_gives_each_option_its_heading() {
+    let help = stdout(&["value", "--help"]);
+    // Each heading's options: from the heading to the next one.
+    let section = |heading: &str| -> String {
+        let start = help
+            .find(&format!("\n{heading}:\n"))
+            .unwrap_or_else(|| panic!("no {heading}: heading in\n{help}"));
+        let rest = &help[start + heading.len() + 3..];
+        let end = rest
+            .find("\n\n")
+            .and_then(|_| {
+                rest.lines()
+                    .position(|l| !l.is_empty() && !l.starts_with(' '))
+                    .map(|k| rest.lines().take(k).map(|l| l.len() + 1).sum())
+            })
+            .unwrap_or(rest.len());
+        rest[..end].to_string()
+    };
+    let rules = section("Rules");
+    assert!(rules.contains("--preset"), "{rules}");
+    for flag in ["--uptimal", "--details", "--max-", "--json", "--file"] {
+        assert!(!rules.contains(flag), "{flag} under Rules:\n{rules}");
+    }
+    let analysis = section("Analysis");
+    assert!(analysis.contains("--uptimal") && analysis.contains("--details"));
+    let limits = section("Limits");
+    for flag in ["--max-positions", "--max-work", "--max-vertices"] {
+        assert!(limits.contains(flag), "{flag}:\n{limits}");
+    }
+    let output = section("Output");
+    assert!(output.contains("--json") && output.contains("--quiet"));
+    assert!(section("Input").contains("--file"));
+}
