@@ -355,6 +355,9 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
         ("value", "value (1|1)_4 --rollover --details"),
         ("value", "value (1,2|1,2)_4 --divide --details"),
         ("value", "value\t(1|1)_4 < 0\t--rollover"),
+        ("value", "value 1211"),
+        ("value", "value {3|-1}.Temperature"),
+        ("value --file", "value --file {d}/script.txt"),
         ("table one-hand", "table one-hand --n 10"),
         ("table grid", "table grid --n 3"),
         ("table grid", "table grid --n 3 --rollover"),
@@ -384,7 +387,7 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
             }
             Invocation {
                 section,
-                lines: section == "export",
+                lines: matches!(section, "export" | "value --file"),
                 args,
             }
         })
@@ -411,6 +414,11 @@ fn write_records(dir: &Path) {
         (
             "three.txt",
             "variant standard.p3.h1\ntap 1→1@1\ntap 2→1@1\n",
+        ),
+        // A script of expressions for `value --file`, one failing.
+        (
+            "script.txt",
+            "// a comment\n{3|-1}.Temperature\n\n(1|1)_4\n1211\n",
         ),
     ];
     for (name, text) in records {

@@ -536,7 +536,9 @@ pub async fn strategy(
             out["player"] = Json_::Null;
             out["avoid"] = avoid
                 .iter()
-                .map(|(c, n)| Ok(json!({"configuration": configuration_json(c)?, "opponentWinsIn": n})))
+                .map(|(c, n)| {
+                    Ok(json!({"configuration": configuration_json(c)?, "opponentWinsIn": n}))
+                })
                 .collect::<Result<_, ApiError>>()?;
         }
     }
