@@ -246,7 +246,9 @@ fn puzzles_are_played_through_standard_input() {
         &input,
     );
     assert!(
-        out.contains("`not a move` is not a move (`not` is not a kind of move)."),
+        out.contains(
+            "`not a move` is not a move (`not` is not a kind of move: tap, self, split or pass)."
+        ),
         "{out}"
     );
     assert!(
@@ -332,7 +334,7 @@ fn play_prints_seated_positions_and_reads_short_moves() {
     for form in ["tap 1→1", "tap 1->1", "tap 1 1", "t11", "1 1"] {
         let out = run_with_input(&["play", "-q"], &format!("{form}\nquit\n"));
         assert!(
-            out.contains("A move names hands by the fingers they show: `tap 1 2` (or `t12`, `1 2`, `tap 1→2`) taps the opponent's hand showing 2 with your hand showing 1"),
+            out.contains("Moves name hands by the fingers they show (their values, not their places):\n  tap 1 2      or t12, 1 2, tap 1→2    your hand showing 1 taps the opponent's hand showing 2\n"),
             "{out}"
         );
         assert!(out.contains("You are Player 1;"), "{out}");
@@ -365,7 +367,10 @@ fn play_prints_seated_positions_and_reads_short_moves() {
     assert!(out.contains("You play split 13→22."), "{out}");
     // Unknown commands say how moves are written; illegal moves list the legal ones.
     let out = run_with_input(&["play", "-q"], "dance\nt44\nquit\n");
-    assert!(out.contains("`dance` is not a move"), "{out}");
+    assert!(
+        out.contains("`dance` is not a move (`dance` is not a kind of move: tap, self, split or pass). A move names hands by the fingers they show: `tap 1 2` (or `t12`, `1 2`, `tap 1→2`)"),
+        "{out}"
+    );
     assert!(
         out.contains("Commands: `moves`, `hint`, `undo`, `help`, `quit`, or a move."),
         "{out}"
@@ -435,6 +440,7 @@ fn play_starts_from_a_seated_position_with_whoever_is_to_move() {
     );
     assert!(out.contains("@1 is Player 2, @2 is Player 3"), "{out}");
     assert!(out.contains("with 3 players say whom you tap"), "{out}");
+    assert!(out.contains("  tap 1 2 P3   or t12p3, tap 1 2 @1"), "{out}");
     assert!(out.contains("You play tap 1→1@2."), "{out}");
     assert!(out.contains("Player 2 plays "), "{out}");
     assert!(!out.contains("player 2"), "{out}");

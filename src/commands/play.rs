@@ -19,8 +19,8 @@ use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
 use chopsticks_rules::{
-    team_seats, team_text, Player, RulesError, Ruleset, SeatedPosition, MOVE_FORMS,
-    MOVE_TARGET_FORMS,
+    team_seats, team_text, Player, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE,
+    MOVE_TARGET_TABLE,
 };
 use chopsticks_solve::Concept;
 use clap::Args;
@@ -390,16 +390,16 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// The help: the commands, and how moves are named.
+/// The help: how moves are named, and the commands.
 fn help(players: usize) -> String {
     let targets = if players > 2 {
-        format!(" {MOVE_TARGET_FORMS}")
+        format!("\n{MOVE_TARGET_TABLE}")
     } else {
         String::new()
     };
     format!(
-        "{MOVE_FORMS}{targets}\nCommands: a move, `moves` (list your moves), `hint` (every move \
-         with its value), `undo` (take back your last move), `help`, `quit`."
+        "{MOVE_FORMS_TABLE}{targets}\nCommands: `moves`, `hint` (every move with its value), `undo` (take back your \
+         move), `help`, `quit`."
     )
 }
 

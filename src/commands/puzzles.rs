@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet, PuzzleView};
 use chopsticks_learn::{Difficulty, PuzzleKind};
 use chopsticks_rules::{
-    Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS, MOVE_TARGET_FORMS,
+    Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE, MOVE_TARGET_TABLE,
 };
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -252,11 +252,11 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
         |e: std::io::Error| anyhow::anyhow!("cannot write the output (standard output): {e}");
     let (mut streak, mut best, mut solved, mut second) = (0u32, 0u32, 0u32, 0u32);
     let targets = if rules.players() > 2 {
-        format!(" {MOVE_TARGET_FORMS}")
+        format!("\n{MOVE_TARGET_TABLE}")
     } else {
         String::new()
     };
-    writeln!(out, "{MOVE_FORMS}{targets}\n{PLAY_COMMANDS}").map_err(write_err)?;
+    writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}").map_err(write_err)?;
     'puzzles: for (k, v) in views.iter().enumerate() {
         let at = SeatedPosition::parse(&v.position, rules)?;
         writeln!(
@@ -295,7 +295,7 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                     continue;
                 }
                 "help" | "?" => {
-                    writeln!(out, "  {MOVE_FORMS}{targets}\n  {PLAY_COMMANDS}")
+                    writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}")
                         .map_err(write_err)?;
                     continue;
                 }

@@ -18,6 +18,9 @@
 //! values, so they need `F ≤ 10`. Two single values make a tap (or with `s`,
 //! `self`, a self-tap); two groups of several hands make a split.
 //!
+//! [`MOVE_FORMS`] says all this in a sentence (error messages end with it),
+//! [`MOVE_FORMS_TABLE`] as a table to print.
+//!
 //! [`read_move_text`] reads the text without a position; [`Position::find_move`]
 //! and [`SeatedPosition::find_move`](crate::SeatedPosition::find_move) find the
 //! legal move it names.
@@ -32,6 +35,20 @@ pub const MOVE_FORMS: &str = "A move names hands by the fingers they show: \
 `tap 1 2` (or `t12`, `1 2`, `tap 1→2`) taps the opponent's hand showing 2 with your hand showing 1; \
 `self 1 2` (or `s12`) taps your own hand showing 2; \
 `split 13 22` (or `s13 22`, `split 13→22`) turns your hands 1 and 3 into 2 and 2; `pass`.";
+
+/// [`MOVE_FORMS`] as a table to print, one kind of move a line, for the help of
+/// the terminal game and puzzles.
+pub const MOVE_FORMS_TABLE: &str = "\
+Moves name hands by the fingers they show (their values, not their places):
+  tap 1 2      or t12, 1 2, tap 1→2    your hand showing 1 taps the opponent's hand showing 2
+  self 1 2     or s12, self 1→2        your hand showing 1 taps your own hand showing 2
+  split 13 22  or s13 22, split 13→22  your hands showing 1 and 3 become 2 and 2
+  pass                                 swap two hands (where the rules allow it)";
+
+/// What [`MOVE_FORMS_TABLE`] adds with three or more players.
+pub const MOVE_TARGET_TABLE: &str = "\
+  tap 1 2 P3   or t12p3, tap 1 2 @1    with three or more players a tap says whom: Player 3,
+                                       or @k, the player k places after you";
 
 /// What [`MOVE_FORMS`] adds with three or more players.
 pub const MOVE_TARGET_FORMS: &str = "With three or more players a tap also says whom: \
@@ -167,7 +184,10 @@ pub fn read_move_text(text: &str, rules: &Ruleset) -> Result<MoveText> {
         _ => {
             return Err(not_a_move(
                 text,
-                format!("`{}` is not a kind of move", quoted(word)),
+                format!(
+                    "`{}` is not a kind of move: tap, self, split or pass",
+                    quoted(word)
+                ),
             ))
         }
     };
