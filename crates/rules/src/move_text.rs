@@ -46,8 +46,8 @@ Moves name hands by the fingers they show (their values, not their places):
   pass                                 swap two hands (where the rules allow it)";
 
 /// What [`MOVE_FORMS_TABLE`] adds with three or more players.
-pub const MOVE_TARGET_TABLE: &str = "\
-  tap 1 2 P3   or t12p3, tap 1 2 @1    with three or more players a tap says whom: Player 3,
+pub const MOVE_TARGET_TABLE: &str =
+    "  tap 1 2 P3   or t12p3, tap 1 2 @1    with three or more players a tap says whom: Player 3,
                                        or @k, the player k places after you";
 
 /// What [`MOVE_FORMS`] adds with three or more players.
@@ -414,6 +414,16 @@ mod tests {
         );
         let e = read_move_text("t113", &wide).unwrap_err().to_string();
         assert!(e.contains("separate the two values"), "{e}");
+    }
+
+    #[test]
+    fn the_tables_line_up() {
+        for table in [MOVE_FORMS_TABLE, MOVE_TARGET_TABLE] {
+            for line in table.lines().filter(|l| l.trim_start().starts_with(['t', 's', 'p'])) {
+                assert!(line.starts_with("  "), "{line:?}");
+                assert!(line.chars().count() <= 100, "{line:?}");
+            }
+        }
     }
 
     #[test]
