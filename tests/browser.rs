@@ -5,7 +5,9 @@
 //! move are the API's, uses undo and redo (buttons and keys), changes the variant
 //! through the rule picker, opens a link to a Simple Chopsticks position to see its
 //! canonical value, checks that a phone-sized window needs no sideways scrolling and
-//! that the browser logged no error, and takes screenshots.
+//! that the browser logged no error, and takes screenshots. The rule picker names the
+//! variant played (four players are not "2 players"), and a game that comes back to a
+//! position a third time ends as a draw (a loaded record, three computers).
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test fails when
 //! the environment variable `CI` is set (`.ci/run` installs them) and is skipped with
@@ -1091,6 +1093,130 @@ fn puzzles_and_reviews_in_a_real_browser() {
             sheet.display(),
             three.display()
         );
+        client.close().await.unwrap();
+    });
+}
+
+/// The text of the option chosen in the select `id`.
+async fn chosen_option(client: &Client, id: &str) -> String {
+    client
+        .execute(
+            "return document.getElementById(arguments[0]).selectedOptions[0].textContent;",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The rule picker names the variant played (four players of Simple Chopsticks
+/// are not "2 players"), and a game that comes back to a position a third time
+/// ends as a draw: three computers playing standard.p3 (which went round for
+/// ever before), and a record whose moves repeat a position.
+#[test]
+fn the_rule_picker_and_threefold_repetition_in_a_real_browser() {
+    let (Some(chromium), Some(chromedriver)) = (on_path("chromium"), on_path("chromedriver"))
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the browser test needs Debian's chromium and chromium-driver (.ci/run installs them)"
+        );
+        eprintln!("skipped: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = session(&driver, &chromium, profile.path()).await;
+        let base = format!("http://{}", server.address);
+
+        // Four play Simple Chopsticks: the picker says so, from the server's
+        // description of the variant; the other presets keep their own.
+        client
+            .goto(&format!("{base}/?variant=simple.p4"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        let (_, info) = server.get("/api/v1/chopsticks/simple.p4/");
+        let name = info["name"].as_str().unwrap();
+        assert!(name.starts_with("4 players × 2 hands"), "{name}");
+        assert_eq!(chosen_option(&client, "preset").await, format!("simple: {name}"));
+        assert_eq!(input_value(&client, "players").await, "4");
+        let standard = css_text(&client, "#preset option[value='standard']").await;
+        assert!(standard.starts_with("standard: 2 players × 2 hands"), "{standard}");
+        let four = screenshot(&client, "browser-rules-four-players.png").await;
+        // Teams are named too.
+        client
+            .goto(&format!("{base}/?variant=standard.p4.teams"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        let teams = chosen_option(&client, "preset").await;
+        assert!(teams.starts_with("standard: 4 players × 2 hands") && teams.ends_with("teams"), "{teams}");
+        // The preset itself: its own description.
+        client.goto(&format!("{base}/?variant=simple")).await.unwrap();
+        settled_for(&client, &[1]).await;
+        let simple = chosen_option(&client, "preset").await;
+        assert!(simple.starts_with("simple: 2 players × 2 hands"), "{simple}");
+
+        // A record that comes back to 1_1313 a third time (after move 8).
+        click(&client, "#record-box summary").await;
+        type_record(
+            &client,
+            "variant standard\nstart 1_1313\nsplit 13→22; split 13→22; split 22→13; split 22→13\nsplit 13→22; split 13→22; split 22→13; split 22→13\n",
+        )
+        .await;
+        click(&client, "#record-load").await;
+        let status = until("the loaded game", || async {
+            let s = text(&client, "status").await;
+            s.contains("threefold").then_some(s)
+        })
+        .await;
+        assert!(
+            status.starts_with("Game over: a draw by threefold repetition"),
+            "{status}"
+        );
+        assert_eq!(input_value(&client, "position-input").await, "1_1313");
+        // No move can be played there.
+        let live = client
+            .find_all(Locator::Css("#moves button.move:not([disabled])"))
+            .await
+            .unwrap();
+        assert!(live.is_empty(), "moves still playable after the draw");
+
+        // Three computers of standard.p3 play until a position comes a third time.
+        client
+            .goto(&format!("{base}/?variant=standard.p3"))
+            .await
+            .unwrap();
+        settled_for(&client, &[1]).await;
+        click(&client, "#seat-1 option[value='computer']").await;
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let end = loop {
+            let s = text(&client, "status").await;
+            if s.starts_with("Game over") {
+                break s;
+            }
+            assert!(Instant::now() < deadline, "three computers still playing: {s}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert!(
+            end.starts_with("Game over: a draw by threefold repetition"),
+            "{end}"
+        );
+        let drawn = screenshot(&client, "browser-three-computers-draw.png").await;
+
+        let log = client.issue_cmd(BrowserLog).await.unwrap();
+        let severe: Vec<&Value> = log
+            .as_array()
+            .map(|a| a.iter().filter(|e| e["level"] == "SEVERE").collect())
+            .unwrap_or_default();
+        assert!(severe.is_empty(), "console errors: {severe:?}");
+        eprintln!("screenshots: {}, {}", four.display(), drawn.display());
         client.close().await.unwrap();
     });
 }

@@ -222,10 +222,12 @@ fn puzzles_are_listed_chosen_by_seed_and_checked() {
 
 #[test]
 fn puzzles_are_played_through_standard_input() {
-    // The first puzzle of seed 3, missed, then the second solved after a hint.
+    // The first puzzle of seed 3 (played easiest first), missed twice, then the
+    // second solved after a hint.
     let set = json(&["puzzles", "--count", "2", "--seed", "3", "--json"]);
-    let first = &set["puzzles"][0];
-    let second = &set["puzzles"][1];
+    let mut puzzles = set["puzzles"].as_array().unwrap().clone();
+    puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
+    let (first, second) = (&puzzles[0], &puzzles[1]);
     let wrong = first["moves"]
         .as_array()
         .unwrap()
@@ -236,7 +238,7 @@ fn puzzles_are_played_through_standard_input() {
         .unwrap()
         .to_string();
     let input = format!(
-        "not a move\n{wrong}\nhint\n{}\n",
+        "not a move\n{wrong}\n{wrong}\nhint\n{}\n",
         second["answer"].as_str().unwrap().replace('→', "->")
     );
     let out = run_with_input(
@@ -244,7 +246,9 @@ fn puzzles_are_played_through_standard_input() {
         &input,
     );
     assert!(
-        out.contains("`not a move` is not a legal move here."),
+        out.contains(
+            "`not a move` is not a move (`not` is not a kind of move: tap, self, split or pass)."
+        ),
         "{out}"
     );
     assert!(
@@ -310,4 +314,322 @@ fn a_game_played_in_the_terminal_is_recorded_and_reviewed() {
     let r = json(&["review", text(&record), "--json"]);
     assert_eq!(r["moves"][0]["verdict"]["kind"], "win-to-loss");
     assert_eq!(r["moves"][1]["verdict"]["kind"], "best");
+}
+
+/// The short form of a move's name, as a person types it: `tap 2→1` as `t21`,
+/// `self 1→3` as `s13`, `split 13→22` as `split 13 22`.
+fn short_form(name: &str) -> String {
+    let (kind, rest) = name.split_once(' ').unwrap();
+    let (a, b) = rest.split_once('→').unwrap();
+    match kind {
+        "tap" => format!("t{a}{b}"),
+        "self" => format!("s{a}{b}"),
+        _ => format!("split {a} {b}"),
+    }
+}
+
+#[test]
+fn play_prints_seated_positions_and_reads_short_moves() {
+    // Every form of the same tap: the hands' values, not their places.
+    for form in ["tap 1→1", "tap 1->1", "tap 1 1", "t11", "1 1"] {
+        let out = run_with_input(&["play", "-q"], &format!("{form}\nquit\n"));
+        assert!(
+            out.contains("Moves name hands by the fingers they show (their values, not their places):\n  tap 1 2      or t12, 1 2, tap 1→2    your hand showing 1 taps the opponent's hand showing 2\n"),
+            "{out}"
+        );
+        assert!(out.contains("You are Player 1;"), "{out}");
+        assert!(
+            out.contains("Position 1_1111: P1* [1,1] (you)  P2 [1,1] (computer)"),
+            "{out}"
+        );
+        assert!(out.contains("You play tap 1→1."), "{out}");
+        // Player 1's hands first whoever moves: Player 2 to move now.
+        assert!(
+            out.contains("Position 2_1112: P1 [1,1] (you)  P2* [1,2] (computer)"),
+            "{form}: {out}"
+        );
+        assert!(out.contains("The computer (Player 2) plays "), "{out}");
+    }
+    // `tap 1 2` names values: the hand showing 1 taps the hand showing 2.
+    let out = run_with_input(&["play", "-q", "--start", "1_1312"], "1 2\nquit\n");
+    assert!(
+        out.contains("Position 1_1312: P1* [1,3] (you)  P2 [1,2] (computer)"),
+        "{out}"
+    );
+    assert!(out.contains("You play tap 1→2."), "{out}");
+    assert!(out.contains("Position 2_1313: "), "{out}");
+    // Self-taps and splits in their short forms.
+    let out = run_with_input(
+        &["play", "-q", "--start", "1_1312"],
+        "s13\nundo\nsplit 13 22\nquit\n",
+    );
+    assert!(out.contains("You play self 1→3."), "{out}");
+    assert!(out.contains("You play split 13→22."), "{out}");
+    // Unknown commands say how moves are written; illegal moves list the legal ones.
+    let out = run_with_input(&["play", "-q"], "dance\nt44\nquit\n");
+    assert!(
+        out.contains("`dance` is not a move (`dance` is not a kind of move: tap, self, split or pass). A move names hands by the fingers they show: `tap 1 2` (or `t12`, `1 2`, `tap 1→2`)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Commands: `moves`, `hint`, `undo`, `help`, `quit`, or a move."),
+        "{out}"
+    );
+    assert!(
+        out.contains("`t44` is not a legal move here; legal moves: tap 1→1, self 1→1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_starts_from_a_seated_position_with_whoever_is_to_move() {
+    // Player 2 to move: you are Player 1, so the computer begins.
+    let out = run_with_input(&["play", "-q", "--start", "2_1312"], "quit\n");
+    assert!(
+        out.contains("Player 2 is to move at the start: the computer begins."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Position 2_1312: P1 [1,3] (you)  P2* [1,2] (computer)"),
+        "{out}"
+    );
+    assert!(out.contains("The computer (Player 2) plays "), "{out}");
+    // `--computer-first`: you take the seat after the mover.
+    let out = run_with_input(
+        &["play", "-q", "--start", "1_1312", "--computer-first"],
+        "quit\n",
+    );
+    assert!(out.contains("You are Player 2;"), "{out}");
+    assert!(
+        out.contains("Position 1_1312: P1* [1,3] (computer)  P2 [1,2] (you)"),
+        "{out}"
+    );
+    assert!(out.contains("The computer (Player 1) plays "), "{out}");
+    // Any notation still reads (the mover first, Player 1 to move).
+    let out = run_with_input(&["play", "-q", "--start", "13-12"], "quit\n");
+    assert!(out.contains("Position 1_1312: "), "{out}");
+    // Contradictions and impossible seats are refused.
+    fails_with(
+        &["play", "--computer-first", "--seat", "1"],
+        "cannot be used with",
+    );
+    fails_with(
+        &[
+            "play",
+            "--players",
+            "3",
+            "--start",
+            "1_11-00-11",
+            "--seat",
+            "2",
+        ],
+        "you would be Player 2, who has no live hand at 1_11-00-11",
+    );
+    fails_with(&["play", "--start", "3_1111"], "--start");
+    // Three players: every player by number, a tap names whom by number or `@k`.
+    let out = run_with_input(
+        &["play", "--players", "3", "-q"],
+        "moves\ntap 1 1\ntap 1 1 P3\nquit\n",
+    );
+    assert!(out.contains("You are Player 1 of 3."), "{out}");
+    assert!(
+        out.contains(
+            "Position 1_11-11-11: P1* [1,1] (you)  P2 [1,1] (computer)  P3 [1,1] (computer)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("@1 is Player 2, @2 is Player 3"), "{out}");
+    assert!(out.contains("with 3 players say whom you tap"), "{out}");
+    assert!(out.contains("  tap 1 2 P3   or t12p3, tap 1 2 @1"), "{out}");
+    assert!(out.contains("You play tap 1→1@2."), "{out}");
+    assert!(out.contains("Player 2 plays "), "{out}");
+    assert!(!out.contains("player 2"), "{out}");
+}
+
+#[test]
+fn a_game_that_comes_back_three_times_is_a_draw() {
+    // Rollover is a draw: with best play the line comes round. You play Player
+    // 1's moves of the line, the computer its own best moves, which are the
+    // line's: the start's cycle comes back a third time.
+    let q = json(&["query", "1111", "--preset", "rollover", "--line", "--json"]);
+    let steps = q["line"]["steps"].as_array().unwrap();
+    let back_to = q["line"]["end"]["ply"].as_u64().unwrap() as usize;
+    let cycle = &steps[back_to..];
+    let mut line: Vec<&serde_json::Value> = steps.iter().collect();
+    line.extend(cycle);
+    line.extend(cycle);
+    let input: String = line
+        .iter()
+        .filter(|s| s["player"] == 1)
+        .map(|s| format!("{}\n", short_form(s["move"].as_str().unwrap())))
+        .collect();
+    let record = tempfile::tempdir().unwrap();
+    let path = record.path().join("drawn.txt");
+    let out = run_with_input(
+        &[
+            "play",
+            "--preset",
+            "rollover",
+            "-q",
+            "--record",
+            text(&path),
+        ],
+        &input,
+    );
+    assert!(
+        out.contains("Draw by threefold repetition: the same position, with the same player to move, came up a third time."),
+        "{out}"
+    );
+    assert!(!out.contains("Input ended."), "{out}");
+    // The record of that game reads back as a draw by repetition.
+    let r = json(&["review", text(&path), "--json"]);
+    assert_eq!(r["finished"], true, "{r}");
+    assert!(r["repetition"].as_u64().is_some(), "{r}");
+    let review = stdout(&["review", text(&path)]);
+    assert!(
+        review.contains("a draw by threefold repetition"),
+        "{review}"
+    );
+}
+
+#[test]
+fn a_record_that_repeats_a_position_ends_there_as_a_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let round = "split 13→22; split 13→22; split 22→13; split 22→13\n";
+    let drawn = write(
+        dir.path(),
+        "drawn.txt",
+        &format!("variant standard\nstart 1_1313\n{}", round.repeat(2)),
+    );
+    let r = json(&["review", text(&drawn), "--json"]);
+    assert_eq!(r["repetition"], 8);
+    assert_eq!(r["finished"], true);
+    assert_eq!(r["last"], "1_1313");
+    let out = stdout(&["review", text(&drawn)]);
+    assert!(
+        out.contains("Last position: 1_1313 (a draw by threefold repetition: the position came up a third time after move 8)."),
+        "{out}"
+    );
+    // Twice is no draw; a move after the third time is refused.
+    let twice = write(
+        dir.path(),
+        "twice.txt",
+        &format!("variant standard\nstart 1_1313\n{round}"),
+    );
+    let r = json(&["review", text(&twice), "--json"]);
+    assert_eq!(r["repetition"], serde_json::Value::Null);
+    assert_eq!(r["finished"], false);
+    let after = write(
+        dir.path(),
+        "after.txt",
+        &format!("variant standard\nstart 1_1313\n{}t11\n", round.repeat(2)),
+    );
+    fails_with(
+        &["review", text(&after)],
+        "line 5: move 9 `t11`: the game is already over at 1_1313: a draw by threefold repetition",
+    );
+}
+
+#[test]
+fn terminal_puzzles_climb_show_grades_and_give_a_second_try() {
+    let set = json(&["puzzles", "--count", "3", "--seed", "1", "--json"]);
+    let mut puzzles: Vec<serde_json::Value> = set["puzzles"].as_array().unwrap().clone();
+    // The default seed starts with a hard one; played, they climb.
+    let grades: Vec<u64> = puzzles
+        .iter()
+        .map(|p| p["difficulty"].as_u64().unwrap())
+        .collect();
+    assert!(grades.windows(2).any(|w| w[0] > w[1]), "{grades:?}");
+    puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
+    let wrong = |p: &serde_json::Value, k: usize| -> String {
+        let names: Vec<&str> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["answer"] == false)
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        names[k % names.len()].to_string()
+    };
+    let answer = |p: &serde_json::Value| p["answer"].as_str().unwrap().to_string();
+    // Puzzle 1: `moves`, then wrong twice: the answer is shown. Puzzle 2: wrong,
+    // then right at the second try. Puzzle 3: right at once, in a short form.
+    let input = format!(
+        "moves\n{}\n{}\n{}\nhint\n{}\n{}\n",
+        short_form(&wrong(&puzzles[0], 0)),
+        short_form(&wrong(&puzzles[0], 1)),
+        wrong(&puzzles[1], 0),
+        short_form(&answer(&puzzles[1])),
+        short_form(&answer(&puzzles[2])),
+    );
+    let out = run_with_input(
+        &["puzzles", "--count", "3", "--seed", "1", "--play"],
+        &input,
+    );
+    for (k, p) in puzzles.iter().enumerate() {
+        let difficulty = p["difficulty"].as_u64().unwrap();
+        let posed = format!(
+            "Puzzle {} of 3, grade {difficulty} ({}): {}",
+            k + 1,
+            p["grade"].as_str().unwrap(),
+            p["goal"].as_str().unwrap()
+        );
+        assert!(out.contains(&posed), "{posed}\n{out}");
+    }
+    // Seated ids and every player's hands, Player 1 first.
+    assert!(
+        out.contains(&format!(
+            "  {}   P1",
+            puzzles[0]["position"].as_str().unwrap()
+        )),
+        "{out}"
+    );
+    let legal: Vec<&str> = puzzles[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert!(
+        out.matches(&format!("Legal moves: {}", legal.join(", ")))
+            .count()
+            >= 2,
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Not this one: {} gives", wrong(&puzzles[0], 0))),
+        "{out}"
+    );
+    assert!(out.contains("Try again (one more try)."), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Not this one either: {} gives",
+            wrong(&puzzles[0], 1)
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("The answer: {} (", answer(&puzzles[0]))),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Hint: {}", puzzles[1]["hint"].as_str().unwrap())),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "Right, at the second try: {}",
+            answer(&puzzles[1])
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Right! {} (", answer(&puzzles[2]))),
+        "{out}"
+    );
+    assert!(out.contains("Streak: 1."), "{out}");
+    assert!(
+        out.contains("Solved 2 of 3 (1 at the second try); best streak 1."),
+        "{out}"
+    );
 }

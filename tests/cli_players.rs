@@ -82,7 +82,7 @@ fn play_three_players_and_teams_with_piped_input() {
         &["play", "--players", "3", "-q"],
         "hint\nmoves\ntap 1->1@5\ntap 1->1@1\nundo\ntap 1->1@2\n",
     );
-    assert!(text.contains("You are player 1 of 3"), "{text}");
+    assert!(text.contains("You are Player 1 of 3"), "{text}");
     assert!(
         text.contains("lose in 9 (for you against all the others)"),
         "{text}"
@@ -131,7 +131,7 @@ fn play_three_players_and_teams_with_piped_input() {
         &["play", "--players", "4", "--teams", "--seat", "2", "-q"],
         "tap 1->1@2\nhint\n",
     );
-    assert!(text.contains("your team is players 2, 4"), "{text}");
+    assert!(text.contains("your team is Players 2 and 4"), "{text}");
     assert!(text.contains("Player 1 plays"), "{text}");
     assert!(text.contains("is your teammate"), "{text}");
     assert!(text.contains("(for your team)"), "{text}");

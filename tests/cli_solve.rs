@@ -76,7 +76,7 @@ fn play_against_the_computer_with_piped_input() {
     assert!(text.contains("Your moves: tap 1→1"), "{text}");
     assert!(text.contains("is not a legal move"), "{text}");
     assert!(text.contains("Taken back."), "{text}");
-    assert!(text.contains("The computer plays"), "{text}");
+    assert!(text.contains("The computer (Player 2) plays"), "{text}");
     // Keep playing the first legal move until the game ends: the computer wins.
     let mut input = String::new();
     for _ in 0..40 {

@@ -1,17 +1,27 @@
 //! `chopsticks play`: a game against the perfect computer in the terminal.
 //!
 //! Reads commands line by line from standard input, so it also works with piped
-//! input (and is tested that way): a move as `moves` prints it (`tap 1→2`,
-//! `split 13→22`, `->` for `→`), or `moves`, `hint`, `undo`, `help`, `quit`.
+//! input (and is tested that way): a move in any form the rules' move reader
+//! takes (`tap 1→2`, `tap 1 2`, `t12`, `1 2`, `self 2 1`, `split 13 22`, …:
+//! hands named by the fingers they show, see `chopsticks_rules::read_move_text`),
+//! or `moves`, `hint`, `undo`, `help`, `quit`.
 //!
 //! Any number of players: you take one seat (`--seat`), the computer every other,
 //! each playing its own best move by its coalition value (fastest win, else a draw,
-//! else the slowest loss), or in team play its team's best move.
+//! else the slowest loss), or in team play its team's best move. Positions are
+//! printed by their seated id (`1_1311`: Player 1 to move, then every player's
+//! hands, Player 1 first) and every player's hands in seat order, the mover
+//! starred: `P1* [1,3] (you)  P2 [1,1] (computer)`. A position that comes up a
+//! third time with the same player to move ends the game, a draw by threefold
+//! repetition (`--repetitions`).
 
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
-use chopsticks_rules::{Position, Ruleset};
+use chopsticks_rules::{
+    team_seats, team_text, Player, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE,
+    MOVE_TARGET_TABLE,
+};
 use chopsticks_solve::Concept;
 use clap::Args;
 
@@ -26,8 +36,9 @@ pub struct PlayArgs {
     db: DbArgs,
     #[command(flatten)]
     notation: NotationArgs,
-    /// The computer moves first (by default you do). Two players; with more, see
-    /// `--seat`.
+    /// The computer moves first: you take the seat after the player to move at the
+    /// start (Player 2 at the usual start). Without it you are Player 1 (or
+    /// `--seat`), and whoever is to move at the start moves first.
     #[arg(long, conflicts_with = "seat")]
     computer_first: bool,
     /// Your seat: 1 moves first, then 2, … (default 1). The other seats are played
@@ -35,11 +46,15 @@ pub struct PlayArgs {
     /// others), or with `--teams` for its team, so your partners are computers too.
     #[arg(long, value_name = "N")]
     seat: Option<usize>,
-    /// Start from this position (mover's hands first) instead of the usual start.
+    /// Start from this position instead of the usual start: a seated id
+    /// (`2_1312`: Player 2 to move, then every player's hands, Player 1 first) or
+    /// any notation `query` reads (the mover's hands first). When the player to
+    /// move there is not you, the computer begins.
     #[arg(long)]
     start: Option<String>,
     /// Call the game a draw when a position comes up this many times with the same
-    /// player to move (at least 2: a position's first appearance is no repetition).
+    /// player to move (at least 2: a position's first appearance is no repetition;
+    /// 3, threefold repetition, by default).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
     repetitions: u32,
     /// When the game ends (or you quit), write it to this file as a game record,
@@ -50,10 +65,6 @@ pub struct PlayArgs {
     #[arg(long, short)]
     quiet: bool,
 }
-
-const HELP: &str = "Commands: a move (e.g. `tap 1→2`, `split 13→22`; `->` works too), \
-`moves` (list your moves), `hint` (every move with its value), `undo` (take back your last move), \
-`quit`.";
 
 /// The longest command line read; longer lines are cut there.
 const MAX_LINE: u64 = 1024;
@@ -80,19 +91,6 @@ fn read_command(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
-fn hands(h: &[u32]) -> String {
-    let v: Vec<String> = h.iter().map(u32::to_string).collect();
-    format!("[{}]", v.join(","))
-}
-
-/// One position of the game and the seat (counted from the first player, from 0)
-/// of its mover.
-#[derive(Clone, PartialEq)]
-struct Turn {
-    position: Position,
-    mover: usize,
-}
-
 /// Who is who at the table.
 struct Table<'r> {
     rules: &'r Ruleset,
@@ -102,50 +100,28 @@ struct Table<'r> {
 }
 
 impl Table<'_> {
-    /// `you`, `the computer` (two players), `player 3`, `player 3 (your partner)`.
-    fn name(&self, seat: usize) -> String {
+    /// The label after a player's hands: `you`, `computer`, `your partner`.
+    fn label(&self, player: Player) -> String {
+        let seat = player.seat();
         if seat == self.human {
             "you".to_string()
-        } else if self.players == 2 {
-            "the computer".to_string()
-        } else if self.rules.teams && seat % 2 == self.human % 2 {
-            format!("player {} (your partner)", seat + 1)
+        } else if self.rules.teams && self.rules.same_side(seat, self.human) {
+            "your partner".to_string()
         } else {
-            format!("player {}", seat + 1)
+            "computer".to_string()
         }
     }
 
-    /// Every player's hands, as `you [1,1] computer [1,2]` (two players, you
-    /// first) or `player 1 [1,1] you [1,2] player 3 [0,1]` in seat order.
-    fn describe(&self, turn: &Turn) -> String {
-        let hands_of = |seat: usize| {
-            let k = (seat + self.players - turn.mover) % self.players;
-            hands(&turn.position.players()[k])
-        };
-        if self.players == 2 {
-            let computer = 1 - self.human;
-            return format!(
-                "you {} computer {}",
-                hands_of(self.human),
-                hands_of(computer)
-            );
-        }
-        (0..self.players)
-            .map(|seat| {
-                let mut name = self.name(seat);
-                if seat == turn.mover {
-                    name.push_str(" (to move)");
-                }
-                format!("{name} {}", hands_of(seat))
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
+    /// Every player's hands in seat order, Player 1 first, the mover starred:
+    /// `P1* [1,1] (you)  P2 [1,2] (computer)`.
+    fn describe(&self, at: &SeatedPosition) -> String {
+        at.hands_line_with(|p| Some(self.label(p)))
     }
 
     /// Who won a finished game, in a sentence.
-    fn result(&self, turn: &Turn) -> String {
-        let alive = turn.position.alive();
-        let alive_at = |seat: usize| alive[(seat + self.players - turn.mover) % self.players];
+    fn result(&self, at: &SeatedPosition) -> String {
+        let alive = at.position().alive();
+        let alive_at = |seat: usize| alive[(seat + self.players - at.turn()) % self.players];
         if self.rules.teams {
             let team_alive =
                 |parity: usize| (0..self.players).any(|s| s % 2 == parity && alive_at(s));
@@ -166,24 +142,50 @@ impl Table<'_> {
         // whose hands all died.
         let winner = (0..self.players)
             .find(|&s| alive_at(s) != self.rules.misere)
-            .unwrap_or(turn.mover);
+            .unwrap_or(at.turn());
         if winner == self.human {
             "Game over: you win!".to_string()
         } else if self.players == 2 {
             "Game over: the computer wins.".to_string()
         } else {
-            format!("Game over: player {} wins.", winner + 1)
+            format!("Game over: {} wins.", Player::from_seat(winner))
         }
     }
 }
 
-/// The step of a move (how many seats the turn moves on).
-fn step_of(rules: &Ruleset, position: &Position, mv: &chopsticks_rules::Move) -> usize {
-    position
-        .moves_with_steps(rules)
-        .into_iter()
-        .find(|(m, _, _)| m == mv)
-        .map_or(1, |(_, _, s)| s)
+/// The human's seat (from 0): `--seat N`; with `--computer-first` the seat after
+/// the start's mover, so that the computer moves first; else Player 1. Whoever
+/// is to move at the start moves first, so from a start where another player is
+/// to move the computer begins. A seat with no live hand at the start (it would
+/// never move) is refused.
+fn human_seat(args: &PlayArgs, start: &SeatedPosition, rules: &Ruleset) -> Result<usize> {
+    let players = rules.players();
+    let seat = match args.seat {
+        Some(seat) if seat == 0 || seat > players => {
+            bail!("there is no seat {seat}: this game has {players} players (--seat 1 … {players})")
+        }
+        Some(seat) => seat - 1,
+        None if args.computer_first => (start.turn() + 1) % players,
+        None => 0,
+    };
+    let hands = &start.hands_by_seat()[seat];
+    if !start.position().is_terminal(rules) && hands.iter().all(|&v| v == 0) {
+        bail!(
+            "you would be {}, who has no live hand at {} and would never move: choose a seat still in the game (--seat)",
+            Player::from_seat(seat),
+            start.to_text(rules)?
+        );
+    }
+    Ok(seat)
+}
+
+/// How a game drawn by repetition ends, in a sentence.
+fn repetition_text(times: usize) -> String {
+    if times == 3 {
+        "Draw by threefold repetition: the same position, with the same player to move, came up a third time.".to_string()
+    } else {
+        format!("Draw by repetition: the same position, with the same player to move, came up {times} times.")
+    }
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
@@ -193,18 +195,17 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     }
     let rules = &s.rules;
     let players = rules.players();
-    let notation = args.notation.notation(rules)?;
+    let notation = args
+        .notation
+        .notation
+        .is_some()
+        .then(|| args.notation.notation(rules))
+        .transpose()?;
     let start = match &args.start {
-        Some(text) => Position::parse(text, rules)?,
-        None => Position::start(rules),
+        Some(text) => SeatedPosition::parse(text, rules).context("--start")?,
+        None => SeatedPosition::start(rules),
     };
-    let human = match args.seat {
-        Some(seat) if seat == 0 || seat > players => {
-            bail!("there is no seat {seat}: this game has {players} players (--seat 1 … {players})")
-        }
-        Some(seat) => seat - 1,
-        None => usize::from(args.computer_first),
-    };
+    let human = human_seat(args, &start, rules)?;
     let table = Table {
         rules,
         players,
@@ -213,56 +214,55 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    let start_seat = start.seat();
-    let mut history = vec![Turn {
-        mover: start_seat,
-        position: start.clone(),
-    }];
+    let mut history = vec![start.clone()];
     // The moves that led to each later entry of `history`, by name.
     let mut played: Vec<String> = Vec::new();
     writeln!(out, "Chopsticks: {}", rules.describe())?;
+    let you = Player::from_seat(human);
     match Concept::of(rules) {
-        Concept::TwoPlayer => {}
+        Concept::TwoPlayer => writeln!(out, "You are {you}; the computer is the other player.")?,
         Concept::Coalition => writeln!(
             out,
-            "You are player {} of {players}. Every value shown is a coalition value: \
-             that player alone against all the others together.",
-            human + 1
+            "You are {you} of {players}. Every value shown is a coalition value: \
+             that player alone against all the others together."
         )?,
         Concept::Teams => writeln!(
             out,
-            "You are player {} of {players}; your team is players {}. Values are for the \
+            "You are {you} of {players}; your team is {}. Values are for the \
              team of the player to move.",
-            human + 1,
-            (0..players)
-                .filter(|k| k % 2 == human % 2)
-                .map(|k| (k + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            team_text(team_seats(human, players))
         )?,
     }
-    writeln!(out, "{HELP}")?;
-    loop {
-        let turn = history.last().expect("never empty").clone();
-        let pos = &turn.position;
-        let human_turn = turn.mover == human;
+    if start.turn() != human && !start.position().is_terminal(rules) {
         writeln!(
             out,
-            "\nPosition {}: {}",
-            pos.to_notation(rules, notation)?,
-            table.describe(&turn)
+            "{} is to move at the start: the computer begins.",
+            start.mover()
+        )?;
+    }
+    writeln!(out, "{}", help(players))?;
+    loop {
+        let at = history.last().expect("never empty").clone();
+        let pos = at.position();
+        let human_turn = at.turn() == human;
+        let also = match notation {
+            Some(n) => format!(" ({})", pos.to_notation(rules, n)?),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "\nPosition {}{also}: {}",
+            at.to_text(rules)?,
+            table.describe(&at)
         )?;
         if pos.is_terminal(rules) {
-            writeln!(out, "{}", table.result(&turn))?;
+            writeln!(out, "{}", table.result(&at))?;
             break;
         }
         // The same position with the same player to move.
-        let seen = history.iter().filter(|t| **t == turn).count();
+        let seen = history.iter().filter(|t| **t == at).count();
         if seen >= args.repetitions as usize {
-            writeln!(
-                out,
-                "Game over: a draw (the position came up {seen} times)."
-            )?;
+            writeln!(out, "{}", repetition_text(seen))?;
             break;
         }
         if !human_turn {
@@ -273,31 +273,33 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 .into_iter()
                 .next()
                 .expect("a position that is not finished has a move");
-            let who = table.name(turn.mover);
-            let whose = if players == 2 {
-                "the computer".to_string()
+            let mover = at.mover();
+            let line = if players == 2 {
+                format!(
+                    "The computer ({mover}) plays {} ({} for the computer).",
+                    best.mv.describe(rules),
+                    outcome_text(&best.outcome)
+                )
             } else {
-                who.clone()
-            };
-            let mut line = format!(
-                "{} plays {} ({} for {whose}).",
-                if players == 2 {
-                    "The computer".to_string()
+                let whose = if rules.teams {
+                    format!("the team of {mover}")
                 } else {
-                    capitalised(&who)
-                },
-                best.mv.describe(rules),
-                outcome_text(&best.outcome)
-            );
-            if rules.teams && players > 2 {
-                line = line.replace(" for ", " for the team of ");
-            }
+                    mover.to_string()
+                };
+                let partner = if rules.teams && rules.same_side(at.turn(), human) {
+                    " (your partner)"
+                } else {
+                    ""
+                };
+                format!(
+                    "{mover}{partner} plays {} ({} for {whose}).",
+                    best.mv.describe(rules),
+                    outcome_text(&best.outcome)
+                )
+            };
             writeln!(out, "{line}")?;
             played.push(best.mv.describe(rules));
-            history.push(Turn {
-                mover: (turn.mover + best.step) % players,
-                position: best.to,
-            });
+            history.push(at.after(best.to, best.step));
             continue;
         }
         write!(out, "Your move: ")?;
@@ -313,21 +315,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 writeln!(out, "Bye.")?;
                 break;
             }
-            "help" | "?" => writeln!(out, "{HELP}")?,
+            "help" | "?" => writeln!(out, "{}", help(players))?,
             "moves" => {
-                let list: Vec<String> = pos
-                    .moves(rules)
-                    .iter()
-                    .map(|(m, _)| m.describe(rules))
-                    .collect();
-                writeln!(out, "Your moves: {}", list.join(", "))?;
-                if players > 2 {
-                    writeln!(
-                        out,
-                        "(`@k` names the player k places after you: @1 is player {}.)",
-                        (human + 1) % players + 1
-                    )?;
-                }
+                writeln!(out, "{}", moves_text(rules, &at))?;
             }
             "hint" => {
                 s.check_around(pos)?;
@@ -353,7 +343,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             "undo" => {
                 // Back to the last position before this one where it was your turn.
                 let last = history.len() - 1;
-                match (0..last).rev().find(|&t| history[t].mover == human) {
+                match (0..last).rev().find(|&t| history[t].turn() == human) {
                     Some(t) => {
                         history.truncate(t + 1);
                         played.truncate(t);
@@ -362,26 +352,30 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                     None => writeln!(out, "Nothing to undo.")?,
                 }
             }
-            _ => match pos.find_move(rules, command) {
+            _ => match at.find_move(rules, command) {
                 Ok((m, next)) => {
                     writeln!(out, "You play {}.", m.describe(rules))?;
-                    let step = step_of(rules, pos, &m);
                     played.push(m.describe(rules));
-                    history.push(Turn {
-                        mover: (turn.mover + step) % players,
-                        position: next,
-                    });
+                    history.push(next);
                 }
-                Err(e) => writeln!(out, "{e}")?,
+                Err(e @ RulesError::IllegalMove { .. }) => {
+                    writeln!(out, "{e}")?;
+                }
+                Err(e) => {
+                    writeln!(out, "{e}")?;
+                    writeln!(
+                        out,
+                        "Commands: `moves`, `hint`, `undo`, `help`, `quit`, or a move."
+                    )?;
+                }
             },
         }
     }
     if let Some(path) = &args.record {
-        let seated = chopsticks_rules::SeatedPosition::new(rules, start_seat, start)?;
         let record = chopsticks_learn::record::GameRecord {
             variant: Some(rules.variant_id()),
-            start: (seated != chopsticks_rules::SeatedPosition::start(rules))
-                .then(|| seated.to_text(rules))
+            start: (start != SeatedPosition::start(rules))
+                .then(|| start.to_text(rules))
                 .transpose()?,
             start_line: 0,
             moves: played
@@ -396,11 +390,38 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// `Player 3`, `You`.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+/// The help: how moves are named, and the commands.
+fn help(players: usize) -> String {
+    let targets = if players > 2 {
+        format!("\n{MOVE_TARGET_TABLE}")
+    } else {
+        String::new()
+    };
+    format!(
+        "{MOVE_FORMS_TABLE}{targets}\nCommands: `moves`, `hint` (every move with its value), `undo` (take back your \
+         move), `help`, `quit`."
+    )
+}
+
+/// The legal moves at `at` by name, as `moves` lists them; with three or more
+/// players what `@k` means there.
+pub(crate) fn moves_text(rules: &Ruleset, at: &SeatedPosition) -> String {
+    let list: Vec<String> = at
+        .position()
+        .moves(rules)
+        .iter()
+        .map(|(m, _)| m.describe(rules))
+        .collect();
+    let mut text = format!("Your moves: {}", list.join(", "));
+    let players = rules.players();
+    if players > 2 {
+        let names: Vec<String> = (1..players)
+            .map(|k| format!("@{k} is {}", Player::from_seat(at.seat_of(k))))
+            .collect();
+        text.push_str(&format!(
+            "\n(`@k` names the player k places after you: {}.)",
+            names.join(", ")
+        ));
     }
+    text
 }

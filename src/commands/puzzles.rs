@@ -1,13 +1,18 @@
 //! `chopsticks puzzles`: positions where exactly one move wins (or keeps the
 //! draw), from `chopsticks_learn::puzzles`: listed with their answers and
-//! lines, one shown by its position, or played in the terminal with a streak.
+//! lines, one shown by its position, or played in the terminal with a streak
+//! (easiest first, a second try after a wrong move). Positions are printed by
+//! their seated id and every player's hands, Player 1 first
+//! (`1_2202   P1* [2,2]  P2 [0,2]`).
 
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
 use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet, PuzzleView};
 use chopsticks_learn::{Difficulty, PuzzleKind};
-use chopsticks_rules::{normalise_move_text, Position, Ruleset, SeatedPosition};
+use chopsticks_rules::{
+    Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE, MOVE_TARGET_TABLE,
+};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
@@ -45,8 +50,10 @@ pub struct PuzzlesArgs {
     /// Do not print the answers and their lines.
     #[arg(long)]
     hide_answers: bool,
-    /// Play the puzzles in the terminal: type a move (as `moves` prints it),
-    /// `hint`, `skip` or `quit`; reads standard input, so it works piped.
+    /// Play the puzzles in the terminal, easiest first, each with its grade:
+    /// type a move (`tap 1 2`, `t12`, `tap 1→2`, …), `moves`, `hint`, `skip` or
+    /// `quit`; a wrong move gets a second try before the answer is shown. Reads
+    /// standard input, so it works piped.
     #[arg(long, conflicts_with = "json")]
     play: bool,
     #[command(flatten)]
@@ -80,21 +87,13 @@ fn grades(text: &str) -> Result<(Difficulty, Difficulty)> {
     Ok((lo, hi))
 }
 
+/// Every player's hands, Player 1 first, the mover starred (`P1* [2,2]  P2
+/// [0,2]`), as every command prints a position for people.
 fn board(rules: &Ruleset, position: &str) -> String {
-    let Ok(seated) = SeatedPosition::parse(position, rules) else {
-        return position.to_string();
-    };
-    seated
-        .hands_by_seat()
-        .iter()
-        .enumerate()
-        .map(|(seat, h)| {
-            let hands: Vec<String> = h.iter().rev().map(u32::to_string).collect();
-            let mark = if seat == seated.turn() { "*" } else { "" };
-            format!("P{}{mark} [{}]", seat + 1, hands.join(","))
-        })
-        .collect::<Vec<_>>()
-        .join("  ")
+    match SeatedPosition::parse(position, rules) {
+        Ok(seated) => seated.hands_line(),
+        Err(_) => position.to_string(),
+    }
 }
 
 fn view_json(v: &PuzzleView) -> Result<serde_json::Value> {
@@ -165,7 +164,11 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         return Ok(());
     }
     if args.play {
-        return play(&s.rules, &views);
+        // Easy first: the chosen puzzles by grade, climbing (in the seed's order
+        // within a grade).
+        let mut climbing = views;
+        climbing.sort_by_key(|v| v.difficulty);
+        return play(&s.rules, &climbing);
     }
     println!("{} puzzles (seed {}):", views.len(), args.seed);
     for (k, v) in views.iter().enumerate() {
@@ -235,24 +238,42 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     Ok(())
 }
 
-/// Plays the puzzles in the terminal: a move per puzzle, with a streak.
+/// What the terminal puzzles take, besides a move.
+const PLAY_COMMANDS: &str =
+    "Commands: a move, `moves` (the legal moves), `hint`, `skip` (show the answer), `quit`.";
+
+/// Plays the puzzles in the terminal: a move per puzzle, a second try after a
+/// wrong one, with a streak of puzzles solved at the first try.
 fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     let write_err =
         |e: std::io::Error| anyhow::anyhow!("cannot write the output (standard output): {e}");
-    let (mut streak, mut best, mut solved) = (0u32, 0u32, 0u32);
-    writeln!(
-        out,
-        "Type your move as `moves` prints it (`tap 1→2`, `split 13→22`; `->` works too), or `hint`, `skip`, `quit`."
-    )
-    .map_err(write_err)?;
+    let (mut streak, mut best, mut solved, mut second) = (0u32, 0u32, 0u32, 0u32);
+    let targets = if rules.players() > 2 {
+        format!("\n{MOVE_TARGET_TABLE}")
+    } else {
+        String::new()
+    };
+    writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}").map_err(write_err)?;
     'puzzles: for (k, v) in views.iter().enumerate() {
-        writeln!(out, "\nPuzzle {} of {}: {}", k + 1, views.len(), v.goal).map_err(write_err)?;
-        writeln!(out, "  {}   ({})", board(rules, &v.position), v.position).map_err(write_err)?;
+        let at = SeatedPosition::parse(&v.position, rules)?;
+        writeln!(
+            out,
+            "\nPuzzle {} of {}, grade {} ({}): {}",
+            k + 1,
+            views.len(),
+            v.difficulty.0,
+            v.grade,
+            v.goal
+        )
+        .map_err(write_err)?;
+        writeln!(out, "  {}   {}", v.position, at.hands_line()).map_err(write_err)?;
         let legal: Vec<&str> = v.moves.iter().map(|m| m.name.as_str()).collect();
         writeln!(out, "  Legal moves: {}", legal.join(", ")).map_err(write_err)?;
+        let answer = v.moves.iter().find(|m| m.answer);
+        let mut missed: Option<&str> = None;
         loop {
             write!(out, "> ").map_err(write_err)?;
             out.flush().map_err(write_err)?;
@@ -261,17 +282,25 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 writeln!(out).map_err(write_err)?;
                 break 'puzzles;
             }
-            let said = normalise_move_text(&line);
-            match said.as_str() {
+            let said = line.trim();
+            match said.to_lowercase().as_str() {
                 "" => continue,
                 "quit" | "q" => break 'puzzles,
                 "hint" | "h" => {
                     writeln!(out, "  Hint: {}", v.hint).map_err(write_err)?;
                     continue;
                 }
+                "moves" => {
+                    writeln!(out, "  Legal moves: {}", legal.join(", ")).map_err(write_err)?;
+                    continue;
+                }
+                "help" | "?" => {
+                    writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}")
+                        .map_err(write_err)?;
+                    continue;
+                }
                 "skip" => {
                     streak = 0;
-                    let answer = v.moves.iter().find(|m| m.answer);
                     if let Some(a) = answer {
                         writeln!(out, "  The answer: {} — {}", a.name, a.line.text())
                             .map_err(write_err)?;
@@ -280,40 +309,86 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 }
                 _ => {}
             }
-            let Some(m) = v
-                .moves
-                .iter()
-                .find(|m| normalise_move_text(&m.name) == said)
-            else {
-                writeln!(out, "  `{}` is not a legal move here.", line.trim())
-                    .map_err(write_err)?;
+            let m = match at.find_move(rules, said) {
+                Ok((mv, _)) => {
+                    let name = mv.describe(rules);
+                    v.moves.iter().find(|m| m.name == name)
+                }
+                Err(e) => {
+                    writeln!(out, "  {e}").map_err(write_err)?;
+                    if !matches!(e, RulesError::IllegalMove { .. }) {
+                        writeln!(out, "  {PLAY_COMMANDS}").map_err(write_err)?;
+                    }
+                    continue;
+                }
+            };
+            let Some(m) = m else {
+                writeln!(out, "  `{said}` is not a legal move here.").map_err(write_err)?;
                 continue;
             };
             if m.answer {
-                streak += 1;
                 solved += 1;
-                best = best.max(streak);
-                writeln!(out, "  Right! {} ({}). Streak: {streak}.", m.name, m.value)
-                    .map_err(write_err)?;
-                writeln!(out, "  The line: {}", m.line.text()).map_err(write_err)?;
-            } else {
-                streak = 0;
-                let answer = v.moves.iter().find(|m| m.answer);
-                writeln!(out, "  Not this one: {} gives {}.", m.name, m.value)
-                    .map_err(write_err)?;
-                writeln!(out, "  Refutation: {}", m.line.text()).map_err(write_err)?;
-                if let Some(a) = answer {
-                    writeln!(out, "  The answer: {} — {}", a.name, a.line.text())
+                if missed.is_none() {
+                    streak += 1;
+                    best = best.max(streak);
+                    writeln!(out, "  Right! {} ({}). Streak: {streak}.", m.name, m.value)
                         .map_err(write_err)?;
+                } else {
+                    second += 1;
+                    writeln!(
+                        out,
+                        "  Right, at the second try: {} ({}). Streak: 0 (only first tries count).",
+                        m.name, m.value
+                    )
+                    .map_err(write_err)?;
                 }
-                writeln!(out, "  Streak: 0.").map_err(write_err)?;
+                writeln!(out, "  The line: {}", m.line.text()).map_err(write_err)?;
+                continue 'puzzles;
             }
+            streak = 0;
+            if missed.is_none() {
+                missed = Some(&m.name);
+                writeln!(
+                    out,
+                    "  Not this one: {} gives {}. Refutation: {}",
+                    m.name,
+                    m.value,
+                    m.line.text()
+                )
+                .map_err(write_err)?;
+                writeln!(out, "  Try again (one more try).").map_err(write_err)?;
+                continue;
+            }
+            writeln!(
+                out,
+                "  Not this one either: {} gives {}. Refutation: {}",
+                m.name,
+                m.value,
+                m.line.text()
+            )
+            .map_err(write_err)?;
+            if let Some(a) = answer {
+                writeln!(
+                    out,
+                    "  The answer: {} ({}) — {}",
+                    a.name,
+                    a.value,
+                    a.line.text()
+                )
+                .map_err(write_err)?;
+            }
+            writeln!(out, "  Streak: 0.").map_err(write_err)?;
             continue 'puzzles;
         }
     }
+    let at_second = if second > 0 {
+        format!(" ({second} at the second try)")
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "Solved {solved} of {}; best streak {best}.",
+        "Solved {solved} of {}{at_second}; best streak {best}.",
         views.len()
     )
     .map_err(write_err)?;

@@ -165,7 +165,11 @@ fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
             println!("        refutation of {}: {}", m.name, line.text());
         }
     }
-    let state = if r.finished {
+    let state = if let Some(after) = r.repetition {
+        format!(
+            "a draw by threefold repetition: the position came up a third time after move {after}"
+        )
+    } else if r.finished {
         "the game is over".to_string()
     } else {
         format!("the player to move there has {}", r.last_value)

@@ -22,14 +22,29 @@
 //!   per line, or several separated by `;`. A move may carry its number
 //!   (`12.` or `12...`), which must then be its ply number, counted from 1.
 //!
+//! Moves may also be written in the short forms people type (`tap 1 2`, `t12`,
+//! `1 2`, `self 2 1`, `split 13 22`: see `chopsticks_rules::read_move_text`);
+//! records are written with the names above.
+//!
+//! **Threefold repetition.** A game that comes back to the same position (the
+//! same hands, the same player to move) a third time ends there, a draw, as in
+//! chess ([`REPETITIONS`]); a move after it is refused, as a move after the end
+//! of a finished game is.
+//!
 //! [`GameRecord::parse`] reads the text without the rules; [`GameRecord::replay`]
 //! plays it, and refuses a move that is not legal with the line, the move, the
 //! position and the legal moves. [`GameRecord::write`] writes the form above,
 //! which reads back to the same record.
 
-use chopsticks_rules::{normalise_move_text, Move, Position, Ruleset, SeatedPosition};
+use std::collections::HashMap;
+
+use chopsticks_rules::{Move, RulesError, Ruleset, SeatedPosition};
 
 use crate::LearnError;
+
+/// A game that comes back to the same position (the same hands, the same
+/// player to move) this many times is a draw, as in chess: threefold repetition.
+pub const REPETITIONS: usize = 3;
 
 /// The longest record read, in bytes (a record of 100,000 moves fits).
 pub const MAX_RECORD_BYTES: usize = 4 << 20;
@@ -77,12 +92,21 @@ pub struct Replay {
     pub rules: Ruleset,
     pub start: SeatedPosition,
     pub plies: Vec<Ply>,
+    /// The move (counted from 1) after which a position came up the third
+    /// time: the game ended there, a draw by threefold repetition.
+    pub repetition: Option<usize>,
 }
 
 impl Replay {
     /// The position after the last move (the start for a game without moves).
     pub fn last(&self) -> &SeatedPosition {
         self.plies.last().map_or(&self.start, |p| &p.to)
+    }
+
+    /// Whether the game is over: finished by the rules, or a draw by threefold
+    /// repetition.
+    pub fn is_over(&self) -> bool {
+        self.repetition.is_some() || self.last().position().is_terminal(&self.rules)
     }
 
     /// The record of this game: its variant, its start when it is not the
@@ -269,12 +293,23 @@ impl GameRecord {
                 .map_err(|e| error(self.start_line, format!("start: {e}")))?,
         };
         let mut at = start.clone();
-        let mut plies = Vec::with_capacity(self.moves.len());
+        let mut plies: Vec<Ply> = Vec::with_capacity(self.moves.len());
+        // How often each position came up (the same hands, the same player to move).
+        let mut seen: HashMap<SeatedPosition, usize> = HashMap::from([(start.clone(), 1)]);
+        let mut repetition = None;
         for (k, written) in self.moves.iter().enumerate() {
             let ply = k + 1;
             let here = at.to_text(rules)?;
-            let position: &Position = at.position();
-            if position.is_terminal(rules) {
+            if let Some(after) = repetition {
+                return Err(error(
+                    written.line,
+                    format!(
+                        "move {ply} `{}`: the game is already over at {here}: a draw by threefold repetition (the position came up a third time after move {after})",
+                        written.text
+                    ),
+                ));
+            }
+            if at.position().is_terminal(rules) {
                 return Err(error(
                     written.line,
                     format!(
@@ -283,15 +318,8 @@ impl GameRecord {
                     ),
                 ));
             }
-            let moves = position.moves_with_steps(rules);
-            let wanted = normalise_move_text(&written.text);
-            let Some((mv, to, step)) = moves
-                .iter()
-                .find(|(m, _, _)| normalise_move_text(&m.describe(rules)) == wanted)
-                .cloned()
-            else {
-                let legal: Vec<String> = moves.iter().map(|(m, _, _)| m.describe(rules)).collect();
-                return Err(error(
+            let (mv, next) = at.find_move(rules, &written.text).map_err(|e| match e {
+                RulesError::IllegalMove { legal, .. } => error(
                     written.line,
                     format!(
                         "move {ply} `{}` is not a legal move at {here} (Player {} to move; legal: {})",
@@ -299,9 +327,9 @@ impl GameRecord {
                         at.turn() + 1,
                         legal.join(", ")
                     ),
-                ));
-            };
-            let next = at.after(to, step);
+                ),
+                other => error(written.line, format!("move {ply} at {here}: {other}")),
+            })?;
             plies.push(Ply {
                 from: at.clone(),
                 name: mv.describe(rules),
@@ -309,12 +337,18 @@ impl GameRecord {
                 to: next.clone(),
                 line: written.line,
             });
+            let count = seen.entry(next.clone()).or_insert(0);
+            *count += 1;
+            if *count >= REPETITIONS {
+                repetition = Some(ply);
+            }
             at = next;
         }
         Ok(Replay {
             rules: rules.clone(),
             start,
             plies,
+            repetition,
         })
     }
 }
@@ -379,6 +413,55 @@ mod tests {
             .unwrap()
             .replay(&rules);
         assert!(e.is_err());
+    }
+
+    /// Both players split back and forth from 1_1313: the start comes back
+    /// after moves 4 and 8.
+    const ROUND: &str = "split 13→22; split 13→22; split 22→13; split 22→13\n";
+
+    #[test]
+    fn a_position_met_a_third_time_is_a_draw() {
+        let rules = standard();
+        let record = |moves: &str| {
+            GameRecord::parse(&format!("variant standard\nstart 1_1313\n{moves}"))
+                .unwrap()
+                .replay(&rules)
+        };
+        // Twice: the game goes on.
+        let once = record(ROUND).unwrap();
+        assert_eq!(once.repetition, None);
+        assert!(!once.is_over());
+        // A third time, after move 8: a draw, the game is over.
+        let twice = record(&ROUND.repeat(2)).unwrap();
+        assert_eq!(twice.repetition, Some(8));
+        assert!(twice.is_over());
+        assert_eq!(twice.last().to_text(&rules).unwrap(), "1_1313");
+        // A move after it is refused, with the reason.
+        let e = record(&format!("{}tap 1→1\n", ROUND.repeat(2))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 5: move 9 `tap 1→1`: the game is already over at 1_1313: a draw by threefold repetition (the position came up a third time after move 8)"
+        );
+    }
+
+    #[test]
+    fn records_read_the_short_forms() {
+        let rules = standard();
+        let r = GameRecord::parse("variant standard\nt11\ntap 2 1\n1 2\ns13 22\n")
+            .unwrap()
+            .replay(&rules)
+            .unwrap();
+        let names: Vec<&str> = r.plies.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["tap 1→1", "tap 2→1", "tap 1→2", "split 13→22"]);
+        let e = GameRecord::parse("variant standard\nhello there\n")
+            .unwrap()
+            .replay(&rules)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("line 2: move 1 at 1_1111: `hello there` is not a move"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -165,9 +165,13 @@ pub struct Review {
     pub moves: Vec<ReviewedMove>,
     /// One summary per seat, Player 1 first.
     pub players: Vec<PlayerSummary>,
-    /// The last position, and whether the game is over there.
+    /// The last position, and whether the game is over there (finished by the
+    /// rules, or a draw by threefold repetition).
     pub last: String,
     pub finished: bool,
+    /// The move (from 1) after which a position came up the third time: the
+    /// game is a draw by threefold repetition there (`null` otherwise).
+    pub repetition: Option<usize>,
     /// The value at the last position for its mover.
     pub last_value: Outcome,
 }
@@ -273,7 +277,8 @@ pub fn review(
         moves,
         players,
         last: last.to_text(rules)?,
-        finished: last.position().is_terminal(rules),
+        finished: replay.is_over(),
+        repetition: replay.repetition,
         last_value: solution.outcome(last.position())?,
     })
 }

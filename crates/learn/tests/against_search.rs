@@ -145,6 +145,15 @@ fn the_separate_search_agrees_with_the_solver_where_both_reach() {
     }
 }
 
+/// Counts `at` as met once more; true when that is its third time: the game is
+/// a draw by threefold repetition there, and a record ends (a replay refuses
+/// a move after it).
+fn third_time(seen: &mut HashMap<SeatedPosition, usize>, at: &SeatedPosition) -> bool {
+    let count = seen.entry(at.clone()).or_insert(0);
+    *count += 1;
+    *count >= chopsticks_learn::record::REPETITIONS
+}
+
 /// Plays a game: best moves by the separate search, except at the plies in
 /// `mistakes`, where the worst move is played; returns the record and the
 /// verdict expected at each ply.
@@ -156,6 +165,8 @@ fn game_with_mistakes(
 ) -> (GameRecord, Vec<Verdict>) {
     let rules = &search.rules;
     let mut at = SeatedPosition::start(rules);
+    let mut seen = HashMap::new();
+    third_time(&mut seen, &at);
     let mut moves = Vec::new();
     let mut expected = Vec::new();
     for ply in 0..length {
@@ -201,6 +212,9 @@ fn game_with_mistakes(
             text: name,
             line: 0,
         });
+        if third_time(&mut seen, &at) {
+            break;
+        }
     }
     let record = GameRecord {
         variant: Some(rules.variant_id()),
@@ -432,6 +446,8 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
         // after the value of the move played, and the verdict their comparison.
         let mut rng = Rng(11);
         let mut at = SeatedPosition::start(&rules);
+        let mut seen = HashMap::new();
+        third_time(&mut seen, &at);
         let mut moves = Vec::new();
         for _ in 0..30 {
             let list = at.position().moves_with_steps(&rules);
@@ -444,6 +460,9 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
                 line: 0,
             });
             at = at.after(to, step);
+            if third_time(&mut seen, &at) {
+                break;
+            }
         }
         let record = GameRecord {
             variant: Some(id.to_string()),
@@ -513,6 +532,8 @@ mod round_trip {
                 }
             }
             let start = at.clone();
+            let mut seen = HashMap::new();
+            third_time(&mut seen, &at);
             let mut moves = Vec::new();
             for &c in &choices {
                 let list = at.position().moves_with_steps(&rules);
@@ -520,6 +541,7 @@ mod round_trip {
                 let (m, to, step) = list[c % list.len()].clone();
                 moves.push(WrittenMove { text: m.describe(&rules), line: 0 });
                 at = at.after(to, step);
+                if third_time(&mut seen, &at) { break; }
             }
             let record = GameRecord {
                 variant: Some(rules.variant_id()),

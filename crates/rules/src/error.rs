@@ -23,9 +23,14 @@ pub enum RulesError {
     /// A player number that names no player of the rules.
     #[error("`{text}` names no player: players are numbered 1 to {players}")]
     Player { text: String, players: usize },
-    /// A move written as text is not legal (or not understood) in the position.
+    /// A move written as text is not understood, or names a player that is not
+    /// there.
     #[error("{0}")]
     Move(String),
+    /// A move read from text that is not one of the position's legal moves
+    /// (`text` quoted for a message), with the legal moves by name.
+    #[error("`{text}` is not a legal move here; legal moves: {}", .legal.join(", "))]
+    IllegalMove { text: String, legal: Vec<String> },
 }
 
 pub type Result<T, E = RulesError> = std::result::Result<T, E>;

@@ -17,6 +17,7 @@
 mod error;
 pub mod hands;
 mod index;
+mod move_text;
 mod notation;
 mod player;
 mod position;
@@ -27,6 +28,10 @@ mod variant;
 pub use error::{escape_controls, quoted, Result, RulesError, MAX_QUOTED};
 pub use hands::SplitKind;
 pub use index::{MultisetIndex, PositionIndex};
+pub use move_text::{
+    read_move_text, MoveText, Target, MOVE_FORMS, MOVE_FORMS_TABLE, MOVE_TARGET_FORMS,
+    MOVE_TARGET_TABLE,
+};
 pub use notation::Notation;
 pub use player::{team_seats, team_text, Player};
 pub use position::{hands_text, normalise_move_text, Move, Position};

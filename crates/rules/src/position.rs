@@ -21,6 +21,7 @@ use crate::hands::{
     attack_results, can_pass, is_alive, live_values, self_attack_results, split_count_bound,
     split_results, SplitKind,
 };
+use crate::move_text::read_move_text;
 use crate::ruleset::Ruleset;
 
 /// A canonical position: the players' hands, mover first.
@@ -334,46 +335,44 @@ impl Position {
         taps + own * own + split_count_bound(rules, self.mover()) + 1
     }
 
-    /// Reads a move written as [`Move::describe`] writes it (case, spaces and `->`
-    /// instead of `→` do not matter) and returns it with the position it leads to.
+    /// Reads a move in any form people type it (`tap 1→2`, `tap 1 2`, `t12`, `1 2`,
+    /// `self 2 1`, `split 13 22`, … see [`read_move_text`]; moves name hands by
+    /// their values) and returns it with the position it leads to. Text that names
+    /// no move is refused with every form a move can take; a move that is not
+    /// legal here with the legal moves ([`RulesError::IllegalMove`]).
     pub fn find_move(&self, rules: &Ruleset, text: &str) -> Result<(Move, Position)> {
-        let wanted = normalise_move_text(text);
-        let moves = self.moves(rules);
-        if let Some(found) = moves
-            .iter()
-            .find(|(m, _)| normalise_move_text(&m.describe(rules)) == wanted)
-        {
-            return Ok(found.clone());
+        let (m, q, _) = self.find_move_step(rules, text, None)?;
+        Ok((m, q))
+    }
+
+    /// [`Position::find_move`] with the move's step; `turn`, the mover's seat
+    /// (from 0) when known, reads taps that name a player by number (`P3`).
+    pub(crate) fn find_move_step(
+        &self,
+        rules: &Ruleset,
+        text: &str,
+        turn: Option<usize>,
+    ) -> Result<(Move, Position, usize)> {
+        let moves = self.moves_with_steps(rules);
+        let legal: Vec<String> = moves.iter().map(|(m, _, _)| m.describe(rules)).collect();
+        let exact = normalise_move_text(text);
+        if let Some(k) = legal.iter().position(|d| normalise_move_text(d) == exact) {
+            return Ok(moves[k].clone());
         }
-        let legal: Vec<String> = moves.iter().map(|(m, _)| m.describe(rules)).collect();
-        // A tap naming a player who is not there, or a teammate.
-        if let Some((_, target)) = wanted.rsplit_once('@') {
-            let p = self.players.len();
-            if let Ok(k) = target.parse::<u64>() {
-                if k == 0 || k >= p as u64 {
-                    return Err(RulesError::Move(format!(
-                        "`{}`: there is no player {k} places after you; `@k` counts the other players in turn order, @1 … @{} ({p} players)",
-                        quoted(text),
-                        p - 1
-                    )));
-                }
-                if rules.same_side(0, k as usize) {
-                    return Err(RulesError::Move(format!(
-                        "`{}`: the player {k} places after you is your teammate; attacks go to the other team (@1, @3, …)",
-                        quoted(text)
-                    )));
-                }
-            }
+        if legal.is_empty() {
+            return Err(RulesError::Move(format!(
+                "`{}` is not legal: the game is over",
+                quoted(text)
+            )));
         }
-        let text = quoted(text);
-        Err(RulesError::Move(if legal.is_empty() {
-            format!("`{text}` is not legal: the game is over")
-        } else {
-            format!(
-                "`{text}` is not a legal move here; legal moves: {}",
-                legal.join(", ")
-            )
-        }))
+        let wanted = read_move_text(text, rules)?.canonical(rules, self, turn, text)?;
+        if let Some(k) = legal.iter().position(|d| normalise_move_text(d) == wanted) {
+            return Ok(moves[k].clone());
+        }
+        Err(RulesError::IllegalMove {
+            text: quoted(text.trim()),
+            legal,
+        })
     }
 }
 
@@ -427,6 +426,67 @@ mod tests {
         assert!(p.find_move(&r, "TAP 1 -> 1").is_ok());
         let e = p.find_move(&r, "tap 3→1").unwrap_err().to_string();
         assert!(e.contains("legal moves"), "{e}");
+    }
+
+    #[test]
+    fn find_move_reads_the_short_forms_by_values() {
+        let r = Preset::Standard.ruleset();
+        // Mover 1,3 against 1,2: `tap 1 2` is the mover's 1 on the opponent's 2.
+        let p = pos(&r, &[&[1, 3], &[1, 2]]);
+        let named = |text: &str| p.find_move(&r, text).unwrap().0.describe(&r);
+        for text in [
+            "tap 1→2",
+            "tap 1->2",
+            "tap 1 2",
+            "t12",
+            "1 2",
+            "T 1 2",
+            "1→2",
+        ] {
+            assert_eq!(named(text), "tap 1→2", "{text}");
+        }
+        assert_eq!(named("3 1"), "tap 3→1");
+        for text in ["self 1→3", "self 1 3", "s13", "s 1 3"] {
+            assert_eq!(named(text), "self 1→3", "{text}");
+        }
+        for text in [
+            "split 13→22",
+            "split 13 22",
+            "s13 22",
+            "13 22",
+            "split 31 22",
+        ] {
+            assert_eq!(named(text), "split 13→22", "{text}");
+        }
+        // Legal text, no such move here; text that names no move.
+        let e = p.find_move(&r, "t22").unwrap_err();
+        assert!(matches!(e, RulesError::IllegalMove { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .contains("is not a legal move here; legal moves: tap 1→1, tap 1→2"),
+            "{e}"
+        );
+        let e = p.find_move(&r, "moves please").unwrap_err().to_string();
+        assert!(e.contains("is not a move"), "{e}");
+        assert!(e.contains("`tap 1 2` (or `t12`, `1 2`"), "{e}");
+        // A finished game has no move, whatever is typed.
+        let over = pos(&r, &[&[0, 0], &[1, 2]]);
+        let e = over.find_move(&r, "t12").unwrap_err().to_string();
+        assert!(e.contains("the game is over"), "{e}");
+        // Three players: a tap says whom, `@k` here (a position without its seat).
+        let mut three = Preset::Standard.ruleset();
+        three.hands = vec![2, 2, 2];
+        let q = pos(&three, &[&[1, 1], &[1, 2], &[1, 3]]);
+        assert_eq!(
+            q.find_move(&three, "t13@2").unwrap().0.describe(&three),
+            "tap 1→3@2"
+        );
+        let e = q.find_move(&three, "t13").unwrap_err().to_string();
+        assert!(e.contains("say whom you tap"), "{e}");
+        let e = q.find_move(&three, "t13 p3").unwrap_err().to_string();
+        assert!(e.contains("needs the seat to move"), "{e}");
+        let e = q.find_move(&three, "t11@3").unwrap_err().to_string();
+        assert!(e.contains("there is no player 3 places after you"), "{e}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::error::{Result, RulesError};
 use crate::hands::is_alive;
 use crate::notation::{error, read_compact, read_dashed, Notation};
 use crate::player::Player;
-use crate::position::Position;
+use crate::position::{Move, Position};
 use crate::ruleset::Ruleset;
 
 /// A position with the absolute seat of the player to move (0 = Player 1).
@@ -197,6 +197,14 @@ impl SeatedPosition {
         }
     }
 
+    /// Reads a move as people type it (see [`Position::find_move`]; here a tap may
+    /// also name its target by number, `tap 1 2 P3`) and returns it with the
+    /// position it leads to.
+    pub fn find_move(&self, rules: &Ruleset, text: &str) -> Result<(Move, SeatedPosition)> {
+        let (m, to, step) = self.position.find_move_step(rules, text, Some(self.turn))?;
+        Ok((m, self.after(to, step)))
+    }
+
     /// The player to move.
     pub fn mover(&self) -> Player {
         Player::from_seat(self.turn)
@@ -302,6 +310,41 @@ mod tests {
             let text = child.to_text(&r).unwrap();
             assert_eq!(SeatedPosition::parse(&text, &r).unwrap(), child);
         }
+    }
+
+    #[test]
+    fn moves_name_a_target_by_number() {
+        let r = rules("standard.p3");
+        // Player 2 to move; Player 3 is 1 place after, Player 1 2 places after.
+        let s = SeatedPosition::parse("2_11-12-13", &r).unwrap();
+        for text in [
+            "tap 1 3 P3",
+            "t13p3",
+            "tap 1→3@1",
+            "1 3 @p3",
+            "tap 1 3 player 3",
+        ] {
+            let (m, to) = s.find_move(&r, text).unwrap();
+            assert_eq!(m.describe(&r), "tap 1→3@1", "{text}");
+            assert_eq!(to.turn(), 2, "{text}");
+        }
+        let (m, _) = s.find_move(&r, "t11p1").unwrap();
+        assert_eq!(m.describe(&r), "tap 1→1@2");
+        for (text, needle) in [
+            ("tap 1 1 P2", "Player 2 is you"),
+            ("tap 1 1 P4", "`4` names no player"),
+            ("tap 1 1", "with 3 players say whom you tap"),
+            ("tap 1 4 P3", "is not a legal move here"),
+        ] {
+            let e = s.find_move(&r, text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+        // Two players: no target needed; `P2` is allowed too.
+        let two = rules("standard");
+        let s = SeatedPosition::parse("2_1112", &two).unwrap();
+        let (m, to) = s.find_move(&two, "t21p1").unwrap();
+        assert_eq!(m.describe(&two), "tap 2→1");
+        assert_eq!(to.turn(), 0);
     }
 
     #[test]

@@ -79,6 +79,24 @@ function entry() {
   return state.history[state.cur];
 }
 
+// Threefold repetition, as in chess: a game that comes back to the same position
+// (the same hands, the same player to move: the same position id) a third time is
+// a draw, and ends there.
+const REPETITIONS = 3;
+
+// How often the position of history[k] came up in the game up to it.
+function timesSeen(k) {
+  const p = state.history[k].p;
+  let n = 0;
+  for (let j = 0; j <= k; j++) if (state.history[j].p === p) n++;
+  return n;
+}
+
+// Whether the game shown ended in a draw by repetition at the cursor.
+function drawnByRepetition() {
+  return state.history.length > 0 && timesSeen(state.cur) >= REPETITIONS;
+}
+
 // What the board shows: a step of a line being previewed, or the game's position.
 function shown() {
   if (state.preview) return state.preview.steps[state.preview.k];
@@ -179,7 +197,7 @@ function chooseComputerMove(moves) {
 
 function computerMaybe() {
   const e = entry();
-  if (!e || e.data.terminal || isHuman(turnOf(e)) || state.cur !== state.history.length - 1) return;
+  if (!e || e.data.terminal || drawnByRepetition() || isHuman(turnOf(e)) || state.cur !== state.history.length - 1) return;
   if (e.data.moves.length === 0) return;
   state.timer = setTimeout(() => {
     state.timer = null;
@@ -217,7 +235,7 @@ function goTo(k) {
 
 function showHint() {
   const e = entry();
-  if (e.data.terminal || e.data.moves.length === 0) return;
+  if (e.data.terminal || drawnByRepetition() || e.data.moves.length === 0) return;
   state.hint = e.data.moves[0].move;
   render();
 }
@@ -227,7 +245,7 @@ function showHint() {
 function interactive() {
   const e = entry();
   if (state.preview || (state.mode === "puzzle" && (!state.puzzle || state.puzzle.done))) return false;
-  return !e.data.terminal && isHuman(turnOf(e)) && state.timer === null && !state.pending;
+  return !e.data.terminal && !drawnByRepetition() && isHuman(turnOf(e)) && state.timer === null && !state.pending;
 }
 
 // The move of the mover's hand `from` onto the hand `to` of `seat` (0-based).
@@ -435,6 +453,11 @@ function drawStatus() {
   }
   if (e.data.terminal) {
     status.textContent = over(e);
+    status.classList.add("over");
+    return;
+  }
+  if (drawnByRepetition()) {
+    status.textContent = "Game over: a draw by threefold repetition (this position, with the same player to move, came up a third time).";
     status.classList.add("over");
     return;
   }
@@ -688,6 +711,19 @@ function fillRules(rules) {
   $("pass-splits").value = pass === true ? "any" : pass === false || pass == null ? "off" : pass;
 }
 
+// The rule picker names what is played: the preset chosen says the variant's
+// players, hands, fingers, teams and moves (`simple: 4 players × 2 hands, F = 5
+// cutoff; attack` when four play Simple Chopsticks), not the preset's own two
+// players; the other presets keep their own description. `info`: the variant
+// played (the API's answer), or null for the presets' own descriptions.
+function labelPresets(info) {
+  const played = info ? info.id.split(".")[0] : null;
+  for (const o of $("preset").options) {
+    const name = o.value === played && info.id !== o.value ? info.name : o.dataset.name;
+    o.textContent = `${o.value}: ${name}`;
+  }
+}
+
 function variantFromForm() {
   const tokens = [$("preset").value, `p${$("players").value}`, `h${$("hands").value}`, `f${$("fingers").value}`, $("overflow").value];
   tokens.push($("teams").checked ? "teams" : "no-teams");
@@ -730,6 +766,7 @@ async function loadVariant(variant, p = null) {
   drawSeatControls();
   const preset = info.id.split(".")[0];
   if ([...$("preset").options].some((o) => o.value === preset)) $("preset").value = preset;
+  labelPresets(info);
   await newGame(first.position);
   if (state.mode === "puzzle") await nextPuzzle();
 }
@@ -1224,6 +1261,8 @@ function wire() {
     newGame($("position-input").value.trim()).catch(showError);
   });
   $("preset").addEventListener("change", async () => {
+    // The form now shows the preset's own rules.
+    labelPresets(null);
     try {
       const info = await getJSON(`${API}/${encodeURIComponent($("preset").value)}/`);
       fillRules(info.ruleset);
@@ -1276,6 +1315,7 @@ async function main() {
       const o = document.createElement("option");
       o.value = v.id;
       o.textContent = `${v.id}: ${v.name}`;
+      o.dataset.name = v.name;
       // The presets are the first word of an id; the list also has 3 and 4 players.
       if (!v.id.includes(".")) $("preset").appendChild(o);
     }

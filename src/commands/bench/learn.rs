@@ -18,27 +18,71 @@ pub const GAME_PLIES: usize = 200;
 
 /// A game of `plies` moves that does not end: at each ply a move chosen by a
 /// fixed pseudo-random sequence among those whose position is not finished,
-/// so it is full of mistakes (each with its lines to compute).
+/// so it is full of mistakes (each with its lines to compute). No position
+/// comes up a third time (that would end the game, a draw by threefold
+/// repetition): a move into a dead end is taken back and another tried.
 fn long_game(rules: &Ruleset, plies: usize) -> Result<String> {
+    use chopsticks_learn::record::REPETITIONS;
     let mut state = 0x5EED_u64;
-    let mut at = SeatedPosition::start(rules);
-    let mut record = format!("variant {}\n", rules.variant_id());
-    for ply in 1..=plies {
-        let moves: Vec<_> = at
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    // The moves still to try at each ply of the path (in a pseudo-random
+    // order), and how often each position is on the path.
+    let start = SeatedPosition::start(rules);
+    let mut seen = std::collections::HashMap::from([(start.clone(), 1usize)]);
+    let mut path: Vec<(SeatedPosition, String)> = Vec::new();
+    let mut options: Vec<Vec<(String, SeatedPosition)>> = Vec::new();
+    let children = |at: &SeatedPosition, next: &mut dyn FnMut() -> usize| {
+        let mut list: Vec<(String, SeatedPosition)> = at
             .position()
             .moves_with_steps(rules)
             .into_iter()
             .filter(|(_, to, _)| !to.is_terminal(rules))
+            .map(|(m, to, step)| (m.describe(rules), at.after(to, step)))
             .collect();
-        if moves.is_empty() {
-            bail!("the game generator was stuck after {ply} plies");
+        for k in (1..list.len()).rev() {
+            list.swap(k, next() % (k + 1));
         }
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let (mv, to, step) = moves[(state >> 33) as usize % moves.len()].clone();
-        record.push_str(&format!("{ply}. {}\n", mv.describe(rules)));
-        at = at.after(to, step);
+        list
+    };
+    options.push(children(&start, &mut next));
+    let mut tries = 0u64;
+    while path.len() < plies {
+        tries += 1;
+        if tries > 10_000_000 {
+            bail!("the game generator found no game of {plies} plies");
+        }
+        let Some(choices) = options.last_mut() else {
+            bail!("the game generator found no game of {plies} plies");
+        };
+        match choices.pop() {
+            Some((name, to)) => {
+                let count = seen.entry(to.clone()).or_insert(0);
+                if *count + 1 >= REPETITIONS {
+                    continue;
+                }
+                *count += 1;
+                let more = children(&to, &mut next);
+                path.push((to, name));
+                options.push(more);
+            }
+            None => {
+                // A dead end: take the last move back.
+                options.pop();
+                let Some((to, _)) = path.pop() else {
+                    bail!("the game generator found no game of {plies} plies");
+                };
+                *seen.get_mut(&to).expect("on the path") -= 1;
+            }
+        }
+    }
+    let mut record = format!("variant {}\n", rules.variant_id());
+    for (ply, (_, name)) in path.iter().enumerate() {
+        record.push_str(&format!("{}. {name}\n", ply + 1));
     }
     Ok(record)
 }
