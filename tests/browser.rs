@@ -525,7 +525,7 @@ async fn check_seats_against_api(client: &Client, server: &Server, variant: &str
         .find_all(Locator::Css("#seat-values li"))
         .await
         .unwrap();
-    let seats = data["seats"].as_array().unwrap();
+    let seats = data["players"].as_array().unwrap();
     assert_eq!(chips.len(), seats.len(), "{p}: a value per seat");
     for (chip, seat) in chips.iter().zip(seats) {
         let shown = chip.text().await.unwrap();
@@ -536,14 +536,14 @@ async fn check_seats_against_api(client: &Client, server: &Server, variant: &str
             "out".to_string()
         };
         assert!(
-            shown.starts_with(&format!("Player {}", seat["seat"])) && shown.ends_with(&expected),
+            shown.starts_with(&format!("Player {}", seat["player"])) && shown.ends_with(&expected),
             "{p}: `{shown}` for {seat}"
         );
         let class = chip.attr("class").await.unwrap().unwrap_or_default();
         assert_eq!(
             class, value,
-            "{p}: seat {} coloured `{class}`",
-            seat["seat"]
+            "{p}: Player {} coloured `{class}`",
+            seat["player"]
         );
     }
     let buttons = client
@@ -576,8 +576,8 @@ async fn check_seats_against_api(client: &Client, server: &Server, variant: &str
 async fn play_best_seated(client: &Client, data: &Value) {
     let best = &data["moves"][0];
     let detail = &best["detail"];
-    let mover = data["turn"].as_u64().unwrap() as usize - 1;
-    let hands: Vec<u64> = data["seats"][mover]["hands"]
+    let mover = data["player"].as_u64().unwrap() as usize - 1;
+    let hands: Vec<u64> = data["players"][mover]["hands"]
         .as_array()
         .unwrap()
         .iter()
@@ -587,7 +587,7 @@ async fn play_best_seated(client: &Client, data: &Value) {
     let to = detail["to"].as_u64();
     match detail["type"].as_str().unwrap() {
         "tap" => {
-            let target = best["targetSeat"].as_u64().unwrap() - 1;
+            let target = best["targetPlayer"].as_u64().unwrap() - 1;
             click(
                 client,
                 &format!(

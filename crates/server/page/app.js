@@ -20,7 +20,7 @@ const state = {
   players: 2,
   teams: false,
   start: null, // start position id (`1_1111`: the seat to move, then every seat's hands)
-  history: [], // {p, data, move}: move is the API's move that led here; data.turn is the seat to move
+  history: [], // {p, data, move}: move is the API's move that led here; data.player is the player to move, from 1
   cur: 0,
   selected: null, // {seat, index, value} of the mover's selected hand
   hint: null, // text of the hinted move
@@ -104,7 +104,7 @@ function shown() {
 }
 
 function turnOf(e) {
-  return e.data.turn - 1;
+  return e.data.player - 1;
 }
 
 function teamOf(seat) {
@@ -133,8 +133,8 @@ function moveWords(m) {
 
 // The seats still in at a finished position: the winners (misère: the losers).
 function over(e) {
-  const alive = e.data.seats.filter((s) => s.alive).map((s) => s.seat);
-  const winners = e.data.seats.filter((s) => s.value === "win").map((s) => s.seat);
+  const alive = e.data.players.filter((s) => s.alive).map((s) => s.player);
+  const winners = e.data.players.filter((s) => s.value === "win").map((s) => s.player);
   if (state.teams) {
     const team = winners.length ? teamOf(winners[0] - 1) : teamOf(alive[0] - 1);
     return `Game over: team ${team} wins.`;
@@ -254,7 +254,7 @@ function findMove(seat, from, to) {
   const self = seat === turnOf(e);
   return e.data.moves.find((m) => {
     if (self) return m.detail.type === "self-tap" && m.detail.from === from && m.detail.to === to;
-    return m.detail.type === "tap" && m.detail.from === from && m.detail.to === to && m.targetSeat === seat + 1;
+    return m.detail.type === "tap" && m.detail.from === from && m.detail.to === to && m.targetPlayer === seat + 1;
   });
 }
 
@@ -341,9 +341,9 @@ function drawBoard() {
   const fingers = state.rules.fingers;
   const turn = turnOf(e);
   const live = interactive();
-  const { width, height, places } = seatPlaces(e.data.seats.length);
+  const { width, height, places } = seatPlaces(e.data.players.length);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  e.data.seats.forEach((seatData, seat) => {
+  e.data.players.forEach((seatData, seat) => {
     const place = places[seat];
     const mover = seat === turn;
     const group = el("g", { class: `seat-group team${state.teams ? teamOf(seat) : ""}`, transform: `translate(${place.x},${place.y}) rotate(${place.angle})` }, svg);
@@ -389,7 +389,7 @@ function valueClass(value) {
 
 // A move's name for people: with three or more players, the tapped seat by number.
 function moveName(m) {
-  if (state.players > 2 && m.detail.type === "tap") return `tap ${m.detail.from}→${m.detail.to} on Player ${m.targetSeat}`;
+  if (state.players > 2 && m.detail.type === "tap") return `tap ${m.detail.from}→${m.detail.to} on Player ${m.targetPlayer}`;
   return m.move;
 }
 
@@ -417,7 +417,7 @@ function drawMoves() {
     const name = moveName(m);
     b.textContent = show ? `${name} — ${moveWords(m)}` : name;
     b.title = `${m.kind}: to ${m.position}`;
-    if (m.targetSeat) b.dataset.target = m.targetSeat;
+    if (m.targetPlayer) b.dataset.target = m.targetPlayer;
     b.addEventListener("click", () => play(m).catch(showError));
     const lineButton = document.createElement("button");
     lineButton.className = "line-button";
@@ -483,12 +483,12 @@ function drawSeatValues() {
   const e = shown();
   const show = $("show-values").checked;
   list.hidden = !show || state.players === 2;
-  for (const s of e.data.seats) {
+  for (const s of e.data.players) {
     const li = document.createElement("li");
     li.className = valueClass(s.value);
-    li.dataset.seat = s.seat;
+    li.dataset.seat = s.player;
     li.dataset.value = s.value;
-    const who = state.teams ? `Player ${s.seat} (team ${teamOf(s.seat - 1)})` : `Player ${s.seat}`;
+    const who = state.teams ? `Player ${s.player} (team ${teamOf(s.player - 1)})` : `Player ${s.player}`;
     li.textContent = `${who}: ${s.alive ? valueWords(s.value, s.remoteness) : "out"}`;
     list.appendChild(li);
   }
@@ -572,7 +572,7 @@ function drawLanes() {
   const shown = state.history.slice(0, state.cur + 1);
   const lanes = state.teams
     ? [{ name: "Team 1", seat: 0 }, { name: "Team 2", seat: 1 }]
-    : state.history[0].data.seats.map((s) => ({ name: `P${s.seat}`, seat: s.seat - 1 }));
+    : state.history[0].data.players.map((s) => ({ name: `P${s.player}`, seat: s.player - 1 }));
   const rowH = 22;
   const top = 26;
   const width = 400 - 40;
@@ -580,7 +580,7 @@ function drawLanes() {
   const height = top + shown.length * rowH + 6;
   svg.setAttribute("viewBox", `0 0 400 ${height}`);
   let maxR = 5;
-  for (const h of shown) for (const s of h.data.seats) if (s.value !== "draw") maxR = Math.max(maxR, s.remoteness ?? 0);
+  for (const h of shown) for (const s of h.data.players) if (s.value !== "draw") maxR = Math.max(maxR, s.remoteness ?? 0);
   const xOf = (lane, value, r) => {
     const left = lane * laneW;
     const half = laneW / 2 - 8;
@@ -593,14 +593,14 @@ function drawLanes() {
     const moverLane = state.teams ? turnOf(h) % 2 : turnOf(h);
     el("rect", { x: moverLane * laneW, y, width: laneW, height: rowH, class: "mover-lane" }, svg);
     const label = el("text", { x: 396, y: y + rowH / 2 + 4, class: "move-name" }, svg);
-    label.textContent = h.move ? `P${h.move.seat}` : "start";
+    label.textContent = h.move ? `P${h.move.player}` : "start";
   });
   lanes.forEach((lane, j) => {
     const t = el("text", { x: j * laneW + laneW / 2, y: 14, class: "axis" }, svg);
     t.textContent = `${lane.name}: win · D · lose`;
     if (j > 0) el("line", { x1: j * laneW, y1: 18, x2: j * laneW, y2: height, class: "lane-edge" }, svg);
     const points = shown.map((h, k) => {
-      const s = h.data.seats[lane.seat];
+      const s = h.data.players[lane.seat];
       return { x: xOf(j, s.value, s.remoteness), y: top + k * rowH + rowH / 2, s, h, k };
     });
     for (let k = 1; k < points.length; k++) {
@@ -612,7 +612,7 @@ function drawLanes() {
       const verdict = reviewedAt(pt.k);
       if (verdict && verdict.verdict.kind !== "best" && verdict.player - 1 === lane.seat) c.classList.add("mistake");
       const t = el("title", {}, c);
-      t.textContent = `${pt.h.p}: ${lane.name} ${pt.s.alive ? valueWords(pt.s.value, pt.s.remoteness) : "out"}${pt.h.move ? ` (after ${pt.h.move.move} by Player ${pt.h.move.seat})` : ""}`;
+      t.textContent = `${pt.h.p}: ${lane.name} ${pt.s.alive ? valueWords(pt.s.value, pt.s.remoteness) : "out"}${pt.h.move ? ` (after ${pt.h.move.move} by Player ${pt.h.move.player})` : ""}`;
       c.addEventListener("click", () => goTo(pt.k));
     }
   });
@@ -752,7 +752,7 @@ async function loadVariant(variant, p = null) {
   state.rules = info.ruleset;
   state.rulesText = info.name;
   state.start = info.startPosition;
-  state.players = info.players;
+  state.players = info.playerCount;
   state.teams = Boolean(info.ruleset.teams);
   state.answers.set(`${info.id} ${first.position}`, first);
   if (changed || state.people.length !== state.players) {
@@ -771,6 +771,13 @@ async function loadVariant(variant, p = null) {
   if (state.mode === "puzzle") await nextPuzzle();
 }
 
+
+// A strategy configuration (arrays of hands, `null` for any value) as the
+// command line prints it: `[1,2],[0,1]`.
+function configurationText(c) {
+  return c.map((hands) => `[${hands.map((v) => (v === null ? "?" : v)).join(",")}]`).join(",");
+}
+
 async function showStrategy() {
   const box = $("strategy");
   box.textContent = "Working…";
@@ -779,21 +786,21 @@ async function showStrategy() {
     box.replaceChildren();
     const intro = document.createElement("p");
     const list = document.createElement("ol");
-    const start = s.startSeats[0];
-    if (s.winner) {
+    const start = s.startPlayers[0];
+    if (s.player) {
       const who = s.concept === "teams"
-        ? `Team ${teamOf(s.winnerSeat - 1)} (Player ${s.winnerSeat} and partner)`
-        : `Player ${s.winnerSeat}`;
+        ? `Team ${teamOf(s.player - 1)} (Player ${s.player} and partner)`
+        : `Player ${s.player}`;
       const against = s.concept === "coalition" ? " even against all the others playing together" : "";
       const whose = s.concept === "two-player" ? "[your hands],[opponent's hands]" : "[your hands], then the next players' in turn order";
-      intro.textContent = `${who} can force a win${against} (${valueWords(s.startSeats[s.winnerSeat - 1].value, s.startSeats[s.winnerSeat - 1].remoteness)} from the start). After each of your moves, reach the first configuration of this list that you can (${whose})${s.winImmediately ? "; win at once when you can" : ""}. Checked against every defence (${s.positionsFaced} positions faced).`;
+      intro.textContent = `${who} can force a win${against} (${valueWords(s.startPlayers[s.player - 1].value, s.startPlayers[s.player - 1].remoteness)} from the start). After each of your moves, reach the first configuration of this list that you can (${whose})${s.winImmediately ? "; win at once when you can" : ""}. Checked against every defence (${s.positionsFaced} positions faced).`;
       for (const c of s.configurations) {
         const li = document.createElement("li");
-        li.textContent = c;
+        li.textContent = configurationText(c);
         list.appendChild(li);
       }
     } else if (s.avoid.length === 0) {
-      const each = s.startSeats.map((o, k) => `Player ${k + 1}: ${valueWords(o.value, o.remoteness)}`).join("; ");
+      const each = s.startPlayers.map((o) => `Player ${o.player}: ${valueWords(o.value, o.remoteness)}`).join("; ");
       intro.textContent = s.concept === "coalition"
         ? `Nobody can force a win alone: against all the others playing together, every player loses (${each}).`
         : `Nobody can force a win from the start (${each}).`;
@@ -801,7 +808,7 @@ async function showStrategy() {
       intro.textContent = `Nobody can force a win (the first player: ${valueWords(start.value, start.remoteness)}). Never leave your opponent${state.players > 2 ? "s" : ""} in one of these configurations ([your hands], then the others' in turn order):`;
       for (const a of s.avoid) {
         const li = document.createElement("li");
-        li.textContent = `${a.configuration} (the next player wins in ${a.opponentWinsIn})`;
+        li.textContent = `${configurationText(a.configuration)} (the next player wins in ${a.opponentWinsIn})`;
         list.appendChild(li);
       }
     }
@@ -906,7 +913,7 @@ async function toggleMoveLine(li, m) {
   const show = document.createElement("button");
   show.textContent = "Show on the board";
   show.className = "small";
-  show.addEventListener("click", () => startPreview(`The line after ${m.move}`, { ...line, start: entry().p, steps: [{ player: m.seat, move: m.move, position: m.position }, ...line.steps] }).catch(showError));
+  show.addEventListener("click", () => startPreview(`The line after ${m.move}`, { ...line, start: entry().p, steps: [{ player: m.player, move: m.move, position: m.position }, ...line.steps] }).catch(showError));
   box.append(text, " ", show);
 }
 

@@ -317,16 +317,20 @@ async fn the_strategy_is_the_command_lines() {
     let (status, v, cors) = get(&state, "/api/v1/chopsticks/standard/strategy").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(cors.as_deref(), Some("*"));
-    assert_eq!(v["winner"], "first");
+    // Players are numbered from 1; configurations are arrays of hands.
+    assert_eq!(v["player"], 1);
+    assert_eq!(v["startPlayers"][0]["player"], 1);
     assert_eq!(v["startValue"], "win");
     assert_eq!(v["startRemoteness"], 23);
     let configurations = v["configurations"].as_array().unwrap();
     assert!(!configurations.is_empty());
+    assert!(configurations.iter().all(|c| c.as_array().unwrap().len() == 2));
     assert!(v["positionsFaced"].as_u64().unwrap() > 0);
     // A drawn variant lists its traps.
     let (status, v, _) = get(&state, "/api/v1/chopsticks/rollover/strategy").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(v["winner"], Value::Null);
+    assert_eq!(v["player"], Value::Null);
+    assert!(v["avoid"][0]["configuration"].is_array());
     assert_eq!(v["startValue"], "draw");
     assert!(!v["avoid"].as_array().unwrap().is_empty());
 }

@@ -329,7 +329,7 @@ async fn check_variant(state: &AppState, id: &str) -> usize {
         let seated = SeatedPosition::parse(&p, &rules).unwrap();
         let board = parse_position(answer["autoguiPosition"].as_str().unwrap(), &theme);
         assert_eq!(board.side, side(&rules, seated.turn()), "{p}");
-        assert_eq!(answer["turn"], seated.turn() + 1);
+        assert_eq!(answer["player"], seated.turn() + 1);
         let hands = read_hands(&board);
         assert_eq!(
             sorted(&hands),
