@@ -96,8 +96,25 @@ fn board(rules: &Ruleset, position: &str) -> String {
     }
 }
 
-fn view_json(v: &PuzzleView) -> Result<serde_json::Value> {
-    Ok(serde_json::to_value(v)?)
+/// A puzzle as JSON; `--hide-answers` leaves the answers out, as in the text.
+fn view_json(v: &PuzzleView, hide_answers: bool) -> Result<serde_json::Value> {
+    let mut value = serde_json::to_value(v)?;
+    if hide_answers {
+        if let Some(map) = value.as_object_mut() {
+            map.remove("answer");
+        }
+        // The moves without what they give, in the order of their names (best
+        // first would give the answer away).
+        if let Some(moves) = value["moves"].as_array_mut() {
+            for m in moves.iter_mut() {
+                if let Some(map) = m.as_object_mut() {
+                    map.retain(|k, _| k == "move" || k == "position");
+                }
+            }
+            moves.sort_by(|a, b| a["move"].as_str().cmp(&b["move"].as_str()));
+        }
+    }
+    Ok(value)
 }
 
 pub fn run(args: &PuzzlesArgs) -> Result<()> {
@@ -132,26 +149,30 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         .collect::<Result<Vec<_>, _>>()?;
     let counts = set.counts();
     if args.output.json {
-        let puzzles = views.iter().map(view_json).collect::<Result<Vec<_>>>()?;
-        super::print_json(&json!({
-            "variant": s.rules.variant_id(),
-            "ruleset": s.rules.describe(),
-            "reachable": set.reachable,
-            "total": set.puzzles.len(),
-            "win_by_grade": counts[0],
-            "hold_by_grade": counts[1],
-            "seed": args.seed,
-            "puzzles": puzzles,
-        }));
+        let puzzles = views
+            .iter()
+            .map(|v| view_json(v, args.hide_answers))
+            .collect::<Result<Vec<_>>>()?;
+        super::print_json(&super::with_variant(
+            &s.rules,
+            json!({
+                "reachable": set.reachable,
+                "total": set.puzzles.len(),
+                "win_by_grade": counts[0],
+                "hold_by_grade": counts[1],
+                "seed": args.seed,
+                "puzzles": puzzles,
+            }),
+        ));
         return Ok(());
     }
     let sum = |k: usize| counts[k].iter().sum::<u64>();
     println!(
-        "{} ({}): {} puzzles among the {} positions reachable from the start: {} to win (by grade 1–5: {}), {} to hold a draw (by grade: {}).",
+        "{} ({}): {} among the {} positions reachable from the start: {} to win (by grade 1–5: {}), {} to hold a draw (by grade: {}).",
         s.rules.variant_id(),
         s.rules.describe(),
-        set.puzzles.len(),
-        set.reachable,
+        crate::text::counted(set.puzzles.len() as u64, "puzzle"),
+        crate::text::count(set.reachable),
         sum(0),
         counts[0].map(|c| c.to_string()).join(", "),
         sum(1),
@@ -170,7 +191,11 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         climbing.sort_by_key(|v| v.difficulty);
         return play(&s.rules, &climbing);
     }
-    println!("{} puzzles (seed {}):", views.len(), args.seed);
+    println!(
+        "{} (seed {}):",
+        crate::text::counted(views.len() as u64, "puzzle"),
+        args.seed
+    );
     for (k, v) in views.iter().enumerate() {
         print_puzzle(&s.rules, k + 1, v);
     }
@@ -225,7 +250,10 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let puzzle = puzzle_at(&s.solution, position)?;
     let v = view(&s.solution, &puzzle, position, &mut checker)?;
     if args.output.json {
-        super::print_json(&view_json(&v)?);
+        super::print_json(&super::with_variant(
+            &s.rules,
+            view_json(&v, args.hide_answers)?,
+        ));
         return Ok(());
     }
     if args.play {

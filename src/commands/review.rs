@@ -104,7 +104,22 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let mut checker = s.checker()?;
     let r = review(&s.solution, &replay, &mut checker)?;
     if args.output.json {
-        super::print_json(&super::with_variant(&s.rules, serde_json::to_value(&r)?));
+        let mut value = serde_json::to_value(&r)?;
+        // `--no-lines` and `--mistakes` shape the JSON as they shape the text.
+        if let Some(moves) = value["moves"].as_array_mut() {
+            if args.mistakes {
+                moves.retain(|m| m["verdict"]["kind"] != "best");
+            }
+            if args.no_lines {
+                for m in moves.iter_mut() {
+                    if let Some(map) = m.as_object_mut() {
+                        map.remove("best_line");
+                        map.remove("refutation");
+                    }
+                }
+            }
+        }
+        super::print_json(&super::with_variant(&s.rules, value));
         return Ok(());
     }
     print_review(&r, &s.rules.describe(), args);

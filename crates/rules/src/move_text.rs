@@ -419,7 +419,10 @@ mod tests {
     #[test]
     fn the_tables_line_up() {
         for table in [MOVE_FORMS_TABLE, MOVE_TARGET_TABLE] {
-            for line in table.lines().filter(|l| l.trim_start().starts_with(['t', 's', 'p'])) {
+            for line in table
+                .lines()
+                .filter(|l| l.trim_start().starts_with(['t', 's', 'p']))
+            {
                 assert!(line.starts_with("  "), "{line:?}");
                 assert!(line.chars().count() <= 100, "{line:?}");
             }

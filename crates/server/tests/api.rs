@@ -324,7 +324,9 @@ async fn the_strategy_is_the_command_lines() {
     assert_eq!(v["startRemoteness"], 23);
     let configurations = v["configurations"].as_array().unwrap();
     assert!(!configurations.is_empty());
-    assert!(configurations.iter().all(|c| c.as_array().unwrap().len() == 2));
+    assert!(configurations
+        .iter()
+        .all(|c| c.as_array().unwrap().len() == 2));
     assert!(v["positionsFaced"].as_u64().unwrap() > 0);
     // A drawn variant lists its traps.
     let (status, v, _) = get(&state, "/api/v1/chopsticks/rollover/strategy").await;
