@@ -230,9 +230,24 @@ fn finding_6_ignored_flags_refused_and_words_right() {
     fails_with(&["survey", "--fingers", "5"], "--fingers-range");
     // Under "Rules:" only rule flags.
     for command in [
-        "export", "solve", "query", "strategy", "stats", "survey", "rules",
+        "export",
+        "solve",
+        "query",
+        "strategy",
+        "stats",
+        "survey",
+        "rules",
+        "value",
+        "play",
+        "puzzles",
+        "review",
+        "moves",
+        "cluster worker",
+        "cluster assemble",
     ] {
-        let help = stdout(&[command, "--help"]);
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.push("--help");
+        let help = stdout(&args);
         let mut heading = "";
         for line in help.lines() {
             if !line.starts_with(' ') && line.ends_with(':') {

@@ -5,28 +5,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-use common::{fails_with, json, run_with_input, stdout};
-
-/// Runs the binary with `input` on standard input, whatever its exit status.
-fn run_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(input.as_bytes())
-        .expect("input written");
-    child.wait_with_output().expect("the binary ends")
-}
+use common::{fails_with, json, run_input, run_with_input, stdout};
 
 #[test]
 fn a_methods_number_has_no_outcome_class() {

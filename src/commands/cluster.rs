@@ -41,29 +41,37 @@ struct WorkerArgs {
     rules: RulesArgs,
     /// One `host:port` a line, process I on line I (the same file on every host).
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Cluster")]
     hostfile: PathBuf,
     /// This process's line in the hostfile, from 0.
     #[arg(long, value_name = "I")]
+    #[arg(help_heading = "Cluster")]
     process: usize,
     /// Worker threads in this process.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(help_heading = "Cluster")]
     threads: u64,
     /// Where this process writes its cells and report.
     #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = "Cluster")]
     dir: PathBuf,
     /// After the solve, explore from the variant's start on the same workers
     /// and count the outcomes of the positions reached (in the reports).
     #[arg(long)]
+    #[arg(help_heading = "Cluster")]
     explore: bool,
     /// Print JSON.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     json: bool,
     /// No messages on stderr.
     #[arg(long, short)]
+    #[arg(help_heading = "Output")]
     quiet: bool,
     /// Give up when the other processes of the hostfile are not all connected
     /// after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    #[arg(help_heading = "Cluster")]
     connect_timeout: u64,
     /// End when the process that started this one ends (`solve --workers`).
     #[arg(long, hide = true)]
@@ -76,12 +84,15 @@ struct AssembleArgs {
     rules: RulesArgs,
     /// The directory holding every worker's `cells-*.bin` and `worker-*.json`.
     #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = "Cluster")]
     dir: PathBuf,
     /// The solution file to write.
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Cluster")]
     save: PathBuf,
     /// Print JSON.
     #[arg(long)]
+    #[arg(help_heading = "Output")]
     json: bool,
 }
 

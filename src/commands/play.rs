@@ -40,29 +40,35 @@ pub struct PlayArgs {
     /// start (Player 2 at the usual start). Without it you are Player 1 (or
     /// `--seat`), and whoever is to move at the start moves first.
     #[arg(long, conflicts_with = "seat")]
+    #[arg(help_heading = "Game")]
     computer_first: bool,
     /// Your seat: 1 moves first, then 2, … (default 1). The other seats are played
     /// by the computer, each for itself (its coalition value: alone against all the
     /// others), or with `--teams` for its team, so your partners are computers too.
     #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Game")]
     seat: Option<usize>,
     /// Start from this position instead of the usual start: a seated id
     /// (`2_1312`: Player 2 to move, then every player's hands, Player 1 first) or
     /// any notation `query` reads (the mover's hands first). When the player to
     /// move there is not you, the computer begins.
     #[arg(long)]
+    #[arg(help_heading = "Game")]
     start: Option<String>,
     /// Call the game a draw when a position comes up this many times with the same
     /// player to move (at least 2: a position's first appearance is no repetition;
     /// 3, threefold repetition, by default).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(help_heading = "Game")]
     repetitions: u32,
     /// When the game ends (or you quit), write it to this file as a game record,
     /// which `chopsticks review FILE` reviews and the page loads.
     #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Output")]
     record: Option<std::path::PathBuf>,
     /// No progress bar while solving.
     #[arg(long, short)]
+    #[arg(help_heading = "Output")]
     quiet: bool,
 }
 

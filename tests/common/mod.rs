@@ -48,8 +48,8 @@ pub fn fails_with(args: &[&str], needle: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// Runs the binary with `input` on standard input; it must succeed. Returns stdout.
-pub fn run_with_input(args: &[&str], input: &str) -> String {
+/// Runs the binary with `input` on standard input, whatever its exit status.
+pub fn run_input(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
         .args(args)
         .stdin(Stdio::piped())
@@ -63,7 +63,12 @@ pub fn run_with_input(args: &[&str], input: &str) -> String {
         .expect("piped stdin")
         .write_all(input.as_bytes())
         .expect("input written");
-    let out = child.wait_with_output().expect("the binary ends");
+    child.wait_with_output().expect("the binary ends")
+}
+
+/// Runs the binary with `input` on standard input; it must succeed. Returns stdout.
+pub fn run_with_input(args: &[&str], input: &str) -> String {
+    let out = run_input(args, input);
     assert!(
         out.status.success(),
         "{args:?}: {}",
