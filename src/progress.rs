@@ -100,11 +100,13 @@ fn line(bar: &ProgressBar) -> String {
     let done = bar.position();
     match bar.length() {
         Some(total) if total > 0 => format!(
-            "{clock} {}: {done} of {total} ({:.1}%)",
+            "{clock} {}: {} of {} ({:.1}%)",
             bar.message(),
+            crate::text::count(done),
+            crate::text::count(total),
             100.0 * done as f64 / total as f64
         ),
-        _ => format!("{clock} {}: {done}", bar.message()),
+        _ => format!("{clock} {}: {}", bar.message(), crate::text::count(done)),
     }
 }
 

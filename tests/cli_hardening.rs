@@ -264,14 +264,14 @@ fn large_work_is_announced_and_reports_progress_when_piped() {
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let first = lines.next().unwrap().unwrap();
     assert!(
-        first.starts_with("exploring 2562890625 positions: about ")
+        first.starts_with("exploring 2,562,890,625 positions: about ")
             && first.contains(" of memory and roughly "),
         "{first}"
     );
     // Then a plain line every few seconds, though stderr is a pipe.
     let second = lines.next().unwrap().unwrap();
     assert!(
-        second.starts_with("[00:00:0") && second.contains(" of 2562890625 ("),
+        second.starts_with("[00:00:0") && second.contains(" of 2,562,890,625 ("),
         "{second}"
     );
     child.kill().unwrap();

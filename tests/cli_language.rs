@@ -253,10 +253,19 @@ fn finding_6_ignored_flags_refused_and_words_right() {
             if !line.starts_with(' ') && line.ends_with(':') {
                 heading = line;
             }
-            let flag = line
-                .split_whitespace()
-                .find(|w| w.starts_with("--"))
-                .unwrap_or("");
+            // An option's line starts with it (`-q, --quiet`, `--hands <HANDS>`);
+            // other lines are its help, wrapped.
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let flag = if words.first().is_some_and(|w| w.starts_with('-')) {
+                words
+                    .iter()
+                    .take(2)
+                    .find(|w| w.starts_with("--"))
+                    .copied()
+                    .unwrap_or("")
+            } else {
+                ""
+            };
             if heading == "Rules:" && !flag.is_empty() {
                 let name = flag.trim_start_matches("--");
                 let name = name.split(['[', '=', ' ']).next().unwrap();

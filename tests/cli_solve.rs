@@ -164,7 +164,7 @@ fn survey_tabulates_start_values() {
         .iter()
         .map(|r| {
             (
-                r["hands"].as_u64().unwrap(),
+                r["hands"][0].as_u64().unwrap(),
                 r["fingers"].as_u64().unwrap(),
                 r["start"]["value"].as_str().unwrap().to_string(),
             )

@@ -176,11 +176,11 @@ fn a_script_of_expressions_is_answered_line_by_line() {
         .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
         .collect();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["script_line"], 2);
     assert_eq!(lines[0]["expression"], "{3|-1}.Temperature");
     assert_eq!(lines[0]["value"], "2");
     assert!(lines[0]["outcome"].is_null());
-    assert_eq!(lines[1]["line"], 5);
+    assert_eq!(lines[1]["script_line"], 5);
     assert!(lines[1]["error"]
         .as_str()
         .is_some_and(|e| e.contains("`=` is not a comparison")));

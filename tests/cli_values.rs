@@ -113,10 +113,11 @@ fn value_under_other_loop_free_rules() {
     // Self-attacks only raise hands: still loop-free.
     let v = json(&["value", "(1,1|1,1)_4", "--self-attack", "--json"]);
     assert!(v["value"].is_string());
-    assert!(v["components"][0]["ruleset"]
+    assert!(v["components"][0]["description"]
         .as_str()
         .unwrap()
         .contains("self-attack"));
+    assert_eq!(v["components"][0]["ruleset"]["self_attack"], true);
 }
 
 #[test]

@@ -326,6 +326,7 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
         ("review", "review {d}/to-loss.txt"),
         ("review", "review {d}/finished.txt"),
         ("review", "review {d}/three.txt"),
+        ("review", "review {d}/repeated.txt"),
         ("puzzles", "puzzles --count 3"),
         ("puzzles", "puzzles --count 3 --kind hold --preset rollover"),
         ("puzzles", "puzzles --count 2 --players 3 --hands 1"),
@@ -415,7 +416,12 @@ fn write_records(dir: &Path) {
             "three.txt",
             "variant standard.p3.h1\ntap 1→1@1\ntap 2→1@1\n",
         ),
-        // A script of expressions for `value --file`, one failing.
+        // A position met a third time: a draw by repetition.
+        (
+            "repeated.txt",
+            "variant standard\nstart 1_1313\nsplit 13→22; split 13→22; split 22→13; split 22→13\nsplit 13→22; split 13→22; split 22→13; split 22→13\n",
+        ),
+        // A script of expressions for `value --file`.
         (
             "script.txt",
             "// a comment\n{3|-1}.Temperature\n\n(1|1)_4\n1211\n",

@@ -238,7 +238,7 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
             };
             if let Some(object) = v.as_object_mut() {
                 let mut with_line = serde_json::Map::new();
-                with_line.insert("line".into(), json!(line_number));
+                with_line.insert("script_line".into(), json!(line_number));
                 with_line.extend(std::mem::take(object));
                 *object = with_line;
             }

@@ -123,8 +123,9 @@ pub struct ReviewedMove {
     pub best_line: Option<Line>,
     /// For a move that was not best: the optimal line after it.
     pub refutation: Option<Line>,
-    /// The record's line the move was on (0 when not read from a record).
-    #[serde(skip_serializing_if = "is_zero")]
+    /// The record's line the move was on (0 when not read from a record);
+    /// `record_line` in JSON (`line` is an optimal line everywhere else).
+    #[serde(rename = "record_line", skip_serializing_if = "is_zero")]
     pub line: usize,
 }
 
