@@ -88,7 +88,7 @@ async fn lines_and_reviews_are_the_libraries() {
     // The same review, but for the record's line numbers (no `variant` line).
     let without_lines = |mut v: Value| {
         for m in v["moves"].as_array_mut().unwrap() {
-            m.as_object_mut().unwrap().remove("line");
+            m.as_object_mut().unwrap().remove("recordLine");
         }
         v
     };
