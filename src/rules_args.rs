@@ -255,28 +255,24 @@ impl RulesArgs {
 #[command(next_help_heading = "Output")]
 pub struct NotationArgs {
     /// How to write positions: seated (`2_1312`: the player to move, then every
-    /// player's hands, Player 1 first; the default where the player to move is
-    /// known), compact (Wikipedia, `1211`, the player to move first), dashed
-    /// (Rahman, `12-11`) or paper (`(1,2|1,1)_4`). Default elsewhere: compact when
-    /// every hand is one digit.
+    /// player's hands, Player 1 first; the default), compact (Wikipedia, `1211`,
+    /// the player to move first), dashed (Rahman, `12-11`) or paper
+    /// (`(1,2|1,1)_4`). Positions that name no seat (`solve`'s longest win,
+    /// `stats`, `export`) are written compact when seated is chosen, dashed when a
+    /// hand needs two digits.
     #[arg(long, value_name = "NOTATION")]
     pub notation: Option<String>,
 }
 
 impl NotationArgs {
-    /// The mover-first notation chosen, for commands that print the solver's
-    /// canonical positions (the player to move first, no seat): refused at once
-    /// (before any long work) when it cannot write positions of these rules, and
-    /// `seated` refused with what to use instead.
+    /// The mover-first notation chosen, for the positions the solver keeps (the
+    /// player to move first, no seat): refused at once (before any long work)
+    /// when it cannot write positions of these rules; `seated` (or nothing) writes
+    /// them in the default notation, compact when every hand is one digit.
     pub fn notation(&self, rules: &Ruleset) -> Result<Notation> {
-        match self.printed(rules)? {
-            Some(n) => Ok(n),
-            None if self.notation.is_none() => Ok(Notation::default_for(rules)),
-            None => bail!(
-                "this command prints positions as the solver keeps them, the player to \
-                 move first, with no seat: use --notation compact, dashed or paper"
-            ),
-        }
+        Ok(self
+            .printed(rules)?
+            .unwrap_or_else(|| Notation::default_for(rules)))
     }
 
     /// The printing of commands that know whose turn it is: `None` for the seated

@@ -29,6 +29,15 @@ pub fn counted(n: u64, noun: &str) -> String {
     format!("{} {noun}{}", count(n), plural(n))
 }
 
+/// `1 ply`, `23 plies`.
+pub fn plies(n: u64) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{} plies", count(n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +52,7 @@ mod tests {
         assert_eq!(counted(1, "puzzle"), "1 puzzle");
         assert_eq!(counted(0, "puzzle"), "0 puzzles");
         assert_eq!(counted(1234, "position"), "1,234 positions");
+        assert_eq!(plies(1), "1 ply");
+        assert_eq!(plies(23), "23 plies");
     }
 }

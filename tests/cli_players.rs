@@ -154,11 +154,11 @@ fn bad_input_for_many_players() {
     fails_with(&["query", "11-11-11"], "3 players given, the ruleset has 2");
     fails_with(
         &["play", "--players", "3", "--seat", "4"],
-        "there is no seat 4",
+        "there is no Player 4",
     );
     fails_with(
         &["play", "--players", "3", "--seat", "0"],
-        "there is no seat 0",
+        "there is no Player 0",
     );
 }
 

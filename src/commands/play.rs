@@ -168,7 +168,9 @@ fn human_seat(args: &PlayArgs, start: &SeatedPosition, rules: &Ruleset) -> Resul
     let players = rules.players();
     let seat = match args.seat {
         Some(seat) if seat == 0 || seat > players => {
-            bail!("there is no seat {seat}: this game has {players} players (--seat 1 … {players})")
+            bail!(
+                "there is no Player {seat}: this game has {players} players (--seat 1 … {players})"
+            )
         }
         Some(seat) => seat - 1,
         None if args.computer_first => (start.turn() + 1) % players,

@@ -8,7 +8,9 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
-use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet, PuzzleView};
+use chopsticks_learn::puzzles::{
+    puzzle_at_seated, view, view_seated, Filter, PuzzleSet, PuzzleView,
+};
 use chopsticks_learn::{Difficulty, PuzzleKind};
 use chopsticks_rules::{
     Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE, MOVE_TARGET_TABLE,
@@ -173,10 +175,10 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         s.rules.describe(),
         crate::text::counted(set.puzzles.len() as u64, "puzzle"),
         crate::text::count(set.reachable),
-        sum(0),
-        counts[0].map(|c| c.to_string()).join(", "),
-        sum(1),
-        counts[1].map(|c| c.to_string()).join(", "),
+        crate::text::count(sum(0)),
+        counts[0].map(crate::text::count).join(", "),
+        crate::text::count(sum(1)),
+        counts[1].map(crate::text::count).join(", "),
     );
     if views.is_empty() {
         if args.count > 0 {
@@ -247,8 +249,8 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let position = seated.position();
     let mut checker = s.checker()?;
     checker.around(&s.solution, position)?;
-    let puzzle = puzzle_at(&s.solution, position)?;
-    let v = view(&s.solution, &puzzle, position, &mut checker)?;
+    let puzzle = puzzle_at_seated(&s.solution, &seated)?;
+    let v = view_seated(&s.solution, &puzzle, &seated, &mut checker)?;
     if args.output.json {
         super::print_json(&super::with_variant(
             &s.rules,

@@ -555,7 +555,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .map(|(after, o)| (Player::from_seat(start_seated.seat_of(after)), *o))
         .collect();
     // The start as the user gave it: seated unless a mover-first notation is asked.
-    let start_text = match args.notation.notation {
+    let start_text = match args.notation.printed(&s.rules)? {
         None => start_seated.to_text(&s.rules)?,
         Some(_) => write(&start)?,
     };
@@ -637,8 +637,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     if explored {
         println!(
-            "Reachable:            {} positions from {}{}",
-            text::count(summary.reachable),
+            "Reachable:            {} from {}{}",
+            text::counted(summary.reachable, "position"),
             start_text,
             if explored_on_disk {
                 " (explored with one bit a position in memory, the layers on disk)"
@@ -740,7 +740,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         );
     }
     match &longest {
-        Some((p, r)) => println!("Longest forced win:   {r} plies (from {p})"),
+        Some((p, r)) => println!(
+            "Longest forced win:   {} (from {p})",
+            text::plies(u64::from(*r))
+        ),
         None if !s.solution.has_remoteness() => {
             println!("Longest forced win:   not known (values kept without remoteness)")
         }

@@ -32,11 +32,15 @@ pub struct StatsArgs {
 pub fn run(args: &StatsArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let notation = args.notation.notation(&rules)?;
-    let start = match &args.start {
-        Some(text) => SeatedPosition::parse(text, &rules)
-            .context("--start")?
-            .into_position(),
-        None => Position::start(&rules),
+    let start_seated = match &args.start {
+        Some(text) => SeatedPosition::parse(text, &rules).context("--start")?,
+        None => SeatedPosition::start(&rules),
+    };
+    let start = start_seated.position().clone();
+    // The start as given: seated unless a mover-first notation is asked for.
+    let start_text = match args.notation.printed(&rules)? {
+        None => start_seated.to_text(&rules)?,
+        Some(n) => start.to_notation(&rules, n)?,
     };
     let write = |p: &Position| p.to_notation(&rules, notation);
     let clock = Instant::now();
@@ -59,7 +63,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         super::print_json(&super::with_variant(
             &rules,
             json!({
-                "start_position": write(&start)?,
+                "start_position": start_text,
                 "raw": stats.raw,
                 "distinct": stats.distinct,
                 "reachable": stats.reachable(),
@@ -83,7 +87,7 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         |r| u64::try_from(r).map_or_else(|_| r.to_string(), crate::text::count),
     );
     println!("Ruleset:                    {}", rules.describe());
-    println!("Start:                      {}", write(&start)?);
+    println!("Start:                      {start_text}");
     println!("Raw positions:              {raw}");
     println!("Functionally distinct:      {}", count(stats.distinct));
     println!("Reachable from the start:   {}", count(stats.reachable()));
@@ -101,7 +105,11 @@ pub fn run(args: &StatsArgs) -> Result<()> {
             || "none (no finished game is reachable)".to_string(),
             |d| {
                 let n = e.terminal_layers[d as usize];
-                format!("{d} plies ({} at that depth)", counted(n, "endgame"))
+                format!(
+                    "{} ({} at that depth)",
+                    crate::text::plies(u64::from(d)),
+                    counted(n, "endgame")
+                )
             },
         )
     };
@@ -114,8 +122,8 @@ pub fn run(args: &StatsArgs) -> Result<()> {
         at_depth(e.deepest_endgame())
     );
     println!(
-        "Eccentricity of the start:  {} plies ({} at that depth)",
-        e.eccentricity(),
+        "Eccentricity of the start:  {} ({} at that depth)",
+        crate::text::plies(u64::from(e.eccentricity())),
         counted(e.layers[e.eccentricity() as usize], "position")
     );
     println!(

@@ -173,15 +173,14 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
                 println!("  {line}");
             }
             println!(
-                "Checked: this list wins against every defence ({} configurations{}, \
-                 {} positions faced).",
-                configurations.len(),
+                "Checked: this list wins against every defence ({}{}, {} faced).",
+                crate::text::counted(configurations.len() as u64, "configuration"),
                 if win_immediately {
                     " besides winning at once"
                 } else {
                     ""
                 },
-                crate::text::count(positions_faced)
+                crate::text::counted(positions_faced, "position")
             );
         }
         Advice::Draw { avoid } => {
@@ -228,22 +227,22 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
                     }
                     println!(
                         "When you can hold out against everyone (a draw), never leave yourself \
-                         in one of these {} configurations ({layout}):",
-                        avoid.len()
+                         in one of these {} ({layout}):",
+                        crate::text::counted(avoid.len() as u64, "configuration")
                     );
                 }
                 Concept::Teams => {
                     println!("Neither team can force a win: with best play the game never ends.");
                     println!(
-                        "Never leave yourself in one of these {} configurations ({layout}):",
-                        avoid.len()
+                        "Never leave yourself in one of these {} ({layout}):",
+                        crate::text::counted(avoid.len() as u64, "configuration")
                     );
                 }
                 Concept::TwoPlayer => {
                     println!("Neither player can force a win: with best play the game never ends.");
                     println!(
-                        "Never leave your opponent in one of these {} configurations ({layout}):",
-                        avoid.len()
+                        "Never leave your opponent in one of these {} ({layout}):",
+                        crate::text::counted(avoid.len() as u64, "configuration")
                     );
                 }
             }

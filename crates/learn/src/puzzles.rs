@@ -478,8 +478,20 @@ pub fn view(
     position: &Position,
     checker: &mut Checker,
 ) -> Result<PuzzleView, LearnError> {
+    let seated = SeatedPosition::new(solution.rules(), position.seat(), position.clone())?;
+    view_seated(solution, puzzle, &seated, checker)
+}
+
+/// [`view`] of a position whose player to move is known (a puzzle opened by its
+/// seated id, `2_1212`): shown with that player to move.
+pub fn view_seated(
+    solution: &Solution,
+    puzzle: &Puzzle,
+    seated: &SeatedPosition,
+    checker: &mut Checker,
+) -> Result<PuzzleView, LearnError> {
     let rules = solution.rules();
-    let seated = SeatedPosition::new(rules, position.seat(), position.clone())?;
+    let position = seated.position();
     checker.around(solution, position)?;
     let value = solution.outcome(position)?;
     let moves = solution.evaluate_moves(position)?;
@@ -512,7 +524,7 @@ pub fn view(
     let hint = hint(
         &answer.mv,
         &moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
-        &seated,
+        seated,
     );
     Ok(PuzzleView {
         position: seated.to_text(rules)?,
@@ -564,10 +576,19 @@ fn hint(answer: &Move, moves: &[&Move], seated: &SeatedPosition) -> String {
 /// The puzzle at `position` graded from its moves, or why it is not one
 /// (for a link to a puzzle: no need for the whole set).
 pub fn puzzle_at(solution: &Solution, position: &Position) -> Result<Puzzle, LearnError> {
+    let seated = SeatedPosition::new(solution.rules(), position.seat(), position.clone())?;
+    puzzle_at_seated(solution, &seated)
+}
+
+/// [`puzzle_at`] of a position whose player to move is known: a refusal names it
+/// by its seated id.
+pub fn puzzle_at_seated(
+    solution: &Solution,
+    seated: &SeatedPosition,
+) -> Result<Puzzle, LearnError> {
     let rules = solution.rules();
-    let text = SeatedPosition::new(rules, position.seat(), position.clone())
-        .and_then(|s| s.to_text(rules))
-        .unwrap_or_default();
+    let position = seated.position();
+    let text = seated.to_text(rules).unwrap_or_default();
     let not = |reason: String| LearnError::NotAPuzzle {
         position: text.clone(),
         reason,

@@ -158,7 +158,7 @@ impl Position {
         for (k, hands) in players.iter().enumerate() {
             if let Some(&v) = hands.iter().find(|&&v| v >= rules.fingers) {
                 return Err(err(format!(
-                    "player {} has a hand of {v}, but hands hold 0..{} (F = {})",
+                    "Player {} has a hand of {v}, but hands hold 0..{} (F = {})",
                     k + 1,
                     rules.fingers - 1,
                     rules.fingers

@@ -318,11 +318,11 @@ impl Ruleset {
         }
         for (seat, &h) in self.hands.iter().enumerate() {
             if h == 0 {
-                return bad(format!("player {} has 0 hands", seat + 1));
+                return bad(format!("Player {} has 0 hands", seat + 1));
             }
             if h > MAX_HANDS {
                 return bad(format!(
-                    "player {} has {h} hands; at most {MAX_HANDS} are supported",
+                    "Player {} has {h} hands; at most {MAX_HANDS} are supported",
                     seat + 1
                 ));
             }
@@ -370,7 +370,7 @@ impl Ruleset {
         }
         if self.teams && !p.is_multiple_of(2) {
             return bad(format!(
-                "team play needs an even number of players (seats alternate between two teams), got {p}"
+                "team play needs an even number of players (Players 1, 3, … against 2, 4, …), got {p}"
             ));
         }
         Ok(())

@@ -128,7 +128,7 @@ impl SeatedPosition {
                 error(
                     &compact,
                     format!(
-                        "`{}_` names no seat: the seat to move is 1 to {p}",
+                        "`{}_` names no player: the player to move is numbered 1 to {p}",
                         &compact[..at]
                     ),
                 )
@@ -351,8 +351,8 @@ mod tests {
     fn refusals_say_why() {
         let r = rules("standard");
         for (text, needle) in [
-            ("3_1111", "names no seat"),
-            ("0_1111", "names no seat"),
+            ("3_1111", "names no player"),
+            ("0_1111", "names no player"),
             ("1_", "no hands"),
             ("1_(1|1)_4", "compact or dashed"),
             ("1_111", "digits written"),

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::Json;
-use chopsticks_learn::puzzles::{puzzle_at, view, Filter, PuzzleSet};
+use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter, PuzzleSet};
 use chopsticks_learn::record::GameRecord;
 use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
 use chopsticks_rules::{Position, SeatedPosition};
@@ -272,8 +272,8 @@ pub async fn puzzles(
             checker
                 .around(&s.solution, position)
                 .map_err(|e| learn_error(e.into()))?;
-            let puzzle = puzzle_at(&s.solution, position).map_err(learn_error)?;
-            view(&s.solution, &puzzle, position, &mut checker).map_err(learn_error)
+            let puzzle = puzzle_at_seated(&s.solution, &seated).map_err(learn_error)?;
+            view_seated(&s.solution, &puzzle, &seated, &mut checker).map_err(learn_error)
         })
         .await?;
         return Ok(Json(to_json(&shown)?));

@@ -162,7 +162,7 @@ async fn bad_input_gets_a_4xx_with_the_message() {
         (
             "/api/v1/chopsticks/standard/positions/?p=3_1111",
             StatusCode::UNPROCESSABLE_ENTITY,
-            "names no seat",
+            "names no player",
         ),
         (
             "/api/v1/chopsticks/standard.p3/positions/?p=4_11-11-11",
