@@ -167,7 +167,7 @@ async fn bad_input_gets_a_4xx_with_the_message() {
         (
             "/api/v1/chopsticks/standard.p3/positions/?p=4_11-11-11",
             StatusCode::UNPROCESSABLE_ENTITY,
-            "the seat to move is 1 to 3",
+            "the player to move is numbered 1 to 3",
         ),
         (
             "/api/v1/chopsticks/standard.p3/positions/?p=1_00-11-11",
