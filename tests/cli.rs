@@ -43,6 +43,17 @@ fn stats_human_output() {
 
 #[test]
 fn moves_lists_wikipedia_example() {
+    // The positions every move leads to, sorted.
+    let children = |v: &serde_json::Value| -> Vec<String> {
+        let mut to: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["to"].as_str().unwrap().to_string())
+            .collect();
+        to.sort();
+        to
+    };
     // Mover first, in the notation Wikipedia writes (`--notation compact`).
     let v = json(&[
         "moves",
@@ -53,25 +64,14 @@ fn moves_lists_wikipedia_example() {
         "compact",
         "--json",
     ]);
-    let mut to: Vec<String> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["to"].as_str().unwrap().to_string())
-        .collect();
-    to.sort();
-    assert_eq!(to, vec!["0113", "1222", "1313", "2213", "2413"]);
+    assert_eq!(children(&v), ["0113", "1222", "1313", "2213", "2413"]);
     // By default the children are seated: Player 2 to move, Player 1's hands first.
     let v = json(&["moves", "1312", "--preset", "rollover", "--json"]);
     assert_eq!(v["position"], "1_1312");
-    let mut to: Vec<String> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["to"].as_str().unwrap().to_string())
-        .collect();
-    to.sort();
-    assert_eq!(to, vec!["2_1301", "2_1313", "2_1322", "2_1324", "2_2212"]);
+    assert_eq!(
+        children(&v),
+        ["2_1301", "2_1313", "2_1322", "2_1324", "2_2212"]
+    );
     let v = json(&["moves", "12-11", "--notation", "dashed", "--json"]);
     assert_eq!(v["position"], "12-11");
     assert!(v["moves"]
