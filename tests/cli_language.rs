@@ -225,6 +225,16 @@ fn finding_4_json_everywhere_with_the_variant() {
 fn finding_6_ignored_flags_refused_and_words_right() {
     fails_with(&["survey", "--hands", "2"], "--hands-range");
     fails_with(&["survey", "--fingers", "5"], "--fingers-range");
+    // The same sizes written in a variant id would be replaced as well.
+    fails_with(&["survey", "--variant", "standard.h3"], "--hands-range 3");
+    fails_with(&["survey", "--variant", "rollover.f7"], "--fingers-range 7");
+    // Options that only act together with another are refused without it.
+    fails_with(&["solve", "--checkpoint-every", "10"], "--save");
+    fails_with(
+        &["puzzles", "--play", "--hide-answers"],
+        "cannot be used with",
+    );
+    fails_with(&["value", "--misere", "(1|1)_4"], "drop --misere");
     // Under "Rules:" only rule flags.
     for command in [
         "export",
@@ -313,3 +323,32 @@ const RULE_FLAGS: [&str; 17] = [
     "teams",
     "no-teams",
 ];
+
+/// Words of single outputs, found in review: the finished side of the strategy
+/// list has as many hands as the players have, a review's last position names
+/// its player to move, and a seated id's error quotes the whole id.
+#[test]
+fn small_words_say_what_they_mean() {
+    let one_hand = stdout(&["strategy", "--hands", "1"]);
+    assert!(
+        one_hand.contains("  [?],[0]  (win immediately if you can)"),
+        "{one_hand}"
+    );
+    let mixed = stdout(&["strategy", "--hands", "1,2"]);
+    assert!(
+        mixed.contains("  [?,?],[0]  (win immediately if you can)"),
+        "{mixed}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.txt");
+    std::fs::write(&record, "variant standard\ntap 1 1\nself 2 1\n").unwrap();
+    let review = stdout(&["review", record.to_str().unwrap()]);
+    assert!(
+        review.contains("Last position: 1_1123 (Player 1 to move: lose in 12)."),
+        "{review}"
+    );
+    fails_with(
+        &["query", "2_13x2"],
+        "`2_13x2`: at character 5: `x` is not a digit",
+    );
+}

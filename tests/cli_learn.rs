@@ -438,10 +438,13 @@ fn play_starts_from_a_seated_position_with_whoever_is_to_move() {
         ),
         "{out}"
     );
-    assert!(out.contains("@1 is Player 2, @2 is Player 3"), "{out}");
+    assert!(
+        out.contains("Your moves: tap 1→1 P2, tap 1→1 P3, self 1→1"),
+        "{out}"
+    );
     assert!(out.contains("with 3 players say whom you tap"), "{out}");
     assert!(out.contains("  tap 1 2 P3   or t12p3, tap 1 2 @1"), "{out}");
-    assert!(out.contains("You play tap 1→1@2."), "{out}");
+    assert!(out.contains("You play tap 1→1 P3."), "{out}");
     assert!(out.contains("Player 2 plays "), "{out}");
     assert!(!out.contains("player 2"), "{out}");
 }
@@ -502,6 +505,7 @@ fn a_record_that_repeats_a_position_ends_there_as_a_draw() {
         &format!("variant standard\nstart 1_1313\n{}", round.repeat(2)),
     );
     let r = json(&["review", text(&drawn), "--json"]);
+    assert_eq!(r["last_player"], 1);
     assert_eq!(r["repetition"], 8);
     assert_eq!(r["finished"], true);
     assert_eq!(r["last"], "1_1313");

@@ -214,6 +214,25 @@ fn a_script_of_expressions_is_answered_line_by_line() {
         "cannot open",
     );
     fails_with(&["value", "1", "--file", "x"], "cannot be used with");
+    // `--file -` is standard input, as `-` is.
+    assert_eq!(
+        run_with_input(&["value", "--file", "-"], "1/2 + 1/2\n"),
+        "> 1/2 + 1/2\nValue:    1\nOutcome:  L (Left wins)\n"
+    );
+}
+
+/// A seated id, as `query` and `play` print positions, is not CGSuite's
+/// language: the error says how `value` writes that position.
+#[test]
+fn a_seated_id_gets_the_papers_notation_as_a_hint() {
+    fails_with(
+        &["value", "2_1312"],
+        "hint: `2_1312` is a seated id (Player 2 to move)",
+    );
+    fails_with(&["value", "2_1312"], "`(1,3|1,2)_4`");
+    // The hint is what value reads.
+    let text = stdout(&["value", "(1,3|1,2)_4"]);
+    assert!(text.contains("Value:"), "{text}");
 }
 
 /// The `Rules:` line printed for `(1|1)_12` (its wording belongs to the rules).

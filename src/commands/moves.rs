@@ -44,7 +44,7 @@ pub fn run(args: &MovesArgs) -> Result<()> {
             .iter()
             .map(|(m, q, step)| {
                 Ok(json!({
-                    "move": m.describe(&rules),
+                    "move": seated.move_name(&rules, m),
                     "kind": m.kind(),
                     "to": super::child_text(&rules, printed, &seated, q, *step)?,
                 }))
@@ -79,11 +79,11 @@ pub fn run(args: &MovesArgs) -> Result<()> {
     );
     let width = moves
         .iter()
-        .map(|(m, _, _)| m.describe(&rules).chars().count())
+        .map(|(m, _, _)| seated.move_name(&rules, m).chars().count())
         .max()
         .unwrap_or(0);
     for (m, q, step) in &moves {
-        let text = m.describe(&rules);
+        let text = seated.move_name(&rules, m);
         let pad = width - text.chars().count();
         println!(
             "  {text}{}  {:<11} → {}",

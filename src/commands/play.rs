@@ -285,7 +285,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             let line = if players == 2 {
                 format!(
                     "The computer ({mover}) plays {} ({} for the computer).",
-                    best.mv.describe(rules),
+                    at.move_name(rules, &best.mv),
                     outcome_text(&best.outcome)
                 )
             } else {
@@ -301,12 +301,12 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 };
                 format!(
                     "{mover}{partner} plays {} ({} for {whose}).",
-                    best.mv.describe(rules),
+                    at.move_name(rules, &best.mv),
                     outcome_text(&best.outcome)
                 )
             };
             writeln!(out, "{line}")?;
-            played.push(best.mv.describe(rules));
+            played.push(at.move_name(rules, &best.mv));
             history.push(at.after(best.to, best.step));
             continue;
         }
@@ -343,7 +343,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                     writeln!(
                         out,
                         "  {:<16} {}",
-                        m.mv.describe(rules),
+                        at.move_name(rules, &m.mv),
                         outcome_text(&m.outcome)
                     )?;
                 }
@@ -362,8 +362,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             }
             _ => match at.find_move(rules, command) {
                 Ok((m, next)) => {
-                    writeln!(out, "You play {}.", m.describe(rules))?;
-                    played.push(m.describe(rules));
+                    writeln!(out, "You play {}.", at.move_name(rules, &m))?;
+                    played.push(at.move_name(rules, &m));
                     history.push(next);
                 }
                 Err(e @ RulesError::IllegalMove { .. }) => {
@@ -412,24 +412,19 @@ fn help(players: usize) -> String {
 }
 
 /// The legal moves at `at` by name, as `moves` lists them; with three or more
-/// players what `@k` means there.
+/// players what the `P3` of a tap means.
 pub(crate) fn moves_text(rules: &Ruleset, at: &SeatedPosition) -> String {
     let list: Vec<String> = at
         .position()
         .moves(rules)
         .iter()
-        .map(|(m, _)| m.describe(rules))
+        .map(|(m, _)| at.move_name(rules, m))
         .collect();
     let mut text = format!("Your moves: {}", list.join(", "));
-    let players = rules.players();
-    if players > 2 {
-        let names: Vec<String> = (1..players)
-            .map(|k| format!("@{k} is {}", Player::from_seat(at.seat_of(k))))
-            .collect();
-        text.push_str(&format!(
-            "\n(`@k` names the player k places after you: {}.)",
-            names.join(", ")
-        ));
+    if rules.players() > 2 {
+        text.push_str(
+            "\n(`tap 1→2 P3`: your hand showing 1 taps Player 3's hand showing 2; `tap 1 2 @k`, the player k places after you, is read too.)",
+        );
     }
     text
 }

@@ -56,7 +56,7 @@ pub struct PuzzlesArgs {
     /// type a move (`tap 1 2`, `t12`, `tap 1→2`, …), `moves`, `hint`, `skip` or
     /// `quit`; a wrong move gets a second try before the answer is shown. Reads
     /// standard input, so it works piped.
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long, conflicts_with_all = ["json", "hide_answers"])]
     play: bool,
     #[command(flatten)]
     rules: RulesArgs,
@@ -110,7 +110,7 @@ fn view_json(v: &PuzzleView, hide_answers: bool) -> Result<serde_json::Value> {
         if let Some(moves) = value["moves"].as_array_mut() {
             for m in moves.iter_mut() {
                 if let Some(map) = m.as_object_mut() {
-                    map.retain(|k, _| k == "move" || k == "position");
+                    map.retain(|k, _| k == "move" || k == "to");
                 }
             }
             moves.sort_by(|a, b| a["move"].as_str().cmp(&b["move"].as_str()));
@@ -341,7 +341,7 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
             }
             let m = match at.find_move(rules, said) {
                 Ok((mv, _)) => {
-                    let name = mv.describe(rules);
+                    let name = at.move_name(rules, &mv);
                     v.moves.iter().find(|m| m.name == name)
                 }
                 Err(e) => {

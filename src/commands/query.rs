@@ -67,7 +67,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             .enumerate()
             .map(|(k, m)| {
                 let mut entry = json!({
-                    "move": m.mv.describe(&s.rules),
+                    "move": seated.move_name(&s.rules, &m.mv),
                     "kind": m.mv.kind(),
                     "to": super::child_text(&s.rules, printed, &seated, &m.to, m.step)?,
                     "value": m.outcome.value.name(),
@@ -138,11 +138,11 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     println!("Moves, best first ({whose}):");
     let width = moves
         .iter()
-        .map(|m| m.mv.describe(&s.rules).chars().count())
+        .map(|m| seated.move_name(&s.rules, &m.mv).chars().count())
         .max()
         .unwrap_or(0);
     for (k, m) in moves.iter().enumerate() {
-        let text = m.mv.describe(&s.rules);
+        let text = seated.move_name(&s.rules, &m.mv);
         let pad = " ".repeat(width - text.chars().count());
         let value = if concept == Concept::Coalition {
             let rest: Vec<String> = m.seats[1..].iter().map(outcome_text).collect();

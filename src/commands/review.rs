@@ -187,7 +187,7 @@ fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
     } else if r.finished {
         "the game is over".to_string()
     } else {
-        format!("the player to move there has {}", r.last_value)
+        format!("Player {} to move: {}", r.last_player, r.last_value)
     };
     println!("Last position: {} ({state}).", r.last);
     println!("Players (accuracy: the share of moves that kept the player's value):");

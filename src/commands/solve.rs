@@ -51,9 +51,10 @@ pub struct SolveArgs {
     /// With `--save`: write a checkpoint of an in-memory solve when this many
     /// seconds have passed since the last (out of core, every level is one). A
     /// killed solve, started again with the same command, resumes from it.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    /// Default: 300.
+    #[arg(long, value_name = "SECONDS", requires = "save")]
     #[arg(help_heading = "Solving")]
-    checkpoint_every: u64,
+    checkpoint_every: Option<u64>,
     /// Solve with this many processes of the distributed solver on this machine
     /// (timely dataflow over loopback TCP; two players); `chopsticks cluster`
     /// runs it across hosts.
@@ -84,6 +85,10 @@ pub struct SolveArgs {
     output: OutputArgs,
 }
 
+/// Seconds between the checkpoints of an in-memory solve saved with `--save`,
+/// unless `--checkpoint-every` says otherwise.
+const CHECKPOINT_EVERY: u64 = 300;
+
 /// The largest index `solve` explores from the start without `--reachable`: the
 /// exploration (6–12 million positions a second) would otherwise take longer than
 /// the solve itself, which on the largest variants touches only the decided
@@ -110,6 +115,7 @@ fn solve_by_workers(
     rules: &Ruleset,
     workers: usize,
     save: Option<&Path>,
+    memory: Option<u64>,
     explore: bool,
     quiet: bool,
 ) -> Result<(Solved, Method)> {
@@ -120,8 +126,16 @@ fn solve_by_workers(
         );
     }
     let count = PositionIndex::new(rules)?.count();
+    let needed = chopsticks_solve::solve_bytes(count);
+    if let Some(allowed) = memory.filter(|&m| needed > m) {
+        anyhow::bail!(
+            "solving {count} positions with {workers} workers needs about {} in all, more than --memory allows ({}): the distributed solver keeps every cell in memory; drop --workers to solve out of core within --memory",
+            crate::memory::human_bytes(needed),
+            crate::memory::human_bytes(allowed)
+        );
+    }
     crate::memory::ensure_fits(
-        chopsticks_solve::solve_bytes(count),
+        needed,
         &format!("solving {count} positions with {workers} workers"),
     )?;
     let clock = Instant::now();
@@ -442,7 +456,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             &rules,
             &plan,
             args.save.as_deref(),
-            Duration::from_secs(args.checkpoint_every),
+            Duration::from_secs(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)),
             args.output.quiet,
         )? {
             Some((s, method)) => values_solved = Some((s, prepared, method)),
@@ -459,6 +473,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 &rules,
                 workers as usize,
                 args.save.as_deref(),
+                args.memory,
                 explored && args.start.is_none() && !args.explore_on_disk,
                 args.output.quiet,
             )?;
@@ -485,7 +500,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     &rules,
                     &plan,
                     args.save.as_deref(),
-                    Duration::from_secs(args.checkpoint_every),
+                    Duration::from_secs(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)),
                     args.output.quiet,
                 )?;
                 (s, prepared, method)
@@ -771,7 +786,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "Checkpoints:          {} written in {} (every {} s)",
             r.checkpoints,
             dir.display(),
-            args.checkpoint_every
+            args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)
         ),
         _ => {}
     }

@@ -162,10 +162,17 @@ pub fn run(args: &StrategyArgs) -> Result<()> {
                  can ({layout}):"
             );
             if win_immediately {
+                let all_hands =
+                    |fill: &str, hands: usize| format!("[{}]", vec![fill; hands].join(","));
                 let finished = match (players, concept) {
-                    (2, _) => "[?,?],[0,0]",
-                    (_, Concept::Teams) => "the other team has no live hand",
-                    _ => "nobody else has a live hand",
+                    // Yours, whatever they are; the other player's all dead.
+                    (2, _) => format!(
+                        "{},{}",
+                        all_hands("?", s.rules.hands[seat]),
+                        all_hands("0", s.rules.hands[1 - seat])
+                    ),
+                    (_, Concept::Teams) => "the other team has no live hand".to_string(),
+                    _ => "nobody else has a live hand".to_string(),
                 };
                 println!("  {finished}  (win immediately if you can)");
             }

@@ -40,7 +40,8 @@ pub struct ValueArgs {
     /// Evaluate the expressions of a file, one a line (a script): each answered in
     /// order, after a line `> EXPRESSION` (with --json, one JSON object a line);
     /// blank lines and lines starting with `//` or `#` are skipped. A line in error
-    /// does not stop the others; the exit status is 1 if any failed.
+    /// does not stop the others; the exit status is 1 if any failed. `-` reads
+    /// standard input.
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     file: Option<PathBuf>,
     #[command(flatten)]
@@ -122,6 +123,9 @@ pub fn run(args: &ValueArgs) -> Result<()> {
             .spawn_scoped(scope, || match (&args.expression, &args.file) {
                 (Some(e), _) if e == "-" => batch(args, std::io::stdin().lock(), "standard input"),
                 (Some(e), _) => print_reply(args, e),
+                (None, Some(path)) if path.as_os_str() == "-" => {
+                    batch(args, std::io::stdin().lock(), "standard input")
+                }
                 (None, Some(path)) => {
                     let file = std::fs::File::open(path)
                         .with_context(|| format!("cannot open {}", path.display()))?;
@@ -272,7 +276,13 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
 /// also a position of the rules in force.
 fn reply(args: &ValueArgs, expression: &str) -> Result<Reply> {
     let base = args.rules.ruleset()?;
-    let answer = evaluate(args, expression)?;
+    let answer = match evaluate(args, expression) {
+        Ok(answer) => answer,
+        Err(e) => match seated_hint(&base, expression) {
+            Some(hint) => bail!("{e:#}\n{hint}"),
+            None => return Err(e),
+        },
+    };
     let notes = position_notes(&base, expression);
     if notes.is_empty() {
         return Ok(answer);
@@ -288,6 +298,25 @@ fn reply(args: &ValueArgs, expression: &str) -> Result<Reply> {
             Reply::Text(out)
         }
     })
+}
+
+/// For a seated id (`2_1312`, as `query` and `play` write positions) that
+/// `value` cannot read: the same position in the paper's notation, which it
+/// reads (Player 1 is Left; who moves next does not enter a game value).
+fn seated_hint(base: &Ruleset, text: &str) -> Option<String> {
+    let text = text.trim();
+    let (seat, _) = text.split_once('_')?;
+    if seat.is_empty() || !seat.bytes().all(|b| b.is_ascii_digit()) || base.players() != 2 {
+        return None;
+    }
+    let seated = chopsticks_rules::SeatedPosition::parse(text, base).ok()?;
+    let by_seat = chopsticks_rules::Position::new(base, seated.hands_by_seat()).ok()?;
+    let paper = by_seat
+        .to_notation(base, chopsticks_rules::Notation::Paper)
+        .ok()?;
+    Some(format!(
+        "hint: `{text}` is a seated id (Player {seat} to move); `value` reads positions in the paper's notation, Player 1's hands (Left) first: `{paper}`"
+    ))
 }
 
 /// A note for every number written in `text` that is also a position of `base`

@@ -129,7 +129,7 @@ pub fn optimal_line(
         let next = at.after(best.to, best.step);
         steps.push(LineStep {
             player: at.turn() + 1,
-            name: best.mv.describe(rules),
+            name: at.move_name(rules, &best.mv),
             position: next.to_text(rules)?,
             value: best.outcome,
             mv: best.mv,

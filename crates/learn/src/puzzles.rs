@@ -432,8 +432,9 @@ impl SplitMix64 {
 pub struct PuzzleMove {
     #[serde(rename = "move")]
     pub name: String,
-    /// The position it leads to, as a seated text.
-    pub position: String,
+    /// The position it leads to, as a seated text (`to`, as in `query`, `moves`
+    /// and `review`).
+    pub to: String,
     /// The mover's value of the move.
     pub value: Outcome,
     /// Whether it is the answer.
@@ -508,8 +509,8 @@ pub fn view_seated(
         let to = seated.after(m.to.clone(), m.step);
         let is_answer = m.mv == answer.mv;
         shown.push(PuzzleMove {
-            name: m.mv.describe(rules),
-            position: to.to_text(rules)?,
+            name: seated.move_name(rules, &m.mv),
+            to: to.to_text(rules)?,
             value: m.outcome,
             answer: is_answer,
             decoy: !is_answer && looks_like(&m.mv, &answer.mv),
@@ -532,7 +533,7 @@ pub fn view_seated(
         kind: puzzle.kind,
         goal,
         value,
-        answer: answer.mv.describe(rules),
+        answer: seated.move_name(rules, &answer.mv),
         depth: puzzle.depth.into(),
         decoys: puzzle.decoys.into(),
         difficulty: puzzle.difficulty,

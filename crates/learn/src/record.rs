@@ -17,8 +17,8 @@
 //!   any notation the command line reads (mover first). Without it the game
 //!   starts at the variant's start.
 //! - Then the moves, in order, by the names `chopsticks moves` and the page
-//!   print (`tap 1→2`, `self 2→1`, `split 13→22`, `tap 1→2@2` with three or more
-//!   players, `pass`); `->` may stand for `→` and spaces do not matter. One move
+//!   print (`tap 1→2`, `self 2→1`, `split 13→22`, `tap 1→2 P3` with three or more
+//!   players, `pass`; `tap 1→2@2`, two places after the mover, is read too); `->` may stand for `→` and spaces do not matter. One move
 //!   per line, or several separated by `;`. A move may carry its number
 //!   (`12.` or `12...`), which must then be its ply number, counted from 1.
 //!
@@ -332,7 +332,7 @@ impl GameRecord {
             })?;
             plies.push(Ply {
                 from: at.clone(),
-                name: mv.describe(rules),
+                name: at.move_name(rules, &mv),
                 mv,
                 to: next.clone(),
                 line: written.line,

@@ -175,6 +175,8 @@ pub struct Review {
     pub repetition: Option<usize>,
     /// The value at the last position for its mover.
     pub last_value: Outcome,
+    /// The player to move at the last position (from 1).
+    pub last_player: usize,
 }
 
 /// Reviews a replayed game against `solution` (of the game's rules), checking
@@ -223,7 +225,7 @@ pub fn review(
             let best: Vec<String> = evaluated
                 .iter()
                 .take_while(|m| m.outcome == top)
-                .map(|m| m.mv.describe(rules))
+                .map(|m| ply.from.move_name(rules, &m.mv))
                 .collect();
             let first = &evaluated[0];
             let after_best = ply.from.after(first.to.clone(), first.step);
@@ -281,6 +283,7 @@ pub fn review(
         finished: replay.is_over(),
         repetition: replay.repetition,
         last_value: solution.outcome(last.position())?,
+        last_player: last.mover().number(),
     })
 }
 

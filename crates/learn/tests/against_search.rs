@@ -440,7 +440,11 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
             assert_eq!(keeping.len(), 1, "{id} {position:?}");
             assert!(moves.len() >= 2);
             let shown = view(&solution, puzzle, &position, &mut Checker::trusted()).unwrap();
-            assert_eq!(shown.answer, keeping[0].0);
+            // The view names a tap's target by player number; the same move.
+            let seated = SeatedPosition::new(&rules, position.seat(), position.clone()).unwrap();
+            let (answer, _) = seated.find_move(&rules, &shown.answer).unwrap();
+            assert_eq!(answer.describe(&rules), keeping[0].0);
+            assert_eq!(shown.answer, seated.move_name(&rules, &answer));
         }
         // A game of first-listed moves, reviewed: before is the mover's value,
         // after the value of the move played, and the verdict their comparison.
@@ -482,9 +486,10 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
             assert_eq!(m.player, from.turn() + 1);
             let before = solution.outcome(from.position()).unwrap();
             assert_eq!(m.before, before);
+            let (mv, _) = from.find_move(&rules, &m.name).unwrap();
             let (_, played) = after(from.position())
                 .into_iter()
-                .find(|(n, _)| *n == m.name)
+                .find(|(n, _)| *n == mv.describe(&rules))
                 .unwrap();
             assert_eq!(m.after, played, "{id} ply {}", m.ply);
             assert_eq!(m.verdict, Verdict::of(before, played));

@@ -35,6 +35,26 @@ pub struct SeatedPosition {
     position: Position,
 }
 
+/// An error in reading the hands of a seated id, said of the whole id: the id
+/// quoted (`2_13x2`, not `13x2`) and characters counted from its first (the
+/// hands start after `offset` characters, the seat and its `_`).
+fn within_seated(e: RulesError, whole: &str, offset: usize) -> RulesError {
+    match e {
+        RulesError::Position { message, .. } => {
+            let message = match message
+                .strip_prefix("at character ")
+                .and_then(|rest| rest.split_once(':'))
+                .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)))
+            {
+                Some((k, rest)) => format!("at character {}:{rest}", k + offset),
+                None => message,
+            };
+            error(whole, message)
+        }
+        other => other,
+    }
+}
+
 impl SeatedPosition {
     /// Seats `position` with `turn` (0-based) to move. Fails when the seat is not a
     /// seat of the rules or does not have the mover's number of hands.
@@ -144,10 +164,11 @@ impl SeatedPosition {
                 "after the seat to move write the hands in compact or dashed notation (`1_1112`, `1_11-12`), Player 1 first",
             ));
         } else if hands.contains('-') {
-            read_dashed(hands, rules)?
+            read_dashed(hands, rules)
         } else {
-            read_compact(hands, rules)?
-        };
+            read_compact(hands, rules)
+        }
+        .map_err(|e| within_seated(e, &compact, at + 1))?;
         if players.len() != p {
             return Err(error(
                 &compact,
@@ -203,6 +224,23 @@ impl SeatedPosition {
     pub fn find_move(&self, rules: &Ruleset, text: &str) -> Result<(Move, SeatedPosition)> {
         let (m, to, step) = self.position.find_move_step(rules, text, Some(self.turn))?;
         Ok((m, self.after(to, step)))
+    }
+
+    /// A move's name at this position, as every command, record and the API
+    /// print it: [`Move::describe`], except that with three or more players a
+    /// tap names its target by number (`tap 2→3 P3`: on Player 3's hand showing
+    /// 3) instead of by places after the mover (`tap 2→3@2`). [`find_move`]
+    /// (Self::find_move) reads both back.
+    pub fn move_name(&self, rules: &Ruleset, m: &Move) -> String {
+        match m {
+            Move::Tap { from, target, to } if rules.players() > 2 => {
+                format!(
+                    "tap {from}→{to} {}",
+                    Player::from_seat(self.seat_of(*target)).short()
+                )
+            }
+            _ => m.describe(rules),
+        }
     }
 
     /// The player to move.
@@ -261,6 +299,48 @@ mod tests {
 
     fn rules(id: &str) -> Ruleset {
         Ruleset::from_variant_id(id).unwrap()
+    }
+
+    #[test]
+    fn move_names_number_the_target_and_read_back() {
+        let r = rules("standard.p3");
+        for text in ["1_11-12-13", "2_11-12-13", "3_01-12-13"] {
+            let at = SeatedPosition::parse(text, &r).unwrap();
+            for (m, to, step) in at.position().moves_with_steps(&r) {
+                let name = at.move_name(&r, &m);
+                if let Move::Tap { target, .. } = m {
+                    let player = at.seat_of(target) + 1;
+                    assert!(name.ends_with(&format!(" P{player}")), "{name}");
+                    assert_ne!(player, at.turn() + 1, "{name}");
+                }
+                let (back, after) = at.find_move(&r, &name).unwrap();
+                assert_eq!(back, m, "{text}: {name}");
+                assert_eq!(after, at.after(to, step), "{text}: {name}");
+            }
+        }
+        let two = Preset::Standard.ruleset();
+        let at = SeatedPosition::parse("2_1312", &two).unwrap();
+        let (m, _) = at.find_move(&two, "t11").unwrap();
+        assert_eq!(at.move_name(&two, &m), "tap 1→1");
+    }
+
+    #[test]
+    fn errors_in_the_hands_quote_the_whole_id_and_count_from_its_start() {
+        let r = Preset::Standard.ruleset();
+        let message = |text: &str| SeatedPosition::parse(text, &r).unwrap_err().to_string();
+        let m = message("2_13x2");
+        assert!(m.contains("`2_13x2`"), "{m}");
+        assert!(m.contains("at character 5: `x`"), "{m}");
+        let m = message("12_1392");
+        assert!(m.contains("`12_1392`"), "{m}");
+        let m = message("1_13-92");
+        assert!(
+            m.contains("`1_13-92`") && m.contains("at character 6"),
+            "{m}"
+        );
+        // The compact reading counts the same way.
+        let m = message("13x2");
+        assert!(m.contains("at character 3: `x`"), "{m}");
     }
 
     #[test]

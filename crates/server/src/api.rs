@@ -383,7 +383,7 @@ async fn position_answer(
                 (Some(b), Some(r)) => i64::from(b.abs_diff(r)),
                 _ => 0,
             };
-            let text = m.mv.describe(rules);
+            let text = seated.move_name(rules, &m.mv);
             let mut entry = json!({
                 "move": text,
                 "autoguiMove": autogui_move,

@@ -42,7 +42,7 @@ fn long_game(rules: &Ruleset, plies: usize) -> Result<String> {
             .moves_with_steps(rules)
             .into_iter()
             .filter(|(_, to, _)| !to.is_terminal(rules))
-            .map(|(m, to, step)| (m.describe(rules), at.after(to, step)))
+            .map(|(m, to, step)| (at.move_name(rules, &m), at.after(to, step)))
             .collect();
         for k in (1..list.len()).rev() {
             list.swap(k, next() % (k + 1));
