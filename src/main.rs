@@ -15,6 +15,7 @@ macro_rules! eprintln {
 
 mod cluster;
 mod commands;
+mod interrupt;
 mod memory;
 mod progress;
 mod rules_args;
@@ -187,24 +188,13 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
-/// Ctrl-C, `kill` or a closed terminal end the process as the default action
-/// would (exit status 128 + the signal), but first remove the temporary files of
-/// writes in progress, so an interrupted `--output` or `--save` leaves nothing
-/// half-written behind. (`serve` has its own graceful shutdown.)
+/// Ctrl-C, `kill` or a closed terminal clean up before the process ends (see
+/// [`interrupt`]).
 fn remove_temporary_files_on_interrupt() {
-    let installed = ctrlc::try_set_handler(|| {
-        chopsticks_files::remove_temporary_files();
-        std::process::exit(130);
-    });
-    match installed {
-        Ok(()) => {}
-        // The signals already have a disposition: most often ignored, as in a
-        // background job of a non-interactive shell, where Ctrl-C cannot reach
-        // the process. Nothing to warn about.
-        Err(ctrlc::Error::MultipleHandlers) => {}
-        Err(e) => eprintln!(
+    if let Err(e) = interrupt::clean_up_on_interrupt() {
+        eprintln!(
             "warning: cannot watch for Ctrl-C ({e}); an interrupted write may leave a temporary file"
-        ),
+        );
     }
 }
 

@@ -353,17 +353,23 @@ fn large_n_and_the_default_hand_bound() {
     }
 }
 
-/// An interrupted `--output` leaves neither the target nor a temporary file.
+/// A long `--output` write started by `launch` (given the command line to run),
+/// interrupted by each signal of `signals` in turn once its temporary file
+/// grows: the signals before the last must leave it running (they were ignored
+/// at start); the last must end it with `status`, leaving neither the target
+/// nor a temporary file.
 #[cfg(unix)]
-#[test]
-fn an_interrupted_output_leaves_nothing_behind() {
+fn interrupt_a_write(launch: &[&str], signals: &[&str], status: i32) {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("atlas.jsonl");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+    let mut child = std::process::Command::new(launch[0])
+        .args(&launch[1..])
+        .arg(env!("CARGO_BIN_EXE_chopsticks"))
         .args(["table", "outcomes", "--n", "3", "--max-hands", "30"])
         .args(["--format", "jsonl", "-q", "-o"])
         .arg(&target)
+        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -390,13 +396,62 @@ fn an_interrupted_output_leaves_nothing_behind() {
         .unwrap()
         .to_string_lossy()
         .starts_with(".atlas.jsonl."));
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{status:?}");
+    let (last, before) = signals.split_last().unwrap();
+    let pid = child.id().to_string();
+    let send = |signal: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal}");
+    };
+    for signal in before {
+        send(signal);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "SIG{signal}, ignored at start, ended the process"
+        );
+        assert!(temporary.exists(), "SIG{signal} removed the temporary file");
+    }
+    send(last);
+    let status_seen = child.wait().unwrap();
+    assert_eq!(
+        status_seen.code(),
+        Some(status),
+        "SIG{last}: {status_seen:?}"
+    );
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert!(left.is_empty(), "left behind after SIG{last}: {left:?}");
+}
+
+/// An interrupted `--output` leaves neither the target nor a temporary file, and
+/// the process ends as the signal would (128 + its number).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_output_leaves_nothing_behind() {
+    // `env` runs the command as it is: the signal dispositions of this test.
+    interrupt_a_write(&["env"], &["INT"], 130);
+    interrupt_a_write(&["env"], &["TERM"], 143);
+}
+
+/// Under `nohup` (SIGHUP ignored, as nohup and some service managers and CI
+/// runners leave it), SIGINT and SIGTERM still clean up, and SIGHUP stays
+/// ignored: nohup's promise is kept. (The `ctrlc` crate used before gave up on
+/// every signal when SIGHUP was ignored: the temporary file stayed, exit by
+/// signal 2.)
+#[cfg(unix)]
+#[test]
+fn under_nohup_an_interrupt_still_cleans_up() {
+    // `sh -c 'trap "" HUP; exec …'` is what nohup does to the signals, without
+    // nohup's own handling of the terminal.
+    let ignoring = |signal: &str| format!("trap '' {signal}; exec \"$0\" \"$@\"");
+    let hup = ignoring("HUP");
+    interrupt_a_write(&["sh", "-c", &hup], &["HUP", "INT"], 130);
+    interrupt_a_write(&["sh", "-c", &hup], &["HUP", "TERM"], 143);
+    interrupt_a_write(&["nohup"], &["HUP", "INT"], 130);
+    // A background job of a script starts with SIGINT ignored: it stays so,
+    // and SIGTERM still cleans up.
+    let int = ignoring("INT");
+    interrupt_a_write(&["sh", "-c", &int], &["INT", "TERM"], 143);
 }
