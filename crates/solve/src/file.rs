@@ -162,6 +162,11 @@ fn save_with(header: &Header, path: &Path, fill: &mut Fill<'_>) -> Result<(), So
         }
     });
     match (written, failure) {
+        // An I/O error of the writing itself (a full disk): said of the file.
+        (_, Some(SolveError::Io(message))) => Err(SolveError::File {
+            path: path.display().to_string(),
+            message: format!("cannot save the solution: {message}"),
+        }),
         (_, Some(e)) => Err(e),
         (Err(e), None) => Err(e.into()),
         (Ok(()), None) => Ok(()),

@@ -178,7 +178,7 @@ fn write_cells(path: &Path, cells: &[AtomicU16]) -> Result<u32, SolveError> {
     }
     let file = out
         .into_inner()
-        .map_err(|e| SolveError::Io(e.to_string()))?;
+        .map_err(|e| io_error("cannot write", path)(e.into_error()))?;
     file.sync_all().map_err(io_error("cannot write", path))?;
     Ok(crc.finalize())
 }

@@ -49,8 +49,13 @@ fn snapshot_path(dir: &Path, depth: u32) -> PathBuf {
     dir.join(format!("reached-{depth}.bits"))
 }
 
-/// Writes the words of `seen` to `path`, little-endian.
+/// Writes the words of `seen` to `path`, little-endian; an error names the file.
 fn write_snapshot(seen: &AtomicBitSet, path: &Path) -> std::io::Result<()> {
+    write_snapshot_words(seen, path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
+}
+
+fn write_snapshot_words(seen: &AtomicBitSet, path: &Path) -> std::io::Result<()> {
     let chunk = chunk_words(seen.words().len());
     let mut out = BufWriter::with_capacity(chunk * 8, File::create(path)?);
     let mut buf = Vec::with_capacity(chunk * 8);
