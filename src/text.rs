@@ -3,8 +3,8 @@
 //! (`1 puzzle`, `2 puzzles`).
 
 /// `n` with its digits grouped by thousands: `25,050,025`.
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
+pub fn count(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {

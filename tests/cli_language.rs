@@ -344,11 +344,91 @@ fn small_words_say_what_they_mean() {
     std::fs::write(&record, "variant standard\ntap 1 1\nself 2 1\n").unwrap();
     let review = stdout(&["review", record.to_str().unwrap()]);
     assert!(
-        review.contains("Last position: 1_1123 (Player 1 to move: lose in 12)."),
+        review
+            .contains("Last position: 1_1123  P1* [1,1]  P2 [2,3] (Player 1 to move: lose in 12)."),
         "{review}"
     );
     fails_with(
         &["query", "2_13x2"],
         "`2_13x2`: at character 5: `x` is not a digit",
     );
+}
+
+/// A second new user's review: each finding a check.
+#[test]
+fn second_review_findings() {
+    // 1. A puzzle lists its moves in the rules' order (as `moves` does), so
+    // the list does not give the answer away.
+    let set = json(&["puzzles", "--count", "20", "--json", "-q"]);
+    for p in set["puzzles"].as_array().unwrap() {
+        let position = p["position"].as_str().unwrap();
+        let listed: Vec<&str> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        let moves = json(&["moves", position, "--json"]);
+        let in_order: Vec<&str> = moves["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, in_order, "{position}");
+    }
+    // 2. `start_players` is Player 1 first, whoever starts.
+    let s = json(&["solve", "--start", "2_1312", "--json", "-q"]);
+    let order: Vec<i64> = s["start_players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["player"].as_i64().unwrap())
+        .collect();
+    assert_eq!(order, [1, 2]);
+    // 3. A child printed in the paper's notation reads back as that child.
+    let m = json(&["moves", "2_1312", "--notation", "paper", "--json"]);
+    for child in m["moves"].as_array().unwrap() {
+        let to = child["to"].as_str().unwrap();
+        let q = json(&["query", to, "--json", "-q"]);
+        assert!(q["value"].is_string(), "{to}");
+    }
+    // 4. `review --no-lines --json` keeps the keys, as `null`.
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.txt");
+    std::fs::write(&record, "variant standard\ntap 1 1\n").unwrap();
+    let r = json(&[
+        "review",
+        record.to_str().unwrap(),
+        "--no-lines",
+        "--json",
+        "-q",
+    ]);
+    let first = &r["moves"][0];
+    assert!(
+        first.get("best_line").is_some_and(|v| v.is_null()),
+        "{first}"
+    );
+    assert!(
+        first.get("refutation").is_some_and(|v| v.is_null()),
+        "{first}"
+    );
+    // 8. Options that would be ignored are refused.
+    fails_with(&["rules", "--list", "--players", "3"], "drop them");
+    fails_with(
+        &["value", "{3|-1}", "--players", "3"],
+        "need exactly 2 players",
+    );
+    // 9. What is printed can be pasted; a mistyped seated id gets a hint.
+    let pasted = json(&[
+        "query",
+        "P1 [1,3] (you)  P2* [1,2] (computer)",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(pasted["position"], "2_1312");
+    fails_with(&["query", "2-1312"], "did you mean `2_1312`");
+    fails_with(&["query", "13|12"], "did you mean `(1,3|1,2)_4`");
+    // 5. A seated id inside a sum gets the hint too.
+    fails_with(&["value", "2_1312 + (1|1)_4"], "`(1,3|1,2)_4`");
 }

@@ -511,7 +511,7 @@ fn a_record_that_repeats_a_position_ends_there_as_a_draw() {
     assert_eq!(r["last"], "1_1313");
     let out = stdout(&["review", text(&drawn)]);
     assert!(
-        out.contains("Last position: 1_1313 (a draw by threefold repetition: the position came up a third time after move 8)."),
+        out.contains("Last position: 1_1313  P1* [1,3]  P2 [1,3] (a draw by threefold repetition: the position came up a third time after move 8)."),
         "{out}"
     );
     // Twice is no draw; a move after the third time is refused.

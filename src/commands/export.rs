@@ -110,7 +110,8 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     let seconds = clock.elapsed().as_secs_f64();
     progress::announce(
         &format!(
-            "exported {lines} positions in {seconds:.2} s ({:.1} M lines/s)",
+            "exported {} in {seconds:.2} s ({:.1} M lines/s)",
+            crate::text::counted(lines, "position"),
             lines as f64 / seconds.max(1e-9) / 1e6
         ),
         args.quiet,

@@ -23,9 +23,8 @@ pub mod verify;
 
 /// Writes a position reached by one move from `parent`, a `step` of seats on: as
 /// its seated id by default (`printed` is `None`), else in the mover-first notation
-/// asked for. In the paper's notation Left and Right keep their sides, so the child
-/// (whose mover is the parent's opponent) is written with the parent's mover as Left
-/// and marked "Right to move"; other notations list the mover first as usual.
+/// asked for, the child's mover first as in every notation (in the paper's, its
+/// mover is Left), so that the text reads back as the child.
 pub fn child_text(
     rules: &chopsticks_rules::Ruleset,
     printed: Option<chopsticks_rules::Notation>,
@@ -36,14 +35,6 @@ pub fn child_text(
     let Some(notation) = printed else {
         return Ok(parent.after(child.clone(), step).to_text(rules)?);
     };
-    if notation == chopsticks_rules::Notation::Paper && rules.players() == 2 {
-        let players = vec![child.players()[1].clone(), child.players()[0].clone()];
-        let left_view = chopsticks_rules::Position::new(rules, players)?;
-        return Ok(format!(
-            "{} (Right to move)",
-            left_view.to_notation(rules, notation)?
-        ));
-    }
     Ok(child.to_notation(rules, notation)?)
 }
 

@@ -32,31 +32,31 @@ enum KindArg {
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
     /// How many puzzles (at most as many as there are).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, help_heading = "Puzzles")]
     count: usize,
     /// Grades: one (`3`, `medium`) or a range (`2-4`, `easy-hard`); 1 beginner,
     /// 2 easy, 3 medium, 4 hard, 5 expert.
-    #[arg(long, value_name = "GRADES")]
+    #[arg(long, value_name = "GRADES", help_heading = "Puzzles")]
     difficulty: Option<String>,
     /// Win puzzles (find the only winning move), hold puzzles (find the only
     /// move that keeps a draw), or both.
-    #[arg(long, value_enum, default_value_t = KindArg::Any)]
+    #[arg(long, value_enum, default_value_t = KindArg::Any, help_heading = "Puzzles")]
     kind: KindArg,
     /// The seed that fixes which puzzles are chosen, and their order.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, help_heading = "Puzzles")]
     seed: u64,
     /// Show the puzzle at this position (any notation, or `2_1213` with the
     /// seat to move), or say why it is not one.
-    #[arg(long, value_name = "POSITION", conflicts_with_all = ["count", "difficulty", "kind", "seed"])]
+    #[arg(long, value_name = "POSITION", conflicts_with_all = ["count", "difficulty", "kind", "seed"], help_heading = "Input")]
     position: Option<String>,
     /// Do not print the answers and their lines.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     hide_answers: bool,
     /// Play the puzzles in the terminal, easiest first, each with its grade:
     /// type a move (`tap 1 2`, `t12`, `tap 1→2`, …), `moves`, `hint`, `skip` or
     /// `quit`; a wrong move gets a second try before the answer is shown. Reads
     /// standard input, so it works piped.
-    #[arg(long, conflicts_with_all = ["json", "hide_answers"])]
+    #[arg(long, conflicts_with_all = ["json", "hide_answers"], help_heading = "Game")]
     play: bool,
     #[command(flatten)]
     rules: RulesArgs,
@@ -327,6 +327,14 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 "help" | "?" => {
                     writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}")
                         .map_err(write_err)?;
+                    continue;
+                }
+                "undo" | "u" => {
+                    writeln!(
+                        out,
+                        "  A puzzle is one move: there is nothing to undo. Type a move, `hint`, `skip` (the answer, then the next puzzle) or `quit`."
+                    )
+                    .map_err(write_err)?;
                     continue;
                 }
                 "skip" => {

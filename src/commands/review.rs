@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use chopsticks_learn::record::{GameRecord, MAX_RECORD_BYTES};
 use chopsticks_learn::{review, Review, Verdict};
+use chopsticks_rules::{Ruleset, SeatedPosition};
 use clap::Args;
 
 use super::solved::{solved_ruleset, DbArgs};
@@ -112,29 +113,32 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
             }
             if args.no_lines {
                 for m in moves.iter_mut() {
-                    if let Some(map) = m.as_object_mut() {
-                        map.remove("best_line");
-                        map.remove("refutation");
-                    }
+                    // The keys stay, as every key of the reference does.
+                    m["best_line"] = serde_json::Value::Null;
+                    m["refutation"] = serde_json::Value::Null;
                 }
             }
         }
         super::print_json(&super::with_variant(&s.rules, value));
         return Ok(());
     }
-    print_review(&r, &s.rules.describe(), args);
+    print_review(&r, &s.rules, args)?;
     Ok(())
 }
 
-fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
+fn print_review(r: &Review, rules: &Ruleset, args: &ReviewArgs) -> Result<()> {
+    // Positions as everywhere: the seated id and every player's hands.
+    let shown = |text: &str| -> Result<(String, chopsticks_rules::Player)> {
+        let at = SeatedPosition::parse(text, rules)?;
+        Ok((format!("{text}  {}", at.hands_line()), at.mover()))
+    };
+    let (start, mover) = shown(&r.start)?;
     println!(
-        "Review of a game of {} ({rules}): {} move{} from {} ({} for Player {}).",
+        "Review of a game of {} ({}): {} from {start} ({} for {mover}).",
         r.variant,
-        r.moves.len(),
-        super::plural(r.moves.len() as u64),
-        r.start,
+        rules.describe(),
+        crate::text::counted(r.moves.len() as u64, "move"),
         r.start_value,
-        r.start.split('_').next().unwrap_or("1"),
     );
     let width = r
         .moves
@@ -189,7 +193,7 @@ fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
     } else {
         format!("Player {} to move: {}", r.last_player, r.last_value)
     };
-    println!("Last position: {} ({state}).", r.last);
+    println!("Last position: {} ({state}).", shown(&r.last)?.0);
     println!("Players (accuracy: the share of moves that kept the player's value):");
     for p in &r.players {
         if p.moves == 0 {
@@ -223,4 +227,5 @@ fn print_review(r: &Review, rules: &str, args: &ReviewArgs) {
             }
         );
     }
+    Ok(())
 }

@@ -23,6 +23,11 @@ pub struct RulesCommandArgs {
 
 pub fn run(args: &RulesCommandArgs) -> Result<()> {
     if args.list {
+        if args.rules.any_given() {
+            anyhow::bail!(
+                "--list prints every preset, whatever the rule options: drop them, or drop --list to see the ruleset they describe"
+            );
+        }
         if args.json {
             let presets: Vec<_> = Preset::ALL
                 .iter()

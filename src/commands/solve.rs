@@ -579,6 +579,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     if args.output.json {
+        // Player 1 first, as every list of players.
+        let mut by_player = start_players.clone();
+        by_player.sort_by_key(|(p, _)| *p);
+        let start_by_player: Vec<serde_json::Value> = by_player
+            .iter()
+            .map(|(p, o)| {
+                let mut entry = outcome_json(o);
+                entry["player"] = json!(p.number());
+                entry
+            })
+            .collect();
         super::print_json(&super::with_variant(
             &s.rules,
             json!({
@@ -596,11 +607,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "start": outcome_json(&summary.start),
                 "concept": s.solution.concept(),
                 "start_player": start_seated.mover().number(),
-                "start_players": start_players.iter().map(|(p, o)| {
-                    let mut entry = outcome_json(o);
-                    entry["player"] = json!(p.number());
-                    entry
-                }).collect::<Vec<_>>(),
+                "start_players": start_by_player,
                 "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
                     "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
                 })).collect::<Vec<_>>(),
@@ -794,7 +801,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         println!(
             "Distributed:          {} worker processes on loopback, {} parent updates sent as messages",
             workers.len(),
-            workers.iter().map(|r| r.messages).sum::<u64>()
+            text::count(workers.iter().map(|r| r.messages).sum::<u64>())
         );
     }
     if let Some(pass) = method.report.as_ref().and_then(|r| r.resumed_from) {

@@ -170,7 +170,7 @@ const MAX_LINE_BYTES: usize = 1 << 20;
 fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Result<()> {
     use std::io::{BufRead, Read, Write};
     // Rules that cannot be built fail every line: say so once.
-    args.rules.ruleset()?;
+    two_players(&args.rules.ruleset()?)?;
     let (mut count, mut failed) = (0usize, Vec::new());
     let mut line_number = 0usize;
     let mut bytes = Vec::new();
@@ -272,10 +272,23 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
     Ok(())
 }
 
+/// The rules, refused at once when they are not a game of two players (a game
+/// value is Left's and Right's), whatever the expression (a CGSuite game would
+/// otherwise ignore them).
+fn two_players(rules: &Ruleset) -> Result<Ruleset> {
+    if rules.players() != 2 {
+        bail!(
+            "game values need exactly 2 players (Left and Right), the ruleset has {}: drop --players",
+            rules.players()
+        );
+    }
+    Ok(rules.clone())
+}
+
 /// The answer for one expression, with a note for each number written that is
 /// also a position of the rules in force.
 fn reply(args: &ValueArgs, expression: &str) -> Result<Reply> {
-    let base = args.rules.ruleset()?;
+    let base = two_players(&args.rules.ruleset()?)?;
     let answer = match evaluate(args, expression) {
         Ok(answer) => answer,
         Err(e) => match seated_hint(&base, expression) {
@@ -300,23 +313,49 @@ fn reply(args: &ValueArgs, expression: &str) -> Result<Reply> {
     })
 }
 
-/// For a seated id (`2_1312`, as `query` and `play` write positions) that
-/// `value` cannot read: the same position in the paper's notation, which it
+/// For the seated ids (`2_1312`, as `query` and `play` write positions) in an
+/// expression that `value` cannot read: each in the paper's notation, which it
 /// reads (Player 1 is Left; who moves next does not enter a game value).
 fn seated_hint(base: &Ruleset, text: &str) -> Option<String> {
-    let text = text.trim();
-    let (seat, _) = text.split_once('_')?;
-    if seat.is_empty() || !seat.bytes().all(|b| b.is_ascii_digit()) || base.players() != 2 {
+    if base.players() != 2 {
         return None;
     }
-    let seated = chopsticks_rules::SeatedPosition::parse(text, base).ok()?;
-    let by_seat = chopsticks_rules::Position::new(base, seated.hands_by_seat()).ok()?;
-    let paper = by_seat
-        .to_notation(base, chopsticks_rules::Notation::Paper)
-        .ok()?;
-    Some(format!(
-        "hint: `{text}` is a seated id (Player {seat} to move); `value` reads positions in the paper's notation, Player 1's hands (Left) first: `{paper}`"
-    ))
+    let chars: Vec<char> = text.chars().collect();
+    let mut hints = Vec::new();
+    let mut k = 0;
+    while k < chars.len() {
+        // A seated id: digits, `_`, then digits and dashes, not inside a longer
+        // word (`(1|1)_4` is the paper's notation: its `_` follows `)`).
+        let starts = chars[k].is_ascii_digit()
+            && (k == 0 || !(chars[k - 1].is_alphanumeric() || chars[k - 1] == '_'));
+        if !starts {
+            k += 1;
+            continue;
+        }
+        let mut end = k;
+        while end < chars.len() && chars[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end < chars.len() && chars[end] == '_' {
+            end += 1;
+            while end < chars.len() && (chars[end].is_ascii_digit() || chars[end] == '-') {
+                end += 1;
+            }
+            let id: String = chars[k..end].iter().collect();
+            if let Ok(seated) = chopsticks_rules::SeatedPosition::parse(&id, base) {
+                let by_seat = chopsticks_rules::Position::new(base, seated.hands_by_seat()).ok()?;
+                let paper = by_seat
+                    .to_notation(base, chopsticks_rules::Notation::Paper)
+                    .ok()?;
+                hints.push(format!(
+                    "hint: `{id}` is a seated id ({} to move); `value` reads positions in the paper's notation, Player 1's hands (Left) first: `{paper}`",
+                    seated.mover()
+                ));
+            }
+        }
+        k = end.max(k + 1);
+    }
+    (!hints.is_empty()).then(|| hints.join("\n"))
 }
 
 /// A note for every number written in `text` that is also a position of `base`

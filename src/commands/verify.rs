@@ -206,7 +206,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 if c.holds { "holds:" } else { "FAILS:" },
                 c.statement
             );
-            println!("    checked: {} — {} cases", c.checked, c.positions);
+            println!(
+                "    checked: {} — {}",
+                c.checked,
+                crate::text::counted(c.positions, "case")
+            );
             if !c.holds {
                 println!("    {} counterexamples, the first:", c.counterexample_count);
                 for x in &c.counterexamples {

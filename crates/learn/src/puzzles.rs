@@ -495,7 +495,11 @@ pub fn view_seated(
     let position = seated.position();
     checker.around(solution, position)?;
     let value = solution.outcome(position)?;
-    let moves = solution.evaluate_moves(position)?;
+    let mut moves = solution.evaluate_moves(position)?;
+    // In the rules' order (attacks, self-attacks, splits, pass), not best
+    // first: the order of a list shown must not give the answer away.
+    let order = position.moves(rules);
+    moves.sort_by_key(|m| order.iter().position(|(o, _)| *o == m.mv));
     let answer = moves
         .iter()
         .find(|m| m.outcome.value == value.value)

@@ -19,9 +19,11 @@
 //! safe in a URL unencoded (digits, `_`, `-`, `,`), as GamesmanUni requires of
 //! position ids. A text without the prefix is read as the command line reads it,
 //! mover first, and seated at the mover's seat class (Player 1 for symmetric rules),
-//! so every notation keeps working.
+//! so every notation keeps working. The form every command prints beside the id,
+//! `P1* [1,3]  P2 [1,2]` (each player's hands in seat order, the mover starred,
+//! labels such as `(you)` allowed), is read too, so what is printed can be pasted.
 
-use crate::error::{Result, RulesError};
+use crate::error::{quoted, Result, RulesError};
 use crate::hands::is_alive;
 use crate::notation::{error, read_compact, read_dashed, Notation};
 use crate::player::Player;
@@ -53,6 +55,154 @@ fn within_seated(e: RulesError, whole: &str, offset: usize) -> RulesError {
         }
         other => other,
     }
+}
+
+/// A position mistyped in a way that has one likely meaning gets it as a hint:
+/// `2-1312` for the seated `2_1312`, `13|12` for the paper's `(1,3|1,2)_4`.
+fn with_hint(e: RulesError, compact: &str, rules: &Ruleset) -> RulesError {
+    let RulesError::Position { text, message } = e else {
+        return e;
+    };
+    let mut hint = None;
+    if let Some((seat, rest)) = compact.split_once('-') {
+        let seated = format!("{seat}_{rest}");
+        if !seat.is_empty()
+            && seat.bytes().all(|b| b.is_ascii_digit())
+            && SeatedPosition::parse(&seated, rules).is_ok()
+        {
+            hint = Some(format!(
+                "did you mean `{seated}` (Player {seat} to move; a seated id writes `_` after the player to move)?"
+            ));
+        }
+    }
+    if hint.is_none() && compact.contains('|') && !compact.contains('(') {
+        // The paper's notation without its parentheses and `_n`: with single
+        // digits and no commas (`13|12`), each digit is a hand.
+        let sides: Vec<String> = compact
+            .split('|')
+            .map(|side| {
+                if side.contains(',') || rules.fingers > 10 {
+                    side.to_string()
+                } else {
+                    side.chars().map(String::from).collect::<Vec<_>>().join(",")
+                }
+            })
+            .collect();
+        let paper = format!("({})_{}", sides.join("|"), rules.fingers - 1);
+        if Position::parse(&paper, rules).is_ok() {
+            hint = Some(format!("did you mean `{paper}` (the paper's notation)?"));
+        }
+    }
+    match hint {
+        Some(h) => RulesError::Position {
+            text,
+            message: format!("{message}; {h}"),
+        },
+        None => RulesError::Position { text, message },
+    }
+}
+
+/// Reads the printed form `P1* [1,3]  P2 [1,2]` (spaces removed): every player
+/// in seat order, Player 1 first, their hands in brackets, the mover starred; a
+/// label in parentheses after a player's hands (`(you)`) is skipped.
+fn parse_hands_line(compact: &str, rules: &Ruleset) -> Result<SeatedPosition> {
+    let fail = |why: String| error(compact, why);
+    let p = rules.players();
+    let mut rest = compact;
+    let mut players = Vec::new();
+    let mut turn = None;
+    while !rest.is_empty() {
+        let Some(after) = rest.strip_prefix(['P', 'p']) else {
+            return Err(fail(format!(
+                "expected `P{}` for Player {} and their hands",
+                players.len() + 1,
+                players.len() + 1
+            )));
+        };
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let number: usize = after[..digits]
+            .parse()
+            .map_err(|_| fail("a player's number after `P`".into()))?;
+        if number != players.len() + 1 {
+            return Err(fail(format!(
+                "Player {number} written where Player {} belongs: write every player in order, Player 1 first",
+                players.len() + 1
+            )));
+        }
+        rest = &after[digits..];
+        if let Some(r) = rest.strip_prefix('*') {
+            if turn.replace(number - 1).is_some() {
+                return Err(fail(
+                    "two players are starred: star the player to move only".into(),
+                ));
+            }
+            rest = r;
+        }
+        let Some(r) = rest.strip_prefix('[') else {
+            return Err(fail(format!(
+                "Player {number}'s hands in brackets, `[1,2]`"
+            )));
+        };
+        let Some(close) = r.find(']') else {
+            return Err(fail(format!("Player {number}'s hands have no closing `]`")));
+        };
+        let hands = r[..close]
+            .split(',')
+            .map(|v| {
+                v.parse::<u32>()
+                    .map_err(|_| fail(format!("`{}` is not a hand of Player {number}", quoted(v))))
+            })
+            .collect::<Result<Vec<u32>>>()?;
+        players.push(hands);
+        rest = &r[close + 1..];
+        // A label (`(you)`, `(computer)`).
+        if let Some(r) = rest.strip_prefix('(') {
+            let Some(close) = r.find(')') else {
+                return Err(fail("a label in parentheses has no closing `)`".into()));
+            };
+            rest = &r[close + 1..];
+        }
+    }
+    if players.len() != p {
+        return Err(fail(format!(
+            "{} players written, the rules have {p}",
+            players.len()
+        )));
+    }
+    let Some(turn) = turn else {
+        return Err(fail(
+            "no player is starred: mark the player to move with `*` (`P1* [1,1]`)".into(),
+        ));
+    };
+    let id = format!(
+        "{}_{}",
+        turn + 1,
+        players
+            .iter()
+            .map(|h| {
+                h.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(if rules.fingers > 10 { "," } else { "" })
+            })
+            .collect::<Vec<_>>()
+            .join("-")
+    );
+    // Errors of the id built here are said of the text given, without the
+    // id's character count.
+    SeatedPosition::parse(&id, rules).map_err(|e| match e {
+        RulesError::Position { message, .. } => {
+            let why = match message.strip_prefix("at character ") {
+                Some(rest) => rest
+                    .split_once(": ")
+                    .map_or(rest, |(_, why)| why)
+                    .to_string(),
+                None => message,
+            };
+            fail(why)
+        }
+        other => other,
+    })
 }
 
 impl SeatedPosition {
@@ -129,11 +279,18 @@ impl SeatedPosition {
     /// documentation) or any notation [`Position::parse`] reads (mover first).
     pub fn parse(text: &str, rules: &Ruleset) -> Result<SeatedPosition> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.len() > 1
+            && compact.starts_with(['P', 'p'])
+            && compact.as_bytes()[1].is_ascii_digit()
+        {
+            return parse_hands_line(&compact, rules);
+        }
         let prefix_end = compact
             .find('_')
             .filter(|&i| i > 0 && compact[..i].bytes().all(|b| b.is_ascii_digit()));
         let Some(at) = prefix_end else {
-            let position = Position::parse(text, rules)?;
+            let position =
+                Position::parse(text, rules).map_err(|e| with_hint(e, &compact, rules))?;
             return Ok(SeatedPosition {
                 turn: position.seat(),
                 position,
@@ -322,6 +479,35 @@ mod tests {
         let at = SeatedPosition::parse("2_1312", &two).unwrap();
         let (m, _) = at.find_move(&two, "t11").unwrap();
         assert_eq!(at.move_name(&two, &m), "tap 1→1");
+    }
+
+    #[test]
+    fn the_printed_form_reads_back_and_mistypes_get_a_hint() {
+        let r = Preset::Standard.ruleset();
+        let three = rules("standard.p3");
+        for (text, rules) in [("2_1312", &r), ("1_0013", &r), ("3_11-12-04", &three)] {
+            let at = SeatedPosition::parse(text, rules).unwrap();
+            let printed = at.hands_line();
+            assert_eq!(
+                SeatedPosition::parse(&printed, rules).unwrap(),
+                at,
+                "{printed}"
+            );
+            let labelled = at.hands_line_with(|p| Some(format!("label of {p}")));
+            assert_eq!(
+                SeatedPosition::parse(&labelled, rules).unwrap(),
+                at,
+                "{labelled}"
+            );
+        }
+        let message = |text: &str| SeatedPosition::parse(text, &r).unwrap_err().to_string();
+        assert!(message("P1 [1,3] P2 [1,2]").contains("no player is starred"));
+        assert!(message("P1* [1,3] P2* [1,2]").contains("two players are starred"));
+        assert!(message("P2* [1,3] P1 [1,2]").contains("Player 1 first"));
+        assert!(message("P1* [1,9] P2 [1,2]").contains("a hand of 9 is out of range"));
+        assert!(message("2-1312").contains("did you mean `2_1312`"));
+        assert!(message("13|12").contains("did you mean `(1,3|1,2)_4`"));
+        assert!(message("1,3|1,2").contains("did you mean `(1,3|1,2)_4`"));
     }
 
     #[test]

@@ -184,7 +184,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     if args.time {
         eprintln!(
             "solved {} positions of (x|y)_{n} with up to {h} hand{} a side in {:.3} s",
-            atlas.len(),
+            crate::text::count(atlas.len() as u64),
             super::super::plural(h as u64),
             clock.elapsed().as_secs_f64()
         );
@@ -274,10 +274,10 @@ fn run_levels(
     if args.time {
         eprintln!(
             "solved {} positions of (x|y)_{n} with up to {h} hand{} a side in {:.3} s ({} pairs of equal hand counts stored)",
-            size.positions,
+            crate::text::count(size.positions),
             super::super::plural(h as u64),
             clock.elapsed().as_secs_f64(),
-            size.stored
+            crate::text::count(size.stored)
         );
     }
     let summary = atlas.summary();
@@ -401,13 +401,13 @@ fn print_summary(s: &Summary) {
         s.n,
         s.max_hands,
         super::super::plural(s.max_hands as u64),
-        total,
+        crate::text::count(total),
         super::super::plural(total)
     );
     for (k, o) in OUTCOMES.iter().enumerate() {
         println!(
             "  {o}  {:>14}  {:>6.2}%",
-            s.total[k],
+            crate::text::count(s.total[k]),
             100.0 * s.total[k] as f64 / total.max(1) as f64
         );
     }
@@ -453,13 +453,20 @@ fn print_summary(s: &Summary) {
         };
         println!(
             "  {label:>9}  {:>14} {:>14} {:>14} {:>14}",
-            sum[0], sum[1], sum[2], sum[3]
+            crate::text::count(sum[0]),
+            crate::text::count(sum[1]),
+            crate::text::count(sum[2]),
+            crate::text::count(sum[3])
         );
         d = end + 1;
     }
     println!(
         "  {:>9}  {:>14} {:>14} {:>14} {:>14}   (a side without hands: the game is over, 0)",
-        "no hand", over[0], over[1], over[2], over[3]
+        "no hand",
+        crate::text::count(over[0]),
+        crate::text::count(over[1]),
+        crate::text::count(over[2]),
+        crate::text::count(over[3])
     );
 }
 

@@ -30,50 +30,55 @@ const CODES: &str = "L: Left wins whoever starts; R: Right wins whoever starts; 
 #[derive(Args, Debug)]
 pub(super) struct TwoHandsArgs {
     /// The finger count n (a hand holds 1..=n fingers, F = n + 1).
-    #[arg(long = "n", value_name = "N", default_value_t = 4)]
+    #[arg(
+        long = "n",
+        value_name = "N",
+        default_value_t = 4,
+        help_heading = "Rules"
+    )]
     n: u32,
     /// Rollover: `x + y` taken modulo n + 1; a hand dies only at exactly 0.
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules")]
     rollover: bool,
     /// Splits: a player may move fingers between their two live hands instead of
     /// attacking (both stay alive).
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules")]
     transfer: bool,
     /// Revivals: a player may move fingers from a live hand onto a dead one.
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules")]
     divide: bool,
     /// Revivals only by halving an even hand (implies --divide).
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules")]
     even_divide: bool,
     /// Merges: a live hand may give all its fingers to your other live hand
     /// and die (a "suicide"; allowed with or without --transfer).
-    #[arg(long)]
+    #[arg(long, help_heading = "Rules")]
     suicide: bool,
     /// Output format: text (a summary and the grid of outcome classes), or one
     /// line per position with its value (markdown, csv).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
     format: Format,
     /// Print JSON: {"n", "variant", "description", "ruleset", "sides", "counts", "positions": [{"position",
     /// "left", "right", "value", "outcome", "left_first", "right_first", "stopper",
     /// "stopper_sided"}]} (instead of a --format).
-    #[arg(long, conflicts_with = "format")]
+    #[arg(long, conflicts_with = "format", help_heading = "Output")]
     json: bool,
     /// Draw the grid of outcome classes as a PNG picture (rows: Left's hands,
     /// columns: Right's hands).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     png: Option<String>,
     /// Draw it as an SVG picture.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     svg: Option<String>,
     /// Stop with an error after this many steps of loopy work (the count the
     /// progress shows; about six million a second). Unbounded by default.
-    #[arg(long, value_name = "STEPS")]
+    #[arg(long, value_name = "STEPS", help_heading = "Limits")]
     max_work: Option<u64>,
     /// Print the computing time on stderr.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     time: bool,
     /// No progress indicator.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = "Output")]
     quiet: bool,
 }
 
@@ -283,9 +288,9 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         Format::Text => {
             println!("Two hands a side, n = {n}: {}", rules.describe());
             println!(
-                "{} positions, {} distinct values: {stoppers} stopper{}, {sided} sided values s & t (not stoppers), {unsided} not found to be stopper-sided",
-                all.len(),
-                distinct.len(),
+                "{}, {} distinct values: {stoppers} stopper{}, {sided} sided values s & t (not stoppers), {unsided} not found to be stopper-sided",
+                crate::text::counted(all.len() as u64, "position"),
+                crate::text::count(distinct.len() as u64),
                 super::super::plural(stoppers as u64)
             );
             let summary: Vec<String> = Outcome::ALL
