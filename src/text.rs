@@ -44,11 +44,12 @@ mod tests {
 
     #[test]
     fn groups_and_plurals() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1000), "1,000");
-        assert_eq!(count(25_050_025), "25,050,025");
+        assert_eq!(count(0u64), "0");
+        assert_eq!(count(999u64), "999");
+        assert_eq!(count(1000u64), "1,000");
+        assert_eq!(count(25_050_025u64), "25,050,025");
         assert_eq!(count(u64::MAX), "18,446,744,073,709,551,615");
+        assert_eq!(count(u128::MAX).len(), 39 + 12);
         assert_eq!(counted(1, "puzzle"), "1 puzzle");
         assert_eq!(counted(0, "puzzle"), "0 puzzles");
         assert_eq!(counted(1234, "position"), "1,234 positions");
