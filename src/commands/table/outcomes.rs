@@ -184,7 +184,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
     if args.time {
         eprintln!(
             "solved {} positions of (x|y)_{n} with up to {h} hand{} a side in {:.3} s",
-            crate::text::count(atlas.len() as u64),
+            crate::text::count(atlas.len()),
             super::super::plural(h as u64),
             clock.elapsed().as_secs_f64()
         );
