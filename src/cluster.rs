@@ -64,12 +64,16 @@ impl Drop for Children {
 /// cells in `dir`, and writes the solution file `out`.
 /// With `explore`, the workers then explore from the start and count the
 /// outcomes of the positions reached (`WorkerReport::reach`).
+/// With `checkpoint_every` the workers write checkpoints (see
+/// `chopsticks_distributed::checkpoint`) in `dir`; a solve started again with
+/// the same arguments after a lost process resumes from them.
 pub fn solve_on_loopback(
     rules: &Ruleset,
     workers: usize,
     dir: &Path,
     out: &Path,
     explore: bool,
+    checkpoint_every: Option<u64>,
 ) -> Result<Vec<WorkerReport>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // Free ports: bound, noted, released just before the workers bind them.
@@ -99,6 +103,10 @@ pub fn solve_on_loopback(
             .arg(&hostfile)
             .args(["--process", &process.to_string()])
             .args(explore.then_some("--explore"))
+            .args(match checkpoint_every {
+                Some(s) => vec!["--checkpoint-every".to_string(), s.to_string()],
+                None => vec!["--no-checkpoints".to_string()],
+            })
             .arg("--dir")
             .arg(dir)
             .stdin(Stdio::null())
@@ -130,10 +138,30 @@ pub fn solve_on_loopback(
                             !l.starts_with("awaiting connections") && !l.contains("retrying")
                         })
                         .collect();
-                    bail!(
-                        "worker process {k} failed ({status}): {}",
-                        err.join(" ").trim()
-                    );
+                    // Stop the others before saying what to run next.
+                    for other in children.0.iter_mut() {
+                        let _ = other.kill();
+                        let _ = other.wait();
+                    }
+                    let next = match (
+                        checkpoint_every,
+                        chopsticks_distributed::last_common_level(dir, workers),
+                    ) {
+                        (Some(_), Some(level)) => format!(
+                            "; run the same command again: it resumes from level {level} (every worker's checkpoint, in {})",
+                            dir.display()
+                        ),
+                        (Some(_), None) => {
+                            "; no level was checkpointed yet: run the same command again to start over".to_string()
+                        }
+                        (None, _) => "; without --save nothing is kept to resume from: run it again with --save FILE to make it resumable".to_string(),
+                    };
+                    let said = err.join(" ");
+                    let said = match said.trim() {
+                        "" => String::new(),
+                        text => format!(": {text}"),
+                    };
+                    bail!("worker process {k} failed ({status}){said}{next}");
                 }
             }
         }
@@ -221,13 +249,14 @@ pub fn check_addresses(addresses: &[String], hostfile: &Path) -> Result<()> {
 
 /// Turns timely's panic on a lost connection (another worker process ended)
 /// into one line and exit status 1, instead of a panic report.
-pub fn one_line_on_lost_connection() {
+/// `next` says what to run then.
+pub fn one_line_on_lost_connection(next: String) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let message = crate::panic_message(info);
         if message.contains("timely communication error") || message.contains("poisoned") {
             eprintln!(
-                "error: the cluster: lost the connection to another worker process (did it stop?): {message}"
+                "error: the cluster: lost the connection to another worker process (did it stop?): {message}; {next}"
             );
             std::process::exit(1);
         }

@@ -73,6 +73,18 @@ struct WorkerArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     #[arg(help_heading = "Cluster")]
     connect_timeout: u64,
+    /// Write a checkpoint of this process's workers at the first level
+    /// boundary after this many seconds since the last (0: at every level),
+    /// all workers at the same level. Started again with the same arguments
+    /// after a process was lost, every worker resumes from the last level all
+    /// of them checkpointed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    #[arg(help_heading = "Cluster")]
+    checkpoint_every: u64,
+    /// Write no checkpoints (a lost process then means starting over).
+    #[arg(long, conflicts_with = "checkpoint_every")]
+    #[arg(help_heading = "Cluster")]
+    no_checkpoints: bool,
     /// End when the process that started this one ends (`solve --workers`).
     #[arg(long, hide = true)]
     exit_with_parent: bool,
@@ -111,7 +123,10 @@ fn worker(args: &WorkerArgs) -> Result<()> {
     if args.dir.exists() && !args.dir.is_dir() {
         anyhow::bail!("--dir {}: not a directory", args.dir.display());
     }
-    crate::cluster::one_line_on_lost_connection();
+    crate::cluster::one_line_on_lost_connection(format!(
+        "start every worker again with the same arguments: they resume from the last level all of them checkpointed (in {} on each host)",
+        args.dir.display()
+    ));
     let started = Arc::new(AtomicBool::new(false));
     crate::cluster::watch(
         Arc::clone(&started),
@@ -123,15 +138,22 @@ fn worker(args: &WorkerArgs) -> Result<()> {
             chopsticks_rules::PositionIndex::new(&rules)
                 .map(|index| index.rank(&chopsticks_rules::Position::start(&rules)))
         });
-        let start = start.transpose()?;
+        let options = chopsticks_distributed::RunOptions {
+            explore_from: start.transpose()?,
+            checkpoint_every: (!args.no_checkpoints)
+                .then(|| Duration::from_secs(args.checkpoint_every)),
+        };
         Ok::<_, anyhow::Error>(chopsticks_distributed::run_watched(
-            &rules, config, &args.dir, start, started,
+            &rules, config, &args.dir, &options, started,
         )?)
     })?;
     if args.json {
         super::print_json(&json!({ "workers": reports }));
     } else if !args.quiet {
         for r in &reports {
+            if let Some(level) = r.resumed_from {
+                println!("worker {}: resumed from level {level}", r.worker);
+            }
             println!(
                 "worker {} of {}: positions {} to {}, {} updates sent, {} levels, cells in {}",
                 r.worker,

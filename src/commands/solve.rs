@@ -110,13 +110,18 @@ struct Method {
     updates: Option<Vec<u64>>,
 }
 
-/// Solves with `workers` processes of the distributed solver on loopback.
+/// Solves with `workers` processes of the distributed solver on loopback. With
+/// `save`, the workers write checkpoints every `checkpoint_every` seconds in the
+/// work directory beside it, and a solve started again after a lost process
+/// resumes from them.
+#[allow(clippy::too_many_arguments)]
 fn solve_by_workers(
     rules: &Ruleset,
     workers: usize,
     save: Option<&Path>,
     memory: Option<u64>,
     explore: bool,
+    checkpoint_every: u64,
     quiet: bool,
 ) -> Result<(Solved, Method)> {
     if rules.players() != 2 {
@@ -148,8 +153,19 @@ fn solve_by_workers(
         quiet,
     );
     let spinner = progress::counter("solving with workers", quiet);
-    let reports = crate::cluster::solve_on_loopback(rules, workers, &dir, &out, explore);
+    let reports = crate::cluster::solve_on_loopback(
+        rules,
+        workers,
+        &dir,
+        &out,
+        explore,
+        save.map(|_| checkpoint_every),
+    );
     spinner.finish_and_clear();
+    if reports.is_err() && temporary {
+        // Nothing to resume from without --save: leave nothing behind.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     let reports = reports?;
     let _ = std::fs::remove_dir_all(&dir);
     let graph = crate::workload::graph_for_exploring(rules, quiet)?;
@@ -475,6 +491,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 args.save.as_deref(),
                 args.memory,
                 explored && args.start.is_none() && !args.explore_on_disk,
+                args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
                 args.output.quiet,
             )?;
             (s, prepared, method)
@@ -625,8 +642,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "memory_budget": plan.budget,
                 "in_memory_bytes": plan.in_memory_bytes,
                 "parts": method.report.as_ref().map(|r| r.parts),
-                "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from),
-                "checkpoints": method.report.as_ref().map(|r| r.checkpoints),
+                "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from)
+                    .or(method.workers.as_ref().and_then(|w| w.iter().find_map(|r| r.resumed_from))),
+                "checkpoints": method.report.as_ref().map(|r| r.checkpoints)
+                    .or(method.workers.as_ref().map(|w| w.iter().map(|r| r.checkpoints).max().unwrap_or(0))),
+                "checkpoint_seconds": method.workers.as_ref()
+                    .map(|w| w.iter().map(|r| r.checkpoint_seconds).fold(0.0, f64::max)),
                 "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
                 "kept_files": method.report.as_ref().map(|r| r.kept_files),
                 "workers": method.workers.as_ref().map(|w| w.len()),
@@ -806,6 +827,24 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     if let Some(pass) = method.report.as_ref().and_then(|r| r.resumed_from) {
         println!("Resumed:              from the checkpoint at remoteness {pass}");
+    }
+    if let Some(workers) = &method.workers {
+        if let Some(level) = workers.iter().find_map(|r| r.resumed_from) {
+            println!("Resumed:              from level {level}, every worker's checkpoint");
+        }
+        let most = workers.iter().map(|r| r.checkpoints).max().unwrap_or(0);
+        if most > 0 {
+            let seconds = workers
+                .iter()
+                .map(|r| r.checkpoint_seconds)
+                .fold(0.0, f64::max);
+            let bytes: u64 = workers.iter().map(|r| r.checkpoint_bytes).sum();
+            println!(
+                "Checkpoints:          {} by each worker, {seconds:.3} s at most for one, {} written in all",
+                text::count(most),
+                human_bytes(bytes)
+            );
+        }
     }
     if let Some(path) = &args.save {
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);

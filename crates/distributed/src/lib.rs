@@ -22,6 +22,13 @@
 //! Each worker then writes its cells to a file; [`assemble`] turns the files
 //! into a solution file ([`chopsticks_solve::file`]).
 //!
+//! **Surviving a lost process.** With [`RunOptions::checkpoint_every`], the
+//! workers write checkpoints of their state at a level boundary every so
+//! often, all at the same level (a consistent cut: see [`checkpoint`]). A
+//! solve started again with the same rules, workers and directories first
+//! agrees, through a small dataflow, on the last level every worker has a
+//! checkpoint of, and resumes from there: the table is the same, bit for bit.
+//!
 //! **Why timely.** It runs the same binary as several processes that connect
 //! over TCP from a list of addresses (one per process, the same list for all),
 //! with no daemon, no system library and no launcher of its own to install
@@ -35,6 +42,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use chopsticks_rules::Ruleset;
 use chopsticks_solve::retrograde::{
@@ -51,6 +59,26 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, ConnectLoop, Feedback};
 
 pub use timely::{CommunicationConfig, Config, WorkerConfig};
+
+pub mod checkpoint;
+pub use checkpoint::last_common_level;
+
+/// How a distributed solve runs, besides its rules, its cluster and its
+/// directory.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// After the solve, explore from this position (an index) and count the
+    /// outcomes of the positions reached ([`WorkerReport::reach`]).
+    pub explore_from: Option<u64>,
+    /// Write a checkpoint at the first level boundary after this much time has
+    /// passed since the last one (zero: at every level); `None`: no
+    /// checkpoints. A solve resumes from the checkpoints it finds either way.
+    pub checkpoint_every: Option<Duration>,
+}
+
+/// The mark of a checkpoint request among the messages (a parent update is
+/// `parent · 2 + kind`, far below it): `REQUEST | w` asks worker `w`.
+const REQUEST: u64 = 1 << 63;
 
 /// What can stop a distributed solve.
 #[derive(Debug, Error)]
@@ -127,6 +155,16 @@ pub struct WorkerReport {
     pub reach: Option<ReachCounts>,
     /// The ruleset (checked by [`assemble`]).
     pub ruleset: Ruleset,
+    /// The level the solve resumed from (after a lost process), if it did.
+    #[serde(default)]
+    pub resumed_from: Option<u32>,
+    /// Checkpoints written, the seconds they took and their bytes.
+    #[serde(default)]
+    pub checkpoints: u32,
+    #[serde(default)]
+    pub checkpoint_seconds: f64,
+    #[serde(default)]
+    pub checkpoint_bytes: u64,
 }
 
 /// The positions of a worker's range reachable from the start, by their value
@@ -249,6 +287,26 @@ impl Part {
             tiles,
             messages: 0,
             levels: 0,
+        }
+    }
+
+    /// A worker's state restored from its checkpoint.
+    fn restored(
+        graph: Arc<Graph>,
+        map: Arc<TileMap>,
+        first: u64,
+        state: checkpoint::State,
+    ) -> Part {
+        let tiles = map.tiles_in(first, state.header.len);
+        Part {
+            graph,
+            map,
+            first,
+            cells: state.cells,
+            tiles,
+            marks: state.marks,
+            messages: state.header.messages,
+            levels: state.header.levels,
         }
     }
 
@@ -467,30 +525,104 @@ pub fn run(
     dir: &Path,
     explore_from: Option<u64>,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
+    let options = RunOptions {
+        explore_from,
+        checkpoint_every: None,
+    };
     run_watched(
         rules,
         config,
         dir,
-        explore_from,
+        &options,
         Arc::new(AtomicBool::new(false)),
     )
 }
 
-/// [`run`], setting `started` once this process's workers are connected to
-/// every other process and start (for a watchdog on the connections).
+/// The levels after which every worker has a checkpoint, agreed through a
+/// dataflow: each worker sends the levels it holds (`mine`) to every worker, and
+/// each then finds the same last common one (0: none, start from scratch).
+fn agree_on_level(worker: &mut timely::worker::Worker, mine: &[u32]) -> u32 {
+    let (index, peers) = (worker.index() as u64, worker.peers() as u64);
+    let received = Rc::new(RefCell::new(Vec::<u64>::new()));
+    let sink = Rc::clone(&received);
+    let mine = mine.to_vec();
+    worker.dataflow::<u32, _, _>(move |scope| {
+        let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
+        stream
+            .unary_frontier::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(
+                // `target · 2^48 + sender · 2^32 + level`, to its target.
+                Exchange::new(|m: &u64| m >> 48),
+                "Agree",
+                move |cap, _info| {
+                    let mut cap = Some(cap);
+                    move |(input, _frontier), output| {
+                        if let Some(cap) = cap.take() {
+                            let mut session = output.session(&cap);
+                            for target in 0..peers {
+                                for &level in &mine {
+                                    session.give(target << 48 | index << 32 | u64::from(level));
+                                }
+                            }
+                        }
+                        input.for_each_stamp(|_, data| {
+                            for batch in data {
+                                sink.borrow_mut().append(batch);
+                            }
+                        });
+                    }
+                },
+            )
+            .connect_loop(handle);
+    });
+    while worker.step_or_park(None) {}
+    let mut holders: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+    for m in received.borrow().iter() {
+        let sender = (m >> 32) & 0xffff;
+        holders.entry(*m as u32).or_default().push(sender);
+    }
+    holders
+        .into_iter()
+        .filter(|(_, senders)| {
+            let mut s = senders.clone();
+            s.sort_unstable();
+            s.dedup();
+            s.len() as u64 == peers
+        })
+        .map(|(level, _)| level)
+        .max()
+        .unwrap_or(0)
+}
+
+/// What a worker's checkpoints cost: how many, the seconds and bytes written.
+#[derive(Default)]
+struct CheckpointCost {
+    count: u32,
+    seconds: f64,
+    bytes: u64,
+}
+
+/// [`run`] with its options, setting `started` once this process's workers are
+/// connected to every other process and start (for a watchdog on the
+/// connections).
 pub fn run_watched(
     rules: &Ruleset,
     config: Config,
     dir: &Path,
-    explore_from: Option<u64>,
+    options: &RunOptions,
     started: Arc<AtomicBool>,
 ) -> Result<Vec<WorkerReport>, DistributedError> {
     if rules.players() != 2 {
         return Err(SolveError::Players(rules.players()).into());
     }
     let graph = Arc::new(Graph::new(rules)?);
+    if graph.count() >= REQUEST >> 1 {
+        return Err(DistributedError::Cluster(format!(
+            "{} positions: more than the messages of the distributed solver can address",
+            graph.count()
+        )));
+    }
     let map = Arc::new(tiles_to_solve(&graph)?);
-    if let Some(start) = explore_from {
+    if let Some(start) = options.explore_from {
         if start >= graph.count() {
             return Err(DistributedError::Cluster(format!(
                 "the start {start} is outside the index ({} positions)",
@@ -498,7 +630,8 @@ pub fn run_watched(
             )));
         }
     }
-    let start = explore_from;
+    let start = options.explore_from;
+    let every = options.checkpoint_every;
     std::fs::create_dir_all(dir).map_err(file_error(dir))?;
     let dir = dir.to_path_buf();
     let rules = rules.clone();
@@ -511,6 +644,9 @@ pub fn run_watched(
         let starts: Vec<u64> = ranges.iter().map(|r| r.0).collect();
         let starts_again = starts.clone();
         let (first, len) = ranges[index];
+        // This worker's results of an earlier run are stale.
+        let _ = std::fs::remove_file(cells_path(&dir, index));
+        let _ = std::fs::remove_file(report_path(&dir, index));
         // A barrier: a dataflow that ends only when every worker has run it, so
         // that the clocks start together (timely's processes connect one after
         // another, a second apart at worst).
@@ -528,19 +664,49 @@ pub fn run_watched(
                 .connect_loop(handle);
         });
         while worker.step_or_park(None) {}
-        let clock = std::time::Instant::now();
-        let part = Rc::new(RefCell::new(Part::new(
-            Arc::clone(&graph),
-            Arc::clone(&map),
+        let clock = Instant::now();
+        // Resume from the last level every worker has a sound checkpoint of.
+        let expected = checkpoint::Header {
+            ruleset: rules.clone(),
+            worker: index,
+            workers: peers,
             first,
             len,
-        )));
+            tiles: map.tiles_in(first, len).len() as u64,
+            level: 0,
+            messages: 0,
+            levels: 0,
+        };
+        let sound: Vec<u32> = checkpoint::levels(&dir, index)
+            .into_iter()
+            .filter(|&level| level > 0 && checkpoint::read(&dir, &expected, level).is_some())
+            .collect();
+        let mut resume = agree_on_level(worker, &sound);
+        checkpoint::remove(&dir, index, Some(resume));
+        let restored = (resume > 0)
+            .then(|| checkpoint::read(&dir, &expected, resume))
+            .flatten();
+        if restored.is_none() {
+            // Gone since it was read (every worker then starts over, as a
+            // worker without checkpoints would make them).
+            resume = 0;
+        }
+        let part = Rc::new(RefCell::new(match restored {
+            Some(state) => Part::restored(Arc::clone(&graph), Arc::clone(&map), first, state),
+            None => Part::new(Arc::clone(&graph), Arc::clone(&map), first, len),
+        }));
         let state = Rc::clone(&part);
         let failed = Rc::new(RefCell::new(None::<String>));
         let failure = Rc::clone(&failed);
+        let cost = Rc::new(RefCell::new(CheckpointCost::default()));
+        let spent = Rc::clone(&cost);
+        let checkpoint_dir = dir.clone();
         worker.dataflow::<u32, _, _>(move |scope| {
             let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
             let owner = move |m: &u64| {
+                if m & REQUEST != 0 {
+                    return m & !REQUEST;
+                }
                 let p = m >> 1;
                 (starts.partition_point(|&s| s <= p) - 1) as u64
             };
@@ -549,10 +715,35 @@ pub fn run_watched(
                     let mut start = Some(start);
                     // Updates received, by the level they resolve at.
                     let mut pending: BTreeMap<u32, (Capability<u32>, Vec<u64>)> = BTreeMap::new();
+                    let mut last_checkpoint = Instant::now();
+                    // Visits `level` and sends its updates, then asks every
+                    // worker for a checkpoint at the next level when one is due
+                    // (and the solve goes on: this level sent something).
+                    let visit = move |part: &mut Part,
+                                      level: u32,
+                                      last: &Instant,
+                                      give: &mut dyn FnMut(u64)| {
+                        let mut sent = false;
+                        part.visit(level, &mut |m| {
+                            sent = true;
+                            give(m);
+                        });
+                        if sent && every.is_some_and(|e| last.elapsed() >= e) {
+                            for w in 0..peers as u64 {
+                                give(REQUEST | w);
+                            }
+                        }
+                    };
                     move |(input, frontier), output| {
                         if let Some(cap) = start.take() {
+                            let cap = cap.delayed(&resume);
                             let mut session = output.session(&cap);
-                            state.borrow_mut().visit(0, &mut |m| session.give(m));
+                            visit(
+                                &mut state.borrow_mut(),
+                                resume,
+                                &last_checkpoint,
+                                &mut |m| session.give(m),
+                            );
                         }
                         input.for_each_stamp(|cap, data| {
                             let Some(cap) = cap.retain_least(0) else {
@@ -570,6 +761,10 @@ pub fn run_watched(
                                 break;
                             }
                             let (cap, updates) = pending.remove(&level).expect("present");
+                            if failure.borrow().is_some() {
+                                // This worker has failed: it sends nothing more.
+                                continue;
+                            }
                             if level > MAX_LEVEL {
                                 failure
                                     .borrow_mut()
@@ -577,11 +772,45 @@ pub fn run_watched(
                                 continue;
                             }
                             let mut part = state.borrow_mut();
+                            let mut requested = false;
                             for m in updates {
-                                part.apply(m, level);
+                                if m & REQUEST != 0 {
+                                    requested = true;
+                                } else {
+                                    part.apply(m, level);
+                                }
+                            }
+                            if requested {
+                                let clock = Instant::now();
+                                let header = checkpoint::Header {
+                                    level,
+                                    messages: part.messages,
+                                    levels: part.levels,
+                                    ..expected.clone()
+                                };
+                                match checkpoint::write(
+                                    &checkpoint_dir,
+                                    &header,
+                                    &part.cells,
+                                    &part.marks,
+                                ) {
+                                    Ok(bytes) => {
+                                        let mut c = spent.borrow_mut();
+                                        c.count += 1;
+                                        c.bytes += bytes;
+                                        c.seconds += clock.elapsed().as_secs_f64();
+                                        last_checkpoint = Instant::now();
+                                    }
+                                    Err(message) => {
+                                        failure.borrow_mut().get_or_insert(format!(
+                                            "worker {index}, level {level}: {message}"
+                                        ));
+                                        continue;
+                                    }
+                                }
                             }
                             let mut session = output.session(&cap);
-                            part.visit(level, &mut |m| session.give(m));
+                            visit(&mut part, level, &last_checkpoint, &mut |m| session.give(m));
                         }
                     }
                 })
@@ -595,6 +824,7 @@ pub fn run_watched(
         let reach = start.map(|start| explore(worker, &graph, &part, starts_again.clone(), start));
         let part = part.borrow();
         let bytes: Vec<u8> = part.cells.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let cost = cost.borrow();
         let report = WorkerReport {
             worker: index,
             workers: peers,
@@ -607,13 +837,24 @@ pub fn run_watched(
             cells_crc: crc32fast::hash(&bytes),
             ruleset: rules.clone(),
             reach,
+            resumed_from: (resume > 0).then_some(resume),
+            checkpoints: cost.count,
+            checkpoint_seconds: cost.seconds,
+            checkpoint_bytes: cost.bytes,
         };
-        let write = || -> std::io::Result<()> {
-            std::fs::write(cells_path(&dir, index), &bytes)?;
-            let text = serde_json::to_vec_pretty(&report).expect("serialises");
-            std::fs::write(report_path(&dir, index), text)
+        let cells = cells_path(&dir, index);
+        let report_file = report_path(&dir, index);
+        let write = |path: &Path, bytes: &[u8]| {
+            chopsticks_files::write_atomically(path, bytes)
+                .map_err(|e| format!("worker {index}: {}", checkpoint::with_cause(&e)))
         };
-        write().map_err(|e| format!("worker {index}: {e}"))?;
+        write(&cells, &bytes)?;
+        write(
+            &report_file,
+            &serde_json::to_vec_pretty(&report).expect("serialises"),
+        )?;
+        // Done: the checkpoints are of no more use.
+        checkpoint::remove(&dir, index, None);
         Ok(report)
     })
     .map_err(DistributedError::Cluster)?;

@@ -1185,7 +1185,7 @@ function drawPuzzle() {
     b.className = "small";
     b.id = `puzzle-play-${id}`;
     b.textContent = "Play it";
-    const line = { ...m.line, start: v.position, steps: [{ player: v.player, move: m.move, position: m.position }, ...m.line.steps] };
+    const line = { ...m.line, start: v.position, steps: [{ player: v.player, move: m.move, position: m.to }, ...m.line.steps] };
     b.addEventListener("click", () => startPreview(title, line).catch(showError));
     p.append(" ", b);
     lines.appendChild(p);

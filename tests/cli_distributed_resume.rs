@@ -1,0 +1,262 @@
+//! A distributed solve survives a lost process: one of three worker processes
+//! killed with SIGKILL mid-solve ends the others promptly with a message that
+//! says what to run; started again with the same arguments the solve resumes
+//! from the last level every worker checkpointed, and the saved file is the
+//! uninterrupted solve's, byte for byte. Once through `solve --workers 3`, once
+//! through `cluster worker` processes from a hostfile on loopback.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::text;
+
+/// Rules whose distributed solve takes some seconds here, over many levels.
+const RULES: [&str; 6] = ["--preset", "standard", "--hands", "5", "--fingers", "10"];
+
+fn start(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child`, killing it (and failing) after `limit`.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Output {
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{what} ran for more than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Waits until `dir` holds a checkpoint of every one of `workers` workers at a
+/// level past the first, and returns that level.
+fn wait_for_checkpoints(dir: &Path, workers: usize) -> u32 {
+    let clock = Instant::now();
+    loop {
+        if let Some(level) = chopsticks_levels(dir, workers) {
+            return level;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(120),
+            "no checkpoint of every worker appeared in {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The last level every worker has a checkpoint file of (by the names), past
+/// level 2.
+fn chopsticks_levels(dir: &Path, workers: usize) -> Option<u32> {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let of = |w: usize| -> Vec<u32> {
+        let prefix = format!("checkpoint-{w}-");
+        names
+            .iter()
+            .filter_map(|n| n.strip_prefix(&prefix)?.strip_suffix(".bin")?.parse().ok())
+            .collect()
+    };
+    let mut common = of(0);
+    for w in 1..workers {
+        let mine = of(w);
+        common.retain(|l| mine.contains(l));
+    }
+    common.into_iter().filter(|&l| l > 2).max()
+}
+
+/// The process ids of the running `cluster worker` processes of `dir`, by
+/// process number, read from /proc.
+fn worker_pids(dir: &Path) -> Vec<(usize, u32)> {
+    let dir = text(dir);
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let words: Vec<String> = cmdline
+            .split(|&b| b == 0)
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect();
+        let is_worker = words
+            .windows(2)
+            .any(|w| w[0] == "cluster" && w[1] == "worker")
+            && words.iter().any(|w| w == dir);
+        if !is_worker {
+            continue;
+        }
+        if let Some(k) = words.iter().position(|w| w == "--process") {
+            if let Some(n) = words.get(k + 1).and_then(|n| n.parse().ok()) {
+                found.push((n, pid));
+            }
+        }
+    }
+    found
+}
+
+fn kill(pid: u32) {
+    let done = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(done.success());
+}
+
+/// The uninterrupted solve's file.
+fn uninterrupted(dir: &Path) -> Vec<u8> {
+    let save = dir.join("uninterrupted.sol");
+    let mut args = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--save", text(&save), "-q", "--no-reachable"]);
+    let out = finish(start(&args), Duration::from_secs(300), "the solve");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&save).unwrap()
+}
+
+#[test]
+fn solve_workers_resumes_after_a_worker_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = uninterrupted(dir.path());
+    let save = dir.path().join("w.sol");
+    let cells = PathBuf::from(format!("{}.cluster", save.display()));
+    let mut args = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--workers", "3", "--save", text(&save), "-q"]);
+    args.extend(["--checkpoint-every", "0", "--no-reachable", "--json"]);
+    let solving = start(&args);
+    let level = wait_for_checkpoints(&cells, 3);
+    let pids = worker_pids(&cells);
+    let (_, victim) = *pids
+        .iter()
+        .find(|(n, _)| *n == 1)
+        .expect("worker process 1");
+    kill(victim);
+    // The others end promptly, and the message says what to run.
+    let out = finish(solving, Duration::from_secs(30), "the interrupted solve");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("worker process 1"), "{err}");
+    assert!(err.contains("run the same command again"), "{err}");
+    assert!(err.contains("resumes from level"), "{err}");
+    let clock = Instant::now();
+    while !worker_pids(&cells).is_empty() {
+        assert!(
+            clock.elapsed() < Duration::from_secs(10),
+            "workers still running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!save.exists());
+    // Again, the same command: it resumes, and the file is the same.
+    let out = finish(start(&args), Duration::from_secs(300), "the resumed solve");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let resumed = v["resumed_from"].as_u64().expect("resumed");
+    assert!(resumed >= u64::from(level), "{v}");
+    assert_eq!(std::fs::read(&save).unwrap(), want);
+    // Nothing is left of the work directory.
+    assert!(!cells.exists());
+}
+
+#[test]
+fn cluster_workers_resume_after_one_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = uninterrupted(dir.path());
+    let ports: Vec<String> = (0..3)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    let hostfile = dir.path().join("hosts");
+    std::fs::write(&hostfile, ports.join("\n") + "\n").unwrap();
+    let cells = dir.path().join("cells");
+    let arguments = |process: usize| -> Vec<String> {
+        let mut args: Vec<String> = vec!["cluster".into(), "worker".into()];
+        args.extend(RULES.iter().map(|s| s.to_string()));
+        args.extend(
+            [
+                "--hostfile",
+                text(&hostfile),
+                "--process",
+                &process.to_string(),
+                "--dir",
+                text(&cells),
+                "--checkpoint-every",
+                "0",
+                "--json",
+            ]
+            .map(String::from),
+        );
+        args
+    };
+    let launch = |process: usize| {
+        let args = arguments(process);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        start(&args)
+    };
+    let workers: Vec<Child> = (0..3).map(launch).collect();
+    wait_for_checkpoints(&cells, 3);
+    let mut workers: Vec<Option<Child>> = workers.into_iter().map(Some).collect();
+    let mut victim = workers[1].take().unwrap();
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    // The other two end promptly with a message that says how to resume.
+    for (k, w) in workers.into_iter().enumerate() {
+        let Some(w) = w else { continue };
+        let out = finish(w, Duration::from_secs(30), "a worker that lost its peer");
+        assert!(!out.status.success(), "worker {k} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("start every worker again"),
+            "worker {k}: {err}"
+        );
+    }
+    // Every worker again, with the same arguments.
+    let workers: Vec<Child> = (0..3).map(launch).collect();
+    for (k, w) in workers.into_iter().enumerate() {
+        let out = finish(w, Duration::from_secs(300), "a resumed worker");
+        assert!(
+            out.status.success(),
+            "worker {k}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["workers"][0]["resumed_from"].as_u64().is_some(), "{v}");
+    }
+    let save = dir.path().join("assembled.sol");
+    let mut args = vec!["cluster", "assemble"];
+    args.extend(RULES);
+    args.extend(["--dir", text(&cells), "--save", text(&save)]);
+    let out = finish(start(&args), Duration::from_secs(120), "assemble");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&save).unwrap(), want);
+}
