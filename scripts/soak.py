@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""A soak of `chopsticks serve`: a mixed load on loopback for a fixed time.
+
+Starts the server (the release binary, or --binary), then for --seconds (1800 by
+default; bounded, and by --max-requests too) keeps --clients client threads busy
+with a mix of what a real page and real scripts ask:
+
+  positions  GET …/positions/?p=…   random reachable positions of several variants
+  strategy   GET …/strategy
+  review     POST …/review          a game record (a random legal game)
+  puzzles    GET …/puzzles?count=…&seed=…
+  value      GET /api/v1/value?expr=…
+  bad        malformed or impossible requests, which must be answered 4xx
+  slow       a client that sends half a request head and stalls: the server
+             must close it (header timeout), not wait for ever
+
+Every --sample seconds it reads the server's resident memory (VmRSS). At the end
+it prints a JSON summary: requests by kind and status, latency percentiles,
+resident memory after the warm-up and at the end, and every answer that was not
+the client's fault (5xx, a dropped connection on a good request). The exit
+status is 1 when there was such an answer or when the resident memory grew by
+more than --max-growth (a fraction, 0.10 by default) after the warm-up.
+
+Usage: scripts/soak.py [--seconds 1800] [--clients 16] [--binary target/release/chopsticks]
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+VARIANTS = ["standard", "rollover", "simple", "standard.p3", "rahman", "standard.h3.f6"]
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.counts = {}
+        self.latencies = []
+        self.not_client = []
+
+    def add(self, kind, status, seconds, detail=None):
+        with self.lock:
+            key = f"{kind} {status}"
+            self.counts[key] = self.counts.get(key, 0) + 1
+            if kind != "slow":
+                self.latencies.append(seconds)
+            if detail is not None and len(self.not_client) < 50:
+                self.not_client.append(detail)
+
+    def total(self):
+        with self.lock:
+            return sum(self.counts.values())
+
+
+def request(conn, method, path, body=None):
+    headers = {"Connection": "keep-alive"}
+    if body is not None:
+        headers["Content-Type"] = "text/plain"
+    conn.request(method, path, body=body, headers=headers)
+    r = conn.getresponse()
+    data = r.read()
+    return r.status, data
+
+
+class Client(threading.Thread):
+    def __init__(self, host, port, stats, deadline, budget, seed, slow_only=False):
+        super().__init__(daemon=True)
+        self.slow_only = slow_only
+        self.host, self.port = host, port
+        self.stats, self.deadline, self.budget = stats, deadline, budget
+        self.rng = random.Random(seed)
+        self.conn = None
+        # Each variant's start, as the API gives it.
+        self.known = {}
+        for v in VARIANTS:
+            status, data = request(self.connect(), "GET", f"/api/v1/chopsticks/{v}")
+            self.known[v] = [json.loads(data)["startPosition"]]
+
+    def connect(self):
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        return self.conn
+
+    def good(self, kind, method, path, body=None):
+        t = time.monotonic()
+        try:
+            status, data = request(self.connect(), method, path, body)
+        except Exception as e:  # a dropped connection on a good request
+            self.conn = None
+            self.stats.add(kind, "dropped", time.monotonic() - t, f"{kind} {path}: {e!r}")
+            return None
+        seconds = time.monotonic() - t
+        if status >= 500:
+            self.stats.add(kind, status, seconds, f"{kind} {path}: {status} {data[:200]!r}")
+            return None
+        self.stats.add(kind, status, seconds)
+        if status != 200:
+            return None
+        try:
+            return json.loads(data)
+        except ValueError:
+            return None
+
+    def bad(self):
+        v = self.rng.choice(VARIANTS)
+        path = self.rng.choice([
+            f"/api/v1/chopsticks/{v}/positions/?p=9x9x",
+            f"/api/v1/chopsticks/{v}/positions/?p=" + "1" * 5000,
+            "/api/v1/chopsticks/nonsense.h99/positions/?p=1111",
+            "/api/v1/chopsticks/standard.h40.f40/positions/?p=1111",
+            f"/api/v1/chopsticks/{v}/puzzles?count=abc",
+            "/api/v1/value?expr=" + urllib.parse.quote("{{{{{{"),
+            "/api/v1/nothing/here",
+            f"/api/v1/chopsticks/{v}/review?record=" + urllib.parse.quote("tap 9 9"),
+        ])
+        t = time.monotonic()
+        try:
+            status, data = request(self.connect(), "GET", path)
+        except Exception as e:
+            self.conn = None
+            self.stats.add("bad", "dropped", time.monotonic() - t, f"bad {path[:80]}: {e!r}")
+            return
+        seconds = time.monotonic() - t
+        if status >= 500 or status < 400:
+            self.stats.add("bad", status, seconds, f"bad {path[:80]}: {status} {data[:200]!r}")
+        else:
+            self.stats.add("bad", status, seconds)
+
+    def slow(self):
+        # Half a request head, then nothing: the server must close it.
+        t = time.monotonic()
+        s = socket.create_connection((self.host, self.port), timeout=60)
+        try:
+            s.sendall(b"GET /api/v1/chopsticks/standard/positions/?p=1_1111 HTTP/1.1\r\nHost: x\r\n")
+            data = s.recv(4096)  # blocks until the server answers or closes
+            seconds = time.monotonic() - t
+            status = "closed" if not data else data.split(b" ")[1].decode(errors="replace")
+            self.stats.add("slow", status, seconds)
+        except socket.timeout:
+            self.stats.add("slow", "never-closed", time.monotonic() - t,
+                           "slow: the server kept a stalled connection open for 60 s")
+        finally:
+            s.close()
+
+    def run(self):
+        while time.monotonic() < self.deadline and self.stats.total() < self.budget:
+            if self.slow_only:
+                self.slow()
+                continue
+            kind = self.rng.choices(
+                ["positions", "strategy", "review", "puzzles", "value", "bad"],
+                weights=[70, 4, 6, 4, 6, 10],
+            )[0]
+            v = self.rng.choice(VARIANTS)
+            if kind == "positions":
+                p = self.rng.choice(self.known[v])
+                data = self.good(kind, "GET", f"/api/v1/chopsticks/{v}/positions/?p={urllib.parse.quote(p)}")
+                if data and data.get("moves"):
+                    nxt = self.rng.choice(data["moves"])["position"]
+                    if len(self.known[v]) < 5000:
+                        self.known[v].append(nxt)
+                    else:
+                        self.known[v][self.rng.randrange(5000)] = nxt
+            elif kind == "strategy":
+                self.good(kind, "GET", f"/api/v1/chopsticks/{self.rng.choice(['standard', 'simple', 'rollover'])}/strategy")
+            elif kind == "review":
+                self.review(v)
+            elif kind == "puzzles":
+                self.good(kind, "GET", f"/api/v1/chopsticks/{v}/puzzles?count=5&seed={self.rng.randrange(1000)}")
+            elif kind == "value":
+                a, b = self.rng.randrange(1, 5), self.rng.randrange(1, 5)
+                expr = self.rng.choice([f"(1|{a})_{b + 1}", "{0|^[2]}", f"^ + *{a}", f"({a}|{b})_6 + *"])
+                self.good(kind, "GET", "/api/v1/value?expr=" + urllib.parse.quote(expr))
+            else:
+                self.bad()
+
+    def review(self, v):
+        # A random legal game of a few moves, played through the API.
+        p = self.known[v][0]
+        moves = []
+        for _ in range(self.rng.randrange(2, 12)):
+            data = self.good("positions", "GET", f"/api/v1/chopsticks/{v}/positions/?p={urllib.parse.quote(p)}")
+            if not data or not data.get("moves"):
+                break
+            m = self.rng.choice(data["moves"])
+            moves.append(m["move"])
+            p = m["position"]
+        record = f"variant {v}\n" + "\n".join(moves) + "\n"
+        self.good("review", "POST", f"/api/v1/chopsticks/{v}/review", body=record.encode())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=1800)
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--slow-clients", type=int, default=4)
+    ap.add_argument("--max-requests", type=int, default=50_000_000)
+    ap.add_argument("--warmup", type=float, default=None, help="seconds (default: a sixth of the run)")
+    ap.add_argument("--sample", type=float, default=10)
+    ap.add_argument("--max-growth", type=float, default=0.10)
+    ap.add_argument("--binary", default="target/release/chopsticks")
+    ap.add_argument("--memory", default="1G", help="the server's --memory")
+    ap.add_argument("--out", default=None, help="also write the summary here")
+    args = ap.parse_args()
+    warmup = args.warmup if args.warmup is not None else args.seconds / 6
+
+    server = subprocess.Popen(
+        [args.binary, "serve", "--port", "0", "--quiet", "--memory", args.memory,
+         "--header-timeout", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    m = re.search(r"http://([\d.]+):(\d+)", line)
+    if not m:
+        server.kill()
+        sys.exit(f"the server did not print its address: {line!r} {server.stderr.read()!r}")
+    host, port = m.group(1), int(m.group(2))
+    threading.Thread(target=lambda: server.stdout.read(), daemon=True).start()
+
+    stats = Stats()
+    start = time.monotonic()
+    deadline = start + args.seconds
+    clients = [Client(host, port, stats, deadline, args.max_requests, seed) for seed in range(args.clients)]
+    # Slow clients apart: each holds a stalled connection until the server closes it.
+    clients += [Client(host, port, stats, deadline, args.max_requests, 1000 + k, slow_only=True)
+                for k in range(args.slow_clients)]
+    for c in clients:
+        c.start()
+    samples = []
+    while any(c.is_alive() for c in clients):
+        time.sleep(min(args.sample, max(1.0, deadline - time.monotonic())))
+        if server.poll() is not None:
+            break
+        samples.append((round(time.monotonic() - start, 1), rss_kib(server.pid), stats.total()))
+        print(f"{samples[-1][0]:>8} s  RSS {samples[-1][1] / 1024:8.1f} MiB  {samples[-1][2]:>10} requests",
+              file=sys.stderr, flush=True)
+    alive = server.poll() is None
+    if alive:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    seconds = time.monotonic() - start
+    lat = sorted(stats.latencies)  # slow clients' waits are not latencies
+
+    def pct(q):
+        return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 2) if lat else None
+
+    after_warmup = [s for s in samples if s[0] >= warmup]
+    rss_warm = after_warmup[0][1] if after_warmup else None
+    rss_end = samples[-1][1] if samples else None
+    rss_max = max((s[1] for s in after_warmup), default=None)
+    growth = (rss_max - rss_warm) / rss_warm if rss_warm else None
+    summary = {
+        "seconds": round(seconds, 1),
+        "clients": args.clients,
+        "requests": stats.total(),
+        "requests_per_second": round(stats.total() / seconds, 1),
+        "by_kind_and_status": dict(sorted(stats.counts.items())),
+        "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "p999": pct(0.999), "max": pct(1.0)},
+        "rss_mib_after_warmup": rss_warm and round(rss_warm / 1024, 1),
+        "rss_mib_max_after_warmup": rss_max and round(rss_max / 1024, 1),
+        "rss_mib_end": rss_end and round(rss_end / 1024, 1),
+        "rss_growth_after_warmup": growth and round(growth, 4),
+        "server_survived": alive,
+        "server_exit": server.returncode,
+        "not_the_clients_fault": stats.not_client,
+        "samples": samples,
+    }
+    text = json.dumps(summary, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    ok = alive and not stats.not_client and (growth is None or growth <= args.max_growth)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
