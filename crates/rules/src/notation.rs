@@ -74,6 +74,36 @@ fn error_at(text: &str, at: usize, message: impl std::fmt::Display) -> RulesErro
     error(text, format!("at character {character}: {message}"))
 }
 
+/// An error found in `compact` (the text as typed, `original`, without its white
+/// space), said of the text as typed: quoted whole, and a character counted in
+/// it (`13 1x`: the `x` is character 5, not the 4 of `131x`).
+pub(crate) fn as_typed(e: RulesError, compact: &str, original: &str) -> RulesError {
+    let RulesError::Position { text, message } = e else {
+        return e;
+    };
+    if compact == original || text != quoted(compact) {
+        return RulesError::Position { text, message };
+    }
+    let message = match message
+        .strip_prefix("at character ")
+        .and_then(|rest| rest.split_once(':'))
+        .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)))
+    {
+        Some((k, rest)) => {
+            // The k-th character that is not white space, counted in the original.
+            let typed = original
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| !c.is_whitespace())
+                .nth(k - 1)
+                .map_or(k, |(i, _)| i + 1);
+            format!("at character {typed}:{rest}")
+        }
+        None => message,
+    };
+    error(original.trim(), message)
+}
+
 pub(crate) fn error(text: &str, message: impl std::fmt::Display) -> RulesError {
     RulesError::Position {
         text: quoted(text),
@@ -332,18 +362,21 @@ impl Position {
     /// and at which character.
     pub fn parse(text: &str, rules: &Ruleset) -> Result<Position> {
         // White space is allowed anywhere: `(1, 1 | 1, 2)_4`, `12 - 11`.
+        let original = text;
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let text = compact.as_str();
         if text.is_empty() {
             return Err(error(text, "empty position"));
         }
+        let typed = |e: RulesError| as_typed(e, text, original);
         let players = if text.starts_with('(') {
-            read_paper(text, rules)?
+            read_paper(text, rules)
         } else if text.contains('-') {
-            read_dashed(text, rules)?
+            read_dashed(text, rules)
         } else {
-            read_compact(text, rules)?
-        };
+            read_compact(text, rules)
+        }
+        .map_err(typed)?;
         let position = Position::new(rules, players).map_err(|e| match e {
             RulesError::Position { message, .. } => error(text, message),
             other => other,

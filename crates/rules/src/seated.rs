@@ -25,7 +25,7 @@
 
 use crate::error::{quoted, Result, RulesError};
 use crate::hands::is_alive;
-use crate::notation::{error, read_compact, read_dashed, Notation};
+use crate::notation::{as_typed, error, read_compact, read_dashed, Notation};
 use crate::player::Player;
 use crate::position::{Move, Position};
 use crate::ruleset::Ruleset;
@@ -279,6 +279,12 @@ impl SeatedPosition {
     /// documentation) or any notation [`Position::parse`] reads (mover first).
     pub fn parse(text: &str, rules: &Ruleset) -> Result<SeatedPosition> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        Self::parse_compact(text, &compact, rules).map_err(|e| as_typed(e, &compact, text))
+    }
+
+    /// [`parse`](Self::parse) of `compact`, `text` without its white space.
+    fn parse_compact(text: &str, compact: &str, rules: &Ruleset) -> Result<SeatedPosition> {
+        let compact = compact.to_string();
         if compact.len() > 1
             && compact.starts_with(['P', 'p'])
             && compact.as_bytes()[1].is_ascii_digit()
@@ -527,6 +533,11 @@ mod tests {
         // The compact reading counts the same way.
         let m = message("13x2");
         assert!(m.contains("at character 3: `x`"), "{m}");
+        // Characters are counted in the text as typed, spaces included.
+        let m = message("13 1x");
+        assert!(m.contains("`13 1x`: at character 5: `x`"), "{m}");
+        let m = message("2_13 1x");
+        assert!(m.contains("`2_13 1x`: at character 7: `x`"), "{m}");
     }
 
     #[test]
