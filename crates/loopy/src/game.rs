@@ -11,6 +11,10 @@ use crate::LoopyError;
 /// [`LoopyError::TooLarge`].
 pub const MAX_VERTICES: usize = 1 << 20;
 
+/// The most vertices of a sum graph built by [`crate::Value::add`] or a
+/// stopper's upsum (before simplification).
+pub const MAX_SUM_VERTICES: usize = 1 << 16;
+
 /// A loopy game: a finite graph whose vertices are positions, with a list of Left
 /// options and a list of Right options per vertex, and a start vertex.
 ///

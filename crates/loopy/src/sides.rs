@@ -1104,6 +1104,33 @@ fn unravel(g: &Game, m: Move, copies: usize) -> Game {
     Game::from_unsorted(left, right, start)
 }
 
+/// The stopper operations whose results are sides (see the module
+/// documentation): here, so that `stopper` needs nothing of `sides`.
+impl Stopper {
+    /// The upsum `self ⊕ other`: the onside of the sum (which need not be a
+    /// stopper: `on + off = dud`).
+    pub fn upsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
+        let sum = self
+            .game()
+            .sum(other.game(), crate::game::MAX_SUM_VERTICES)?;
+        side(&sum, Side::On)
+    }
+
+    /// The downsum `self ⊖ other`: the offside of the sum.
+    pub fn downsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
+        let sum = self
+            .game()
+            .sum(other.game(), crate::game::MAX_SUM_VERTICES)?;
+        side(&sum, Side::Off)
+    }
+
+    /// The degree of loopiness `G ⊕ (-G)` (`on` for `on` and `off`, `over` for
+    /// `3/2under`).
+    pub fn degree(&self) -> Result<SideValue, LoopyError> {
+        self.upsum(&self.neg())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,14 +1,11 @@
 //! Stoppers in canonical (simplest) form.
 
-use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use chopsticks_cgt::GameStore;
 
 use crate::compare::{self, Mode};
 use crate::game::{Game, Player, MAX_VERTICES};
-use crate::sides::{self, Side, SideValue};
-use crate::value::MAX_SUM_VERTICES;
 use crate::LoopyError;
 
 /// The most vertices a graph may have to be simplified (the all-pairs table has
@@ -43,18 +40,6 @@ impl Eq for Stopper {}
 impl Hash for Stopper {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
-    }
-}
-
-impl fmt::Debug for Stopper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Stopper({})", crate::notation::format_stopper(self))
-    }
-}
-
-impl fmt::Display for Stopper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::format_stopper(self))
     }
 }
 
@@ -253,25 +238,6 @@ impl Stopper {
     /// Like [`Stopper::le`], with an error instead of a panic on size.
     pub fn try_le(&self, other: &Stopper) -> Result<bool, LoopyError> {
         compare::leq(&self.game, &other.game, Mode::Stopper)
-    }
-
-    /// The upsum `self ⊕ other`: the onside of the sum (which need not be a
-    /// stopper: `on + off = dud`).
-    pub fn upsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
-        let sum = self.game.sum(&other.game, MAX_SUM_VERTICES)?;
-        sides::side(&sum, Side::On)
-    }
-
-    /// The downsum `self ⊖ other`: the offside of the sum.
-    pub fn downsum(&self, other: &Stopper) -> Result<SideValue, LoopyError> {
-        let sum = self.game.sum(&other.game, MAX_SUM_VERTICES)?;
-        sides::side(&sum, Side::Off)
-    }
-
-    /// The degree of loopiness `G ⊕ (-G)` (`on` for `on` and `off`, `over` for
-    /// `3/2under`).
-    pub fn degree(&self) -> Result<SideValue, LoopyError> {
-        self.upsum(&self.neg())
     }
 
     /// The vertex `v` of the canonical graph as a stopper of its own.

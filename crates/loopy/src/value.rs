@@ -9,9 +9,7 @@ use crate::sides::{self, Side, SideValue};
 use crate::stopper::Stopper;
 use crate::LoopyError;
 
-/// The most vertices of a sum graph built by [`Value::add`] (before
-/// simplification).
-pub const MAX_SUM_VERTICES: usize = 1 << 16;
+pub use crate::game::MAX_SUM_VERTICES;
 
 /// The value of a loopy game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -408,11 +406,5 @@ fn side_graph(r: SideValue) -> Game {
     match r {
         SideValue::Stopper(s) => s.game().clone(),
         SideValue::Graph(g) => g,
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::format_value(self))
     }
 }

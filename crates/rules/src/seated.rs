@@ -392,8 +392,8 @@ impl SeatedPosition {
     /// A move's name at this position, as every command, record and the API
     /// print it: [`Move::describe`], except that with three or more players a
     /// tap names its target by number (`tap 2→3 P3`: on Player 3's hand showing
-    /// 3) instead of by places after the mover (`tap 2→3@2`). [`find_move`]
-    /// (Self::find_move) reads both back.
+    /// 3) instead of by places after the mover (`tap 2→3@2`).
+    /// [`find_move`](Self::find_move) reads both back.
     pub fn move_name(&self, rules: &Ruleset, m: &Move) -> String {
         match m {
             Move::Tap { from, target, to } if rules.players() > 2 => {
