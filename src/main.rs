@@ -13,6 +13,7 @@ macro_rules! eprintln {
     }};
 }
 
+mod bench;
 mod cluster;
 mod commands;
 mod interrupt;
@@ -71,7 +72,7 @@ enum Command {
     /// Benchmarks: exploring, solving, the whole `solve`, exporting, queries, the
     /// server under load, learning, the outcome atlas and loopy values, with peak
     /// memory.
-    Bench(commands::bench::BenchArgs),
+    Bench(bench::BenchArgs),
     /// The canonical game value and outcome of Simple Chopsticks positions, of
     /// sums of them, and of games in CGSuite notation; loopy values under rules
     /// whose play can cycle.
@@ -216,7 +217,7 @@ fn main() {
         Command::Moves(args) => commands::moves::run(&args),
         Command::Export(args) => commands::export::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
-        Command::Bench(args) => commands::bench::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Value(args) => commands::value::run(&args),
         Command::Table(args) => commands::table::run(&args),
         Command::Serve(args) => commands::serve::run(&args),

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use chopsticks_rules::{Position, PositionIndex, Ruleset};
-use chopsticks_solve::{multi_solve_bytes, solve_bytes, Concept};
+use chopsticks_solve::Concept;
 use chopsticks_space::{explore_bytes, explore_on_disk_bytes, BitSet, Graph, Statistics};
 
 use crate::memory::{ensure_fits, human_bytes};
@@ -118,16 +118,12 @@ fn mean_children(graph: &Graph) -> f64 {
 }
 
 /// Bytes to solve the `count` positions of `rules` (working cells and the
-/// reachable set): two bytes per position for two players, one byte and a bit per
-/// position and seat for coalition values (one per position for team play). A
-/// remoteness past 126 doubles the cells; that is not known in advance, so the
+/// reachable set), in the common case: [`chopsticks_solve::solve_memory`], the
+/// estimate the server sizes its cache by too. A remoteness past 126 doubles
+/// the cells of more than two players; that is not known in advance, so the
 /// estimate is of the common case and the refusal of the certain one.
 pub fn solving_bytes(rules: &Ruleset, count: u64) -> u64 {
-    let cells = match Concept::of(rules) {
-        Concept::TwoPlayer => solve_bytes(count),
-        _ => multi_solve_bytes(rules, count),
-    };
-    cells + count / 4
+    chopsticks_solve::solve_memory(rules, count).bytes
 }
 
 /// Bytes to solve the values alone of `count` positions of a two-player

@@ -20,7 +20,9 @@ fn named_paths(text: &str) -> Vec<String> {
         let piece = piece.trim_end_matches([',', ')', ':']);
         let file_like = piece.ends_with(".rs") || piece.ends_with(".md");
         let path_like = piece.contains('/')
-            && piece.chars().all(|c| c.is_ascii_alphanumeric() || "/_-.".contains(c))
+            && piece
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "/_-.".contains(c))
             && !piece.starts_with('/')
             && !piece.contains("//");
         if file_like || path_like {
@@ -76,7 +78,11 @@ fn architecture_names_every_crate_and_only_files_that_exist() {
             if !found {
                 problems.push(format!(
                     "`{named}` (in the section of {}) does not exist",
-                    krate.as_deref().map_or("the binary or the whole".into(), |k| format!("chopsticks-{k}"))
+                    krate
+                        .as_deref()
+                        .map_or("the binary or the whole".into(), |k| format!(
+                            "chopsticks-{k}"
+                        ))
                 ));
             }
         }

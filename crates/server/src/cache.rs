@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex, Weak};
 use axum::body::Bytes;
 use chopsticks_rules::{Position, PositionIndex, Ruleset};
 use chopsticks_solve::strategy::Advice;
-use chopsticks_solve::{multi_solve_bytes, solve_bytes, Solution, SolveError};
+use chopsticks_solve::{Solution, SolveError};
 use chopsticks_space::{human_bytes, Graph};
 use tokio::sync::OnceCell;
 
@@ -210,16 +210,10 @@ pub struct SolutionCache {
 }
 
 /// The solver's peak memory for a variant of `count` positions, estimated before
-/// anything is built: working cells, result and the move graph's tables (bounded by
-/// a quarter of a byte per position in every variant measured).
+/// anything is built: the most a solve can take
+/// ([`chopsticks_solve::SolveMemory::at_most`], the command line's estimate).
 pub fn solve_estimate(rules: &Ruleset, count: u64) -> u64 {
-    let cells = if rules.players() == 2 {
-        solve_bytes(count)
-    } else {
-        // One byte per seat's state, two when remoteness passes 126 (a restart).
-        2 * multi_solve_bytes(rules, count)
-    };
-    cells + count / 4 + (1 << 20)
+    chopsticks_solve::solve_memory(rules, count).at_most
 }
 
 impl SolutionCache {

@@ -28,6 +28,37 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 pub use multi::{multi_solve_bytes, Concept};
+
+/// The memory a solve of `count` positions of `rules` needs in memory, besides
+/// the move tables: the one estimate the command line (to plan a solve, or
+/// refuse it) and the server (to budget its cache) size solves by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveMemory {
+    /// The common case: the working cells ([`solve_bytes`] for two players,
+    /// [`multi_solve_bytes`] for more) and the reachable set (two bits a
+    /// position).
+    pub bytes: u64,
+    /// The most it can take: with more than two players the cells widen to two
+    /// bytes when a remoteness passes 126, which is not known in advance; and a
+    /// mebibyte of bookkeeping.
+    pub at_most: u64,
+}
+
+/// [`SolveMemory`] of `count` positions of `rules`.
+pub fn solve_memory(rules: &Ruleset, count: u64) -> SolveMemory {
+    let (cells, widest) = match Concept::of(rules) {
+        Concept::TwoPlayer => (solve_bytes(count), solve_bytes(count)),
+        _ => {
+            let narrow = multi_solve_bytes(rules, count);
+            (narrow, narrow.saturating_mul(2))
+        }
+    };
+    let reachable = count / 4;
+    SolveMemory {
+        bytes: cells.saturating_add(reachable),
+        at_most: widest.saturating_add(reachable).saturating_add(1 << 20),
+    }
+}
 pub use outcome::{Outcome, Value};
 pub use retrograde::{solve_bytes, SolveProgress};
 pub use table::{Encoding, Table};

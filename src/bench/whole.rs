@@ -110,7 +110,7 @@ pub fn run(hands: u32, values_only: bool, runs: u32, json_out: bool) -> Result<(
                 })
             })
             .collect();
-        super::super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "whole",
             "hands": hands,
             "fingers": 10,

@@ -68,7 +68,7 @@ pub fn run(db: &Path, runs: u32, cold: bool, json_out: bool) -> Result<()> {
     let (best, median, worst) = (times[0], times[times.len() / 2], times[times.len() - 1]);
     let size = std::fs::metadata(db)?.len();
     if json_out {
-        super::super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "query",
             "file": db.display().to_string(),
             "file_bytes": size,

@@ -84,7 +84,7 @@ pub fn run(min_n: u32, max_n: u32, runs: u32, json: bool) -> Result<()> {
         }
     }
     if json {
-        super::super::print_json(&json!({"workload": "two-hands", "runs": rows}));
+        crate::commands::print_json(&json!({"workload": "two-hands", "runs": rows}));
     }
     Ok(())
 }

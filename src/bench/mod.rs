@@ -213,7 +213,7 @@ fn loopy(args: &BenchArgs) -> Result<()> {
         rows.push(row);
     }
     if args.json {
-        super::print_json(&json!({"workload": "loopy", "runs": rows}));
+        crate::commands::print_json(&json!({"workload": "loopy", "runs": rows}));
     }
     Ok(())
 }
@@ -228,7 +228,7 @@ fn print_loopy_row(r: &serde_json::Value, runs: u32) {
             r["positions"],
             f("together_best_seconds"),
             runs,
-            super::plural(runs as u64),
+            crate::text::plural(runs as u64),
             f("alone_mean_seconds"),
             f("alone_slowest_seconds"),
             r["alone_slowest_position"].as_str().unwrap_or(""),
@@ -289,7 +289,7 @@ fn outcomes(args: &BenchArgs) -> Result<()> {
         }));
     }
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "outcomes",
             "threads": rayon::current_num_threads(),
             "runs": rows,
@@ -306,12 +306,12 @@ fn outcomes(args: &BenchArgs) -> Result<()> {
             r["method"].as_str().unwrap_or(""),
             r["n"],
             r["max_hands"],
-            super::plural(r["max_hands"].as_u64().unwrap_or(0)),
+            crate::text::plural(r["max_hands"].as_u64().unwrap_or(0)),
             r["positions"],
             r["stored_pairs"],
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
-            super::plural(args.runs as u64),
+            crate::text::plural(args.runs as u64),
             human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
         );
     }
@@ -392,7 +392,7 @@ fn serve(args: &BenchArgs) -> Result<()> {
         Ok::<_, anyhow::Error>(report)
     })?;
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "serve",
             "variant": variant,
             "positions": paths.len(),
@@ -491,7 +491,7 @@ fn players(args: &BenchArgs) -> Result<()> {
         }));
     }
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "players",
             "threads": rayon::current_num_threads(),
             "runs": rows,
@@ -511,7 +511,7 @@ fn players(args: &BenchArgs) -> Result<()> {
             r["concept"].as_str().unwrap_or(""),
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
-            super::plural(args.runs as u64),
+            crate::text::plural(args.runs as u64),
             r["positions_per_second"].as_f64().unwrap_or(0.0) / 1e6,
             human_bytes(r["peak_resident_bytes"].as_u64().unwrap_or(0)),
             r["peak_bytes_per_position"].as_f64().unwrap_or(0.0),
@@ -563,7 +563,7 @@ fn export(args: &BenchArgs) -> Result<()> {
         }));
     }
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "export",
             "ruleset": rules.describe(),
             "threads": rayon::current_num_threads(),
@@ -584,7 +584,7 @@ fn export(args: &BenchArgs) -> Result<()> {
             human_bytes(r["bytes"].as_u64().unwrap_or(0)),
             r["best_seconds"].as_f64().unwrap_or(0.0),
             args.runs,
-            super::plural(args.runs as u64),
+            crate::text::plural(args.runs as u64),
             r["lines_per_second"].as_f64().unwrap_or(0.0) / 1e6,
         );
     }
@@ -637,7 +637,7 @@ fn solve(args: &BenchArgs) -> Result<()> {
         }));
     }
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "solve",
             "ruleset": large_variant().describe(),
             "threads": rayon::current_num_threads(),
@@ -695,7 +695,7 @@ fn explore(args: &BenchArgs) -> Result<()> {
     let peak = peak_resident_bytes();
     let per_position = peak.map(|b| b as f64 / graph.count() as f64);
     if args.json {
-        super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "explore",
             "on_disk": args.on_disk,
             "ruleset": rules.describe(),
@@ -732,7 +732,7 @@ fn explore(args: &BenchArgs) -> Result<()> {
     println!(
         "exploration:     best {best:.3} s, median {median:.3} s over {} run{} ({:.1} M positions/s)",
         times.len(),
-        super::plural(times.len() as u64),
+        crate::text::plural(times.len() as u64),
         reachable as f64 / best / 1e6
     );
     if let (Some(peak), Some(per)) = (peak, per_position) {

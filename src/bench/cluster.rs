@@ -74,7 +74,7 @@ pub fn run(runs: u32, json_out: bool) -> Result<()> {
     }
     let rate = |r: &Value| r["positions_per_second"].as_f64().unwrap_or(0.0);
     if json_out {
-        super::super::print_json(&json!({
+        crate::commands::print_json(&json!({
             "workload": "cluster",
             "positions": one["positions"],
             "runs": runs,
