@@ -359,23 +359,19 @@ fn small_words_say_what_they_mean() {
 fn second_review_findings() {
     // 1. A puzzle lists its moves in the rules' order (as `moves` does), so
     // the list does not give the answer away.
+    let names = |moves: &Value| -> Vec<String> {
+        moves
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect()
+    };
     let set = json(&["puzzles", "--count", "20", "--json", "-q"]);
     for p in set["puzzles"].as_array().unwrap() {
         let position = p["position"].as_str().unwrap();
-        let listed: Vec<&str> = p["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["move"].as_str().unwrap())
-            .collect();
         let moves = json(&["moves", position, "--json"]);
-        let in_order: Vec<&str> = moves["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["move"].as_str().unwrap())
-            .collect();
-        assert_eq!(listed, in_order, "{position}");
+        assert_eq!(names(&p["moves"]), names(&moves["moves"]), "{position}");
     }
     // 2. `start_players` is Player 1 first, whoever starts.
     let s = json(&["solve", "--start", "2_1312", "--json", "-q"]);

@@ -84,24 +84,32 @@ pub(crate) fn as_typed(e: RulesError, compact: &str, original: &str) -> RulesErr
     if compact == original || text != quoted(compact) {
         return RulesError::Position { text, message };
     }
-    let message = match message
+    // The k-th character that is not white space, counted in the original.
+    let message = recount(message, |k| {
+        original
+            .chars()
+            .enumerate()
+            .filter(|(_, c)| !c.is_whitespace())
+            .nth(k - 1)
+            .map_or(Some(k), |(i, _)| Some(i + 1))
+    });
+    error(original.trim(), message)
+}
+
+/// A message `at character K: …` with `K` counted again by `at` (`None`: the
+/// place left out, the message kept without it); another message as it is.
+pub(crate) fn recount(message: String, at: impl FnOnce(usize) -> Option<usize>) -> String {
+    let Some((k, rest)) = message
         .strip_prefix("at character ")
         .and_then(|rest| rest.split_once(':'))
         .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)))
-    {
-        Some((k, rest)) => {
-            // The k-th character that is not white space, counted in the original.
-            let typed = original
-                .chars()
-                .enumerate()
-                .filter(|(_, c)| !c.is_whitespace())
-                .nth(k - 1)
-                .map_or(k, |(i, _)| i + 1);
-            format!("at character {typed}:{rest}")
-        }
-        None => message,
+    else {
+        return message;
     };
-    error(original.trim(), message)
+    match at(k) {
+        Some(k) => format!("at character {k}:{rest}"),
+        None => rest.trim_start().to_string(),
+    }
 }
 
 pub(crate) fn error(text: &str, message: impl std::fmt::Display) -> RulesError {

@@ -25,7 +25,7 @@
 
 use crate::error::{quoted, Result, RulesError};
 use crate::hands::is_alive;
-use crate::notation::{as_typed, error, read_compact, read_dashed, Notation};
+use crate::notation::{as_typed, error, read_compact, read_dashed, recount, Notation};
 use crate::player::Player;
 use crate::position::{Move, Position};
 use crate::ruleset::Ruleset;
@@ -43,15 +43,7 @@ pub struct SeatedPosition {
 fn within_seated(e: RulesError, whole: &str, offset: usize) -> RulesError {
     match e {
         RulesError::Position { message, .. } => {
-            let message = match message
-                .strip_prefix("at character ")
-                .and_then(|rest| rest.split_once(':'))
-                .and_then(|(k, rest)| Some((k.parse::<usize>().ok()?, rest)))
-            {
-                Some((k, rest)) => format!("at character {}:{rest}", k + offset),
-                None => message,
-            };
-            error(whole, message)
+            error(whole, recount(message, |k| Some(k + offset)))
         }
         other => other,
     }
@@ -191,16 +183,7 @@ fn parse_hands_line(compact: &str, rules: &Ruleset) -> Result<SeatedPosition> {
     // Errors of the id built here are said of the text given, without the
     // id's character count.
     SeatedPosition::parse(&id, rules).map_err(|e| match e {
-        RulesError::Position { message, .. } => {
-            let why = match message.strip_prefix("at character ") {
-                Some(rest) => rest
-                    .split_once(": ")
-                    .map_or(rest, |(_, why)| why)
-                    .to_string(),
-                None => message,
-            };
-            fail(why)
-        }
+        RulesError::Position { message, .. } => fail(recount(message, |_| None)),
         other => other,
     })
 }
