@@ -363,7 +363,23 @@ fn interrupt_a_write(launch: &[&str], signals: &[&str], status: i32) {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("atlas.jsonl");
-    let mut child = std::process::Command::new(launch[0])
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new(launch[0]);
+    // The test's own dispositions are not the point: a test suite started as a
+    // background job of a script has SIGINT ignored, which the child would keep
+    // (rightly). Each case starts from the defaults, and `launch` ignores what
+    // it ignores on top.
+    // SAFETY: the closure runs in the forked child before exec and only calls
+    // `signal`, which is async-signal-safe; it touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let mut child = command
         .args(&launch[1..])
         .arg(env!("CARGO_BIN_EXE_chopsticks"))
         .args(["table", "outcomes", "--n", "3", "--max-hands", "30"])
