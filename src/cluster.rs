@@ -102,6 +102,9 @@ pub fn solve_on_loopback(
             .arg("--hostfile")
             .arg(&hostfile)
             .args(["--process", &process.to_string()])
+            // A worker ends with this process, however this one ends (a
+            // signal to it alone, a kill -9): no worker solves on unseen.
+            .arg("--exit-with-parent")
             .args(explore.then_some("--explore"))
             .args(match checkpoint_every {
                 Some(s) => vec!["--checkpoint-every".to_string(), s.to_string()],
@@ -126,11 +129,38 @@ pub fn solve_on_loopback(
             if let Some(status) = child.try_wait()? {
                 done[k] = true;
                 if !status.success() {
-                    let mut err = String::new();
-                    if let Some(mut e) = child.stderr.take() {
-                        use std::io::Read;
-                        let _ = e.read_to_string(&mut err);
+                    // The first to end may only have lost its connection to
+                    // the one that failed: give the others a moment to end
+                    // too, and name the one that did not end for that.
+                    std::thread::sleep(Duration::from_millis(300));
+                    let mut ended: Vec<(usize, std::process::ExitStatus, String)> = Vec::new();
+                    for (j, other) in children.0.iter_mut().enumerate() {
+                        let status = if j == k {
+                            Some(status)
+                        } else {
+                            other.try_wait().ok().flatten()
+                        };
+                        if let Some(status) = status.filter(|s| !s.success()) {
+                            let mut err = String::new();
+                            if let Some(mut e) = other.stderr.take() {
+                                use std::io::Read;
+                                let _ = e.read_to_string(&mut err);
+                            }
+                            ended.push((j, status, err));
+                        }
                     }
+                    // Stop the others before saying what to run next.
+                    for other in children.0.iter_mut() {
+                        let _ = other.kill();
+                        let _ = other.wait();
+                    }
+                    let lost = |err: &str| err.contains("lost the connection");
+                    let (k, status, err) = ended
+                        .iter()
+                        .find(|(_, s, err)| s.code().is_none() || !lost(err))
+                        .or(ended.first())
+                        .cloned()
+                        .expect("the worker that failed");
                     // Timely's own connection chatter is not the cause.
                     let err: Vec<&str> = err
                         .lines()
@@ -138,11 +168,6 @@ pub fn solve_on_loopback(
                             !l.starts_with("awaiting connections") && !l.contains("retrying")
                         })
                         .collect();
-                    // Stop the others before saying what to run next.
-                    for other in children.0.iter_mut() {
-                        let _ = other.kill();
-                        let _ = other.wait();
-                    }
                     let next = match (
                         checkpoint_every,
                         chopsticks_distributed::last_common_level(dir, workers),

@@ -260,3 +260,31 @@ fn cluster_workers_resume_after_one_is_killed() {
     );
     assert_eq!(std::fs::read(&save).unwrap(), want);
 }
+
+/// A signal to the parent alone (a scheduler's `kill PID`, or SIGKILL) ends its
+/// workers too: none solves on unseen, overwriting what a rerun resumes from.
+#[test]
+fn the_workers_end_with_the_solve_that_started_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("w.sol");
+    let cells = PathBuf::from(format!("{}.cluster", save.display()));
+    let mut args = vec!["solve"];
+    args.extend(RULES);
+    args.extend(["--workers", "3", "--save", text(&save), "-q"]);
+    args.extend(["--checkpoint-every", "0", "--no-reachable"]);
+    let mut solving = start(&args);
+    wait_for_checkpoints(&cells, 3);
+    assert_eq!(worker_pids(&cells).len(), 3);
+    solving.kill().unwrap();
+    solving.wait().unwrap();
+    let clock = Instant::now();
+    while !worker_pids(&cells).is_empty() {
+        assert!(
+            clock.elapsed() < Duration::from_secs(10),
+            "workers still running without their solve"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // What they checkpointed is still there to resume from.
+    assert!(chopsticks_levels(&cells, 3).is_some());
+}

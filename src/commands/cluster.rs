@@ -123,10 +123,15 @@ fn worker(args: &WorkerArgs) -> Result<()> {
     if args.dir.exists() && !args.dir.is_dir() {
         anyhow::bail!("--dir {}: not a directory", args.dir.display());
     }
-    crate::cluster::one_line_on_lost_connection(format!(
-        "start every worker again with the same arguments: they resume from the last level all of them checkpointed (in {} on each host)",
-        args.dir.display()
-    ));
+    crate::cluster::one_line_on_lost_connection(if args.exit_with_parent {
+        // Started by `solve --workers`, which says what to run.
+        "the solve that started this worker says how to go on".to_string()
+    } else {
+        format!(
+            "start every worker again with the same arguments: they resume from the last level all of them checkpointed (in {} on each host)",
+            args.dir.display()
+        )
+    });
     let started = Arc::new(AtomicBool::new(false));
     crate::cluster::watch(
         Arc::clone(&started),

@@ -89,6 +89,14 @@ pub struct SolveArgs {
 /// unless `--checkpoint-every` says otherwise.
 const CHECKPOINT_EVERY: u64 = 300;
 
+/// How often checkpoints are written, in words: `every 300 s`, `at every level`.
+fn every_words(seconds: u64) -> String {
+    match seconds {
+        0 => "at every level".to_string(),
+        s => format!("every {s} s"),
+    }
+}
+
 /// The largest index `solve` explores from the start without `--reachable`: the
 /// exploration (6–12 million positions a second) would otherwise take longer than
 /// the solve itself, which on the largest variants touches only the decided
@@ -298,8 +306,8 @@ fn solve_by_parts(
             work_dir.display()
         ),
         _ => format!(
-            "solving in memory, checkpoints every {} s in {} (a killed solve resumes from there)",
-            checkpoint_every.as_secs(),
+            "solving in memory, checkpoints {} in {} (a killed solve resumes from there)",
+            every_words(checkpoint_every.as_secs()),
             work_dir.display()
         ),
     };
@@ -378,9 +386,9 @@ fn solve_values_only(
     if let (Some(c), true) = (&checkpoints, long) {
         progress::announce(
             &format!(
-                "solving the values alone in memory, one byte a position ({}), checkpoints every {} s in {} (a killed solve resumes from there)",
+                "solving the values alone in memory, one byte a position ({}), checkpoints {} in {} (a killed solve resumes from there)",
                 human_bytes(plan.in_memory_bytes),
-                checkpoint_every.as_secs(),
+                every_words(checkpoint_every.as_secs()),
                 c.dir.display()
             ),
             quiet,
@@ -811,10 +819,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             dir.display()
         ),
         (SolveMode::Checkpointed, Some(r), Some(dir)) if r.checkpoints > 0 => println!(
-            "Checkpoints:          {} written in {} (every {} s)",
+            "Checkpoints:          {} written in {} ({})",
             r.checkpoints,
             dir.display(),
-            args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)
+            every_words(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY))
         ),
         _ => {}
     }

@@ -274,15 +274,14 @@ fn write_sheets(
     let sheet = chopsticks_learn::sheet::Sheet::from_advice(rules, advice)?;
     if let Some(path) = &args.svg {
         chopsticks_files::write_atomically(path, sheet.svg().as_bytes())
-            .with_context(|| format!("cannot write the sheet to {}", path.display()))?;
+            .context("cannot write the sheet")?;
         if !args.output.quiet {
             eprintln!("wrote the strategy sheet to {}", path.display());
         }
     }
     if let Some(path) = &args.png {
         let bytes = sheet.png().context("cannot encode the PNG sheet")?;
-        chopsticks_files::write_atomically(path, &bytes)
-            .with_context(|| format!("cannot write the sheet to {}", path.display()))?;
+        chopsticks_files::write_atomically(path, &bytes).context("cannot write the sheet")?;
         if !args.output.quiet {
             eprintln!("wrote the strategy sheet to {}", path.display());
         }

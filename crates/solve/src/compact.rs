@@ -374,8 +374,22 @@ fn into_values(cells: Vec<AtomicU8>) -> Table {
 }
 
 /// Writes the checkpoint: header, marks and cells to a new file beside the last
-/// checkpoint, synced, then renamed over it.
+/// checkpoint, synced, then renamed over it. A write that fails (a full disk)
+/// removes the new file, so that it does not keep the disk full.
 fn write_checkpoint(
+    dir: &Path,
+    header: &Header,
+    marks: &[AtomicU32],
+    cells: &[AtomicU8],
+) -> Result<(), SolveError> {
+    let written = write_checkpoint_to(dir, header, marks, cells);
+    if written.is_err() {
+        let _ = fs::remove_file(dir.join(format!("{CHECKPOINT}.new")));
+    }
+    written
+}
+
+fn write_checkpoint_to(
     dir: &Path,
     header: &Header,
     marks: &[AtomicU32],

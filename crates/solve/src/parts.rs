@@ -163,8 +163,18 @@ fn damaged(path: &Path) -> SolveError {
     ))
 }
 
-/// Writes `cells` to `path` (little-endian), returning their CRC-32.
+/// Writes `cells` to `path` (little-endian), returning their CRC-32; a write
+/// that fails (a full disk) removes what it wrote, so that no half-written
+/// file keeps the disk full.
 fn write_cells(path: &Path, cells: &[AtomicU16]) -> Result<u32, SolveError> {
+    let written = write_cells_to(path, cells);
+    if written.is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+    written
+}
+
+fn write_cells_to(path: &Path, cells: &[AtomicU16]) -> Result<u32, SolveError> {
     let mut crc = crc32fast::Hasher::new();
     let file = File::create(path).map_err(io_error("cannot write", path))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
