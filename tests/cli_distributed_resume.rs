@@ -288,3 +288,49 @@ fn the_workers_end_with_the_solve_that_started_them() {
     // What they checkpointed is still there to resume from.
     assert!(chopsticks_levels(&cells, 3).is_some());
 }
+
+/// Workers started with different rules (a mistyped option on one host) all
+/// refuse at once, before any message of the solve (one of them used to
+/// panic, or the solve to finish with meaningless cells).
+#[test]
+fn workers_with_different_rules_refuse_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let ports: Vec<String> = (0..3)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    let hostfile = dir.path().join("hosts");
+    std::fs::write(&hostfile, ports.join("\n") + "\n").unwrap();
+    let cells = dir.path().join("cells");
+    let workers: Vec<Child> = (0..3)
+        .map(|process: usize| {
+            let fingers = if process == 2 { "9" } else { "10" };
+            let process = process.to_string();
+            start(&[
+                "cluster",
+                "worker",
+                "--hands",
+                "5",
+                "--fingers",
+                fingers,
+                "--hostfile",
+                text(&hostfile),
+                "--process",
+                &process,
+                "--dir",
+                text(&cells),
+                "-q",
+            ])
+        })
+        .collect();
+    for (k, w) in workers.into_iter().enumerate() {
+        let out = finish(w, Duration::from_secs(60), "a worker of other rules");
+        assert_eq!(out.status.code(), Some(1), "worker {k}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("do not all solve the same rules"),
+            "worker {k}: {err}"
+        );
+        assert!(!err.contains("panicked"), "worker {k}: {err}");
+    }
+}

@@ -541,7 +541,15 @@ pub fn run(
 /// The levels after which every worker has a checkpoint, agreed through a
 /// dataflow: each worker sends the levels it holds (`mine`) to every worker, and
 /// each then finds the same last common one (0: none, start from scratch).
-fn agree_on_level(worker: &mut timely::worker::Worker, mine: &[u32]) -> u32 {
+///
+/// Each worker also sends `fingerprint` (of the rules it solves): when the
+/// workers do not all solve the same rules (a mistyped option on one host),
+/// every one of them returns `None` at once, before any message of the solve.
+fn agree_on_level(
+    worker: &mut timely::worker::Worker,
+    mine: &[u32],
+    fingerprint: u32,
+) -> Option<u32> {
     let (index, peers) = (worker.index() as u64, worker.peers() as u64);
     let received = Rc::new(RefCell::new(Vec::<u64>::new()));
     let sink = Rc::clone(&received);
@@ -550,7 +558,8 @@ fn agree_on_level(worker: &mut timely::worker::Worker, mine: &[u32]) -> u32 {
         let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
         stream
             .unary_frontier::<CapacityContainerBuilder<Vec<u64>>, _, _, _>(
-                // `target · 2^48 + sender · 2^32 + level`, to its target.
+                // `target · 2^48 + sender · 2^32 + level`, or `target · 2^48 +
+                // 2^47 + fingerprint`, to its target.
                 Exchange::new(|m: &u64| m >> 48),
                 "Agree",
                 move |cap, _info| {
@@ -559,6 +568,7 @@ fn agree_on_level(worker: &mut timely::worker::Worker, mine: &[u32]) -> u32 {
                         if let Some(cap) = cap.take() {
                             let mut session = output.session(&cap);
                             for target in 0..peers {
+                                session.give(target << 48 | FINGERPRINT | u64::from(fingerprint));
                                 for &level in &mine {
                                     session.give(target << 48 | index << 32 | u64::from(level));
                                 }
@@ -577,21 +587,32 @@ fn agree_on_level(worker: &mut timely::worker::Worker, mine: &[u32]) -> u32 {
     while worker.step_or_park(None) {}
     let mut holders: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for m in received.borrow().iter() {
-        let sender = (m >> 32) & 0xffff;
+        if m & FINGERPRINT != 0 {
+            if *m as u32 != fingerprint {
+                return None;
+            }
+            continue;
+        }
+        let sender = (m >> 32) & 0x7fff;
         holders.entry(*m as u32).or_default().push(sender);
     }
-    holders
-        .into_iter()
-        .filter(|(_, senders)| {
-            let mut s = senders.clone();
-            s.sort_unstable();
-            s.dedup();
-            s.len() as u64 == peers
-        })
-        .map(|(level, _)| level)
-        .max()
-        .unwrap_or(0)
+    Some(
+        holders
+            .into_iter()
+            .filter(|(_, senders)| {
+                let mut s = senders.clone();
+                s.sort_unstable();
+                s.dedup();
+                s.len() as u64 == peers
+            })
+            .map(|(level, _)| level)
+            .max()
+            .unwrap_or(0),
+    )
 }
+
+/// The mark of a fingerprint among the messages of [`agree_on_level`].
+const FINGERPRINT: u64 = 1 << 47;
 
 /// What a worker's checkpoints cost: how many, the seconds and bytes written.
 #[derive(Default)]
@@ -681,7 +702,13 @@ pub fn run_watched(
             .into_iter()
             .filter(|&level| level > 0 && checkpoint::read(&dir, &expected, level).is_some())
             .collect();
-        let mut resume = agree_on_level(worker, &sound);
+        let fingerprint = crc32fast::hash(format!("{} {n}", rules.variant_id()).as_bytes());
+        let Some(mut resume) = agree_on_level(worker, &sound, fingerprint) else {
+            return Err(format!(
+                "worker {index}: the workers do not all solve the same rules (this one: {}): start every worker with the same rule options",
+                rules.variant_id()
+            ));
+        };
         checkpoint::remove(&dir, index, Some(resume));
         let restored = (resume > 0)
             .then(|| checkpoint::read(&dir, &expected, resume))
