@@ -76,6 +76,8 @@ pub fn solve_on_loopback(
     checkpoint_every: Option<u64>,
 ) -> Result<Vec<WorkerReport>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // One solve at a time in a work directory (the lock goes with this process).
+    let _lock = chopsticks_solve::parts::lock_work_dir(dir)?;
     // Free ports: bound, noted, released just before the workers bind them.
     let listeners: Vec<TcpListener> = (0..workers)
         .map(|_| TcpListener::bind("127.0.0.1:0"))

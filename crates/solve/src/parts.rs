@@ -731,7 +731,7 @@ pub fn solve_to_file(
 /// Creates the work directory `dir` if needed and takes its lock: one solve at
 /// a time in a work directory. The lock is advisory, held by the returned file
 /// and released by the operating system however the process ends.
-pub(crate) fn lock_work_dir(dir: &Path) -> Result<File, SolveError> {
+pub fn lock_work_dir(dir: &Path) -> Result<File, SolveError> {
     fs::create_dir_all(dir).map_err(io_error("cannot create", dir))?;
     let lock_path = dir.join("lock");
     let lock = File::create(&lock_path).map_err(io_error("cannot create", &lock_path))?;
