@@ -352,6 +352,11 @@ fn small_words_say_what_they_mean() {
         &["query", "2_13x2"],
         "`2_13x2`: at character 5: `x` is not a digit",
     );
+    // A game record that could not be written is refused before the game.
+    fails_with(
+        &["play", "--record", "/nonexistent-dir/game.txt", "-q"],
+        "cannot write the game record: /nonexistent-dir/game.txt",
+    );
 }
 
 /// A second new user's review: each finding a check.

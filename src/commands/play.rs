@@ -197,6 +197,10 @@ fn repetition_text(times: usize) -> String {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
+    // A record that could not be written is refused before the game, not after.
+    if let Some(path) = &args.record {
+        chopsticks_files::check_writable(path).context("cannot write the game record")?;
+    }
     let s = solved(&args.rules, &args.db, args.quiet)?;
     if !s.solution.has_remoteness() {
         return Err(chopsticks_solve::SolveError::NoRemoteness.into());
@@ -392,7 +396,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 .collect(),
         };
         chopsticks_files::write_atomically(path, record.write().as_bytes())
-            .with_context(|| format!("cannot write the game record to {}", path.display()))?;
+            .context("cannot write the game record")?;
         writeln!(out, "The game is recorded in {}.", path.display())?;
     }
     Ok(())
