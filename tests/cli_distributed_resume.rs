@@ -112,6 +112,16 @@ fn worker_pids(dir: &Path) -> Vec<(usize, u32)> {
     found
 }
 
+/// Waits until no `cluster worker` process of `dir` runs, failing with `why`
+/// after ten seconds.
+fn wait_until_no_worker(dir: &Path, why: &str) {
+    let clock = Instant::now();
+    while !worker_pids(dir).is_empty() {
+        assert!(clock.elapsed() < Duration::from_secs(10), "{why}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn kill(pid: u32) {
     let done = Command::new("kill")
         .args(["-KILL", &pid.to_string()])
@@ -160,14 +170,7 @@ fn solve_workers_resumes_after_a_worker_is_killed() {
     assert!(err.contains("worker process 1"), "{err}");
     assert!(err.contains("run the same command again"), "{err}");
     assert!(err.contains("resumes from level"), "{err}");
-    let clock = Instant::now();
-    while !worker_pids(&cells).is_empty() {
-        assert!(
-            clock.elapsed() < Duration::from_secs(10),
-            "workers still running"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_no_worker(&cells, "workers still running");
     assert!(!save.exists());
     // Again, the same command: it resumes, and the file is the same.
     let out = finish(start(&args), Duration::from_secs(300), "the resumed solve");
@@ -277,14 +280,7 @@ fn the_workers_end_with_the_solve_that_started_them() {
     assert_eq!(worker_pids(&cells).len(), 3);
     solving.kill().unwrap();
     solving.wait().unwrap();
-    let clock = Instant::now();
-    while !worker_pids(&cells).is_empty() {
-        assert!(
-            clock.elapsed() < Duration::from_secs(10),
-            "workers still running without their solve"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_no_worker(&cells, "workers still running without their solve");
     // What they checkpointed is still there to resume from.
     assert!(chopsticks_levels(&cells, 3).is_some());
 }

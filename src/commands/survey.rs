@@ -83,25 +83,22 @@ pub fn run(args: &SurveyArgs) -> Result<()> {
             "the survey varies F itself: use --fingers-range {fingers} (or a range such as 2..9) instead of --fingers"
         );
     }
+    let base = args.rules.ruleset()?;
     if let Some(id) = &args.rules.variant {
         // A variant id's own `hN` / `fN` would be replaced by every size surveyed.
-        for token in id.split('.').skip(1) {
-            let digits = token.get(1..).unwrap_or("");
-            let sized =
-                !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit() || b == b'-');
-            match token.as_bytes().first() {
-                Some(b'h') if sized => bail!(
-                    "the survey varies the hands itself: `{token}` in --variant would be ignored; drop it and use --hands-range {} instead",
-                    digits.split('-').next().unwrap_or("2")
-                ),
-                Some(b'f') if sized => bail!(
-                    "the survey varies F itself: `{token}` in --variant would be ignored; drop it and use --fingers-range {digits} instead"
-                ),
-                _ => {}
-            }
+        if let Some(token) = chopsticks_rules::variant_size_token(id, 'h') {
+            bail!(
+                "the survey varies the hands itself: `{token}` in --variant would be ignored; drop it and use --hands-range {} instead",
+                token[1..].split('-').next().unwrap_or("2")
+            );
+        }
+        if let Some(token) = chopsticks_rules::variant_size_token(id, 'f') {
+            bail!(
+                "the survey varies F itself: `{token}` in --variant would be ignored; drop it and use --fingers-range {} instead",
+                &token[1..]
+            );
         }
     }
-    let base = args.rules.ruleset()?;
     if base.players() != 2 {
         bail!(
             "the survey solves two-player variants; this ruleset has {}",

@@ -493,12 +493,7 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
     // A variant id that names the fingers or hands must agree with the positions
     // (which carry their own `_n` and hands), as --fingers must.
     if let Some(id) = &args.rules.variant {
-        let part = |c: char| {
-            id.split('.').any(|p| {
-                p.strip_prefix(c)
-                    .is_some_and(|rest| rest.starts_with(|d: char| d.is_ascii_digit()))
-            })
-        };
+        let part = |c: char| chopsticks_rules::variant_size_token(id, c).is_some();
         if part('f') {
             if let Some(c) = plan
                 .positions

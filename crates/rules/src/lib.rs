@@ -37,4 +37,4 @@ pub use player::{team_seats, team_text, Player};
 pub use position::{hands_text, normalise_move_text, Move, Position};
 pub use ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_FINGERS, MAX_HANDS, MAX_PLAYERS};
 pub use seated::SeatedPosition;
-pub use variant::MAX_VARIANT_ID;
+pub use variant::{variant_size_token, MAX_VARIANT_ID};

@@ -76,6 +76,16 @@ fn number(id: &str, token: &str, digits: &str) -> Result<u64> {
     Ok(digits.parse().expect("at most 9 digits"))
 }
 
+/// The token of a variant id that sets `key` (`'p'` players, `'h'` hands, `'f'`
+/// fingers), as [`Ruleset::from_variant_id`] reads it: `h3` or `h1-3` in
+/// `standard.h3.f7`. For commands that must know whether an id names a size
+/// that another option would replace.
+pub fn variant_size_token(id: &str, key: char) -> Option<&str> {
+    id.split('.').skip(1).find(|token| {
+        token.starts_with(key) && token.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
+    })
+}
+
 impl Ruleset {
     /// Reads a variant id (see the module documentation).
     pub fn from_variant_id(id: &str) -> Result<Ruleset> {
