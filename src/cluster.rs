@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use chopsticks_distributed::{CommunicationConfig, Config, WorkerConfig, WorkerReport};
+use chopsticks_distributed::{CommunicationConfig, Config, Watch, WorkerConfig, WorkerReport};
 use chopsticks_rules::Ruleset;
 
 /// The largest hostfile read: a line per process, far more than any cluster.
@@ -67,6 +67,7 @@ impl Drop for Children {
 /// With `checkpoint_every` the workers write checkpoints (see
 /// `chopsticks_distributed::checkpoint`) in `dir`; a solve started again with
 /// the same arguments after a lost process resumes from them.
+/// `bar` shows the positions the workers have resolved and their level.
 pub fn solve_on_loopback(
     rules: &Ruleset,
     workers: usize,
@@ -74,6 +75,7 @@ pub fn solve_on_loopback(
     out: &Path,
     explore: bool,
     checkpoint_every: Option<u64>,
+    bar: &indicatif::ProgressBar,
 ) -> Result<Vec<WorkerReport>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // One solve at a time in a work directory (the lock goes with this process).
@@ -107,6 +109,7 @@ pub fn solve_on_loopback(
             // A worker ends with this process, however this one ends (a
             // signal to it alone, a kill -9): no worker solves on unseen.
             .arg("--exit-with-parent")
+            .arg("--progress-lines")
             .args(explore.then_some("--explore"))
             .args(match checkpoint_every {
                 Some(s) => vec!["--checkpoint-every".to_string(), s.to_string()],
@@ -121,6 +124,47 @@ pub fn solve_on_loopback(
             .context("starting a worker process")?;
         children.0.push(child);
     }
+    // Each worker's stderr, read as it comes: its progress lines move the
+    // bar, its warnings are passed on, the rest is kept to say why it failed.
+    let progress = Arc::new(std::sync::Mutex::new(vec![(0u32, 0u64); workers]));
+    let readers: Vec<std::thread::JoinHandle<Vec<String>>> = children
+        .0
+        .iter_mut()
+        .enumerate()
+        .map(|(k, child)| {
+            let stderr = child.stderr.take().expect("piped");
+            let (progress, bar) = (Arc::clone(&progress), bar.clone());
+            std::thread::spawn(move || {
+                let mut kept = Vec::new();
+                for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+                    let Ok(line) = line else { break };
+                    if let Some(moved) = parse_progress(&line) {
+                        let mut all = progress.lock().unwrap_or_else(|e| e.into_inner());
+                        all[k] = moved;
+                        let level = all.iter().map(|p| p.0).max().unwrap_or(0);
+                        bar.set_position(all.iter().map(|p| p.1).sum());
+                        bar.set_message(format!(
+                            "solving with {workers} workers: level {level}, positions resolved"
+                        ));
+                    } else if line.starts_with(IGNORED) {
+                        bar.suspend(|| eprintln!("{line}"));
+                    } else {
+                        kept.push(line);
+                    }
+                }
+                kept
+            })
+        })
+        .collect();
+    let mut readers: Vec<Option<_>> = readers.into_iter().map(Some).collect();
+    // What worker `j` said on stderr, once it has ended.
+    let mut said_by = |j: usize| -> String {
+        readers[j]
+            .take()
+            .and_then(|r| r.join().ok())
+            .unwrap_or_default()
+            .join("\n")
+    };
     // Wait for all; the first failure stops the others.
     let mut done = vec![false; workers];
     while done.iter().any(|d| !d) {
@@ -135,7 +179,7 @@ pub fn solve_on_loopback(
                     // the one that failed: give the others a moment to end
                     // too, and name the one that did not end for that.
                     std::thread::sleep(Duration::from_millis(300));
-                    let mut ended: Vec<(usize, std::process::ExitStatus, String)> = Vec::new();
+                    let mut failed: Vec<(usize, std::process::ExitStatus)> = Vec::new();
                     for (j, other) in children.0.iter_mut().enumerate() {
                         let status = if j == k {
                             Some(status)
@@ -143,12 +187,7 @@ pub fn solve_on_loopback(
                             other.try_wait().ok().flatten()
                         };
                         if let Some(status) = status.filter(|s| !s.success()) {
-                            let mut err = String::new();
-                            if let Some(mut e) = other.stderr.take() {
-                                use std::io::Read;
-                                let _ = e.read_to_string(&mut err);
-                            }
-                            ended.push((j, status, err));
+                            failed.push((j, status));
                         }
                     }
                     // Stop the others before saying what to run next.
@@ -156,6 +195,10 @@ pub fn solve_on_loopback(
                         let _ = other.kill();
                         let _ = other.wait();
                     }
+                    let ended: Vec<(usize, std::process::ExitStatus, String)> = failed
+                        .into_iter()
+                        .map(|(j, status)| (j, status, said_by(j)))
+                        .collect();
                     let lost = |err: &str| err.contains("lost the connection");
                     let (k, status, err) = ended
                         .iter()
@@ -193,6 +236,10 @@ pub fn solve_on_loopback(
             }
         }
         std::thread::sleep(Duration::from_millis(5));
+    }
+    // Every warning passed on before the results.
+    for j in 0..workers {
+        said_by(j);
     }
     let reports = chopsticks_distributed::assemble(rules, dir, out)?;
     Ok(reports)
@@ -257,6 +304,64 @@ pub fn with_stdout_elsewhere<T>(quiet: bool, f: impl FnOnce() -> T) -> T {
     }
     result
 }
+
+/// Prints on stderr, as this process's workers find them, the checkpoint
+/// files they do not resume from (always: work is lost), and with
+/// `progress_lines`, `progress LEVEL RESOLVED` whenever they move on, for the
+/// `solve --workers` that started this process.
+pub fn report_watch(watch: &Arc<Watch>, progress_lines: bool) {
+    let watch = Arc::clone(watch);
+    std::thread::spawn(move || {
+        let mut said = (0u32, 0u64);
+        loop {
+            std::thread::sleep(Duration::from_millis(200));
+            warn_ignored(&watch);
+            let now = progress_of(&watch);
+            if progress_lines && now != said {
+                eprintln!("{}", progress_line(&watch));
+                said = now;
+            }
+        }
+    });
+}
+
+/// The start of a progress line of a worker process (`progress LEVEL RESOLVED`).
+const PROGRESS: &str = "progress";
+
+/// The level and the positions resolved of this process's workers.
+fn progress_of(watch: &Watch) -> (u32, u64) {
+    (
+        watch.level.load(Ordering::Relaxed),
+        watch.resolved.load(Ordering::Relaxed),
+    )
+}
+
+/// `progress LEVEL RESOLVED`, of this process's workers.
+pub fn progress_line(watch: &Watch) -> String {
+    let (level, resolved) = progress_of(watch);
+    format!("{PROGRESS} {level} {resolved}")
+}
+
+/// The level and positions resolved of a worker's progress line.
+fn parse_progress(line: &str) -> Option<(u32, u64)> {
+    let mut words = line.strip_prefix(PROGRESS)?.split_whitespace();
+    let level = words.next()?.parse().ok()?;
+    let resolved = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((level, resolved))
+}
+
+/// Prints the checkpoint files this process's workers found and did not
+/// resume from, not printed yet.
+pub fn warn_ignored(watch: &Watch) {
+    let found: Vec<String> =
+        std::mem::take(&mut *watch.ignored.lock().unwrap_or_else(|e| e.into_inner()));
+    for line in found {
+        eprintln!("{IGNORED} {line}; its work is done again");
+    }
+}
+
+/// The start of a worker's line about a checkpoint it does not resume from.
+const IGNORED: &str = "warning: not resuming from";
 
 /// Refuses a hostfile whose addresses do not resolve (timely would retry them
 /// once a second for ever).

@@ -283,6 +283,137 @@ fn the_workers_end_with_the_solve_that_started_them() {
     wait_until_no_worker(&cells, "workers still running without their solve");
     // What they checkpointed is still there to resume from.
     assert!(chopsticks_levels(&cells, 3).is_some());
+    // Started again with two workers instead of three, the solve cannot use
+    // them: it says so at once, file by file, and solves from the start.
+    let want = uninterrupted(dir.path());
+    let mut args = vec!["solve"];
+    args.extend(RULES);
+    args.extend([
+        "--workers",
+        "2",
+        "--save",
+        text(&save),
+        "--no-reachable",
+        "--json",
+    ]);
+    let out = finish(
+        start(&args),
+        Duration::from_secs(300),
+        "the solve with 2 workers",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["resumed_from"].is_null(), "{v}");
+    let ignored = v["ignored_checkpoints"].as_array().expect("a list");
+    assert!(ignored.len() >= 3, "{v}");
+    for line in ignored {
+        let line = line.as_str().unwrap();
+        assert!(line.contains("of a solve with 3 workers, not 2"), "{line}");
+        assert!(
+            err.contains(&format!("warning: not resuming from {line}")),
+            "{line} not in: {err}"
+        );
+    }
+    // Worker 2's, which no worker of this solve owns, are named too.
+    assert!(ignored
+        .iter()
+        .any(|l| l.as_str().unwrap().contains("(worker 2, level")));
+    assert_eq!(std::fs::read(&save).unwrap(), want);
+    assert!(!cells.exists());
+}
+
+/// Files in the work directory that are not checkpoints of this solve are
+/// named on stderr as the workers find them, and in the JSON, and the solve
+/// goes on from the start; a worker process's progress lines count every
+/// position the solve resolves.
+#[test]
+fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.sol");
+    let cells = PathBuf::from(format!("{}.cluster", save.display()));
+    std::fs::create_dir_all(&cells).unwrap();
+    std::fs::write(cells.join("checkpoint-0-3.bin"), "junk").unwrap();
+    std::fs::write(cells.join("checkpoint-1-4.bin"), "CHOPSCKP").unwrap();
+    std::fs::write(cells.join("checkpoint-7-3.bin"), "").unwrap();
+    let args = ["solve", "--workers", "2", "--save", text(&save), "--json"];
+    let out = finish(start(&args), Duration::from_secs(60), "the solve");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ignored: Vec<&str> = v["ignored_checkpoints"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let name = |f: &str| text(&cells.join(f)).to_string();
+    assert_eq!(
+        ignored,
+        [
+            format!(
+                "{} (worker 0, level 3): not a checkpoint of chopsticks",
+                name("checkpoint-0-3.bin")
+            ),
+            format!(
+                "{} (worker 7, level 3): cut short (its header is incomplete)",
+                name("checkpoint-7-3.bin")
+            ),
+            format!(
+                "{} (worker 1, level 4): cut short (its header is incomplete)",
+                name("checkpoint-1-4.bin")
+            ),
+        ],
+        "{v}"
+    );
+    for line in &ignored {
+        assert!(err.contains(line), "{line} not in: {err}");
+    }
+    assert!(!cells.exists(), "the work directory is left");
+    // One worker process alone: its last progress line counts every position
+    // resolved (won or lost), as the one-machine solve does.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let hostfile = dir.path().join("hosts");
+    std::fs::write(&hostfile, port + "\n").unwrap();
+    let args = [
+        "cluster",
+        "worker",
+        "--preset",
+        "rollover",
+        "--hostfile",
+        text(&hostfile),
+        "--process",
+        "0",
+        "--dir",
+        text(&cells),
+        "--progress-lines",
+        "-q",
+    ];
+    let out = finish(start(&args), Duration::from_secs(60), "the worker");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let last = err
+        .lines()
+        .rfind(|l| l.starts_with("progress "))
+        .expect(&err);
+    let words: Vec<u64> = last
+        .split_whitespace()
+        .skip(1)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let args = ["solve", "--preset", "rollover", "--no-reachable", "--json"];
+    let out = finish(start(&args), Duration::from_secs(60), "the solve");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let decided =
+        v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["terminal"].as_u64().unwrap();
+    assert_eq!(words[1], decided, "{last} {v}");
+    // (Rollover has draws: the count is not the index's size.)
+    assert!(decided < v["positions"].as_u64().unwrap(), "{v}");
+    assert!(words[0] > 0, "{last}");
 }
 
 /// Workers started with different rules (a mistyped option on one host) all

@@ -88,6 +88,10 @@ struct WorkerArgs {
     /// End when the process that started this one ends (`solve --workers`).
     #[arg(long, hide = true)]
     exit_with_parent: bool,
+    /// Print `progress LEVEL RESOLVED` lines on stderr as the solve goes
+    /// (`solve --workers` reads them for its progress line).
+    #[arg(long, hide = true)]
+    progress_lines: bool,
 }
 
 #[derive(Args, Debug)]
@@ -138,6 +142,8 @@ fn worker(args: &WorkerArgs) -> Result<()> {
         Duration::from_secs(args.connect_timeout),
         args.exit_with_parent,
     );
+    let watch = Arc::new(chopsticks_distributed::Watch::default());
+    crate::cluster::report_watch(&watch, args.progress_lines);
     let reports = crate::cluster::with_stdout_elsewhere(args.quiet, || {
         let start = args.explore.then(|| {
             chopsticks_rules::PositionIndex::new(&rules)
@@ -147,11 +153,16 @@ fn worker(args: &WorkerArgs) -> Result<()> {
             explore_from: start.transpose()?,
             checkpoint_every: (!args.no_checkpoints)
                 .then(|| Duration::from_secs(args.checkpoint_every)),
+            watch: Some(Arc::clone(&watch)),
         };
         Ok::<_, anyhow::Error>(chopsticks_distributed::run_watched(
             &rules, config, &args.dir, &options, started,
         )?)
     })?;
+    crate::cluster::warn_ignored(&watch);
+    if args.progress_lines {
+        eprintln!("{}", crate::cluster::progress_line(&watch));
+    }
     if args.json {
         super::print_json(&json!({ "workers": reports }));
     } else if !args.quiet {

@@ -160,7 +160,7 @@ fn solve_by_workers(
         ),
         quiet,
     );
-    let spinner = progress::counter("solving with workers", quiet);
+    let spinner = progress::counter(&format!("solving with {workers} workers"), quiet);
     let reports = crate::cluster::solve_on_loopback(
         rules,
         workers,
@@ -168,6 +168,7 @@ fn solve_by_workers(
         &out,
         explore,
         save.map(|_| checkpoint_every),
+        &spinner,
     );
     spinner.finish_and_clear();
     if reports.is_err() && temporary {
@@ -654,6 +655,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     .or(method.workers.as_ref().and_then(|w| w.iter().find_map(|r| r.resumed_from))),
                 "checkpoints": method.report.as_ref().map(|r| r.checkpoints)
                     .or(method.workers.as_ref().map(|w| w.iter().map(|r| r.checkpoints).max().unwrap_or(0))),
+                "ignored_checkpoints": method.workers.as_ref()
+                    .map(|w| w.iter().flat_map(|r| r.ignored_checkpoints.iter()).collect::<Vec<_>>())
+                    .unwrap_or_default(),
                 "checkpoint_seconds": method.workers.as_ref()
                     .map(|w| w.iter().map(|r| r.checkpoint_seconds).fold(0.0, f64::max)),
                 "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
@@ -839,6 +843,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some(workers) = &method.workers {
         if let Some(level) = workers.iter().find_map(|r| r.resumed_from) {
             println!("Resumed:              from level {level}, every worker's checkpoint");
+        }
+        let ignored: usize = workers.iter().map(|r| r.ignored_checkpoints.len()).sum();
+        if ignored > 0 {
+            println!(
+                "Not resumed from:     {} (named in the warnings above)",
+                text::counted(ignored as u64, "checkpoint file")
+            );
         }
         let most = workers.iter().map(|r| r.checkpoints).max().unwrap_or(0);
         if most > 0 {

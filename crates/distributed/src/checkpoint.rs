@@ -165,42 +165,62 @@ pub fn with_cause(e: &dyn std::error::Error) -> String {
 
 /// Reads worker `expected.worker`'s checkpoint after `level` from `dir`,
 /// checked against what this worker solves (`expected`, its level and
-/// counters aside): `None` when the file is missing, damaged or of another
-/// solve (it is then not resumed from).
-pub fn read(dir: &Path, expected: &Header, level: u32) -> Option<State> {
-    let file = std::fs::File::open(path(dir, expected.worker, level)).ok()?;
-    let size = file.metadata().ok()?.len();
+/// counters aside), or says why it is not resumed from: missing, damaged or
+/// of another solve (other rules, another number of workers).
+pub fn read(dir: &Path, expected: &Header, level: u32) -> Result<State, String> {
+    let file = std::fs::File::open(path(dir, expected.worker, level))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot be read ({e})"))?
+        .len();
     let mut input = BufReader::with_capacity(1 << 20, file);
     let mut crc = crc32fast::Hasher::new();
-    let mut take = |n: usize| -> Option<Vec<u8>> {
-        let mut bytes = vec![0u8; n];
-        input.read_exact(&mut bytes).ok()?;
-        crc.update(&bytes);
-        Some(bytes)
-    };
-    if take(8)? != MAGIC {
-        return None;
-    }
-    let version = u32::from_le_bytes(take(4)?.try_into().ok()?);
-    let header_len = u32::from_le_bytes(take(4)?.try_into().ok()?);
-    if version != VERSION || header_len > MAX_HEADER {
-        return None;
-    }
-    let header: Header = serde_json::from_slice(&take(header_len as usize)?).ok()?;
-    let same = header.ruleset == expected.ruleset
-        && header.worker == expected.worker
-        && header.workers == expected.workers
-        && header.first == expected.first
-        && header.len == expected.len
-        && header.tiles == expected.tiles
-        && header.level == level;
+    let (header, header_len) = read_header(&mut input, &mut crc)?;
     let body = header
         .len
-        .checked_mul(2)?
-        .checked_add(header.tiles.checked_mul(4)?)?;
-    if !same || size != 8 + 4 + 4 + u64::from(header_len) + body + 4 {
-        return None;
+        .checked_mul(2)
+        .and_then(|c| c.checked_add(header.tiles.checked_mul(4)?))
+        .ok_or("damaged (its header does not read)")?;
+    if header.ruleset != expected.ruleset {
+        return Err(format!(
+            "of another variant ({}, not {})",
+            header.ruleset.variant_id(),
+            expected.ruleset.variant_id()
+        ));
     }
+    if header.workers != expected.workers {
+        return Err(format!(
+            "of a solve with {} workers, not {}",
+            header.workers, expected.workers
+        ));
+    }
+    if header.worker != expected.worker || header.level != level {
+        return Err(format!(
+            "named after worker {} and level {level} but holding worker {}'s level {}",
+            expected.worker, header.worker, header.level
+        ));
+    }
+    if (header.first, header.len, header.tiles) != (expected.first, expected.len, expected.tiles) {
+        return Err(format!(
+            "of another share of the index (positions {} to {}, not {} to {})",
+            header.first,
+            (header.first + header.len).saturating_sub(1),
+            expected.first,
+            (expected.first + expected.len).saturating_sub(1)
+        ));
+    }
+    let whole = 8 + 4 + 4 + u64::from(header_len) + body + 4;
+    if size != whole {
+        return Err(format!("cut short or damaged ({size} bytes, not {whole})"));
+    }
+    let damaged = || "damaged (it does not read to its end)".to_string();
+    let mut take = |n: usize| -> Result<Vec<u8>, String> {
+        let mut bytes = vec![0u8; n];
+        input.read_exact(&mut bytes).map_err(|_| damaged())?;
+        crc.update(&bytes);
+        Ok(bytes)
+    };
     let mut cells = Vec::with_capacity(header.len as usize);
     let mut left = header.len as usize;
     while left > 0 {
@@ -220,12 +240,90 @@ pub fn read(dir: &Path, expected: &Header, level: u32) -> Option<State> {
         .collect();
     let sum = crc.finalize();
     let mut stored = [0u8; 4];
-    input.read_exact(&mut stored).ok()?;
-    (u32::from_le_bytes(stored) == sum).then_some(State {
+    input.read_exact(&mut stored).map_err(|_| damaged())?;
+    if u32::from_le_bytes(stored) != sum {
+        return Err("damaged (its checksum does not match)".into());
+    }
+    Ok(State {
         header,
         cells,
         marks,
     })
+}
+
+/// The header of a checkpoint from its start, its length, and the checksum
+/// so far; or why it is not one.
+fn read_header(
+    input: &mut impl Read,
+    crc: &mut crc32fast::Hasher,
+) -> Result<(Header, u32), String> {
+    // The magic first, as much of it as there is: a short file that does not
+    // start like a checkpoint is not one.
+    let mut magic = Vec::with_capacity(8);
+    input
+        .by_ref()
+        .take(8)
+        .read_to_end(&mut magic)
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    if magic[..] != MAGIC[..magic.len()] {
+        return Err("not a checkpoint of chopsticks".into());
+    }
+    crc.update(&magic);
+    let mut take = |n: usize| -> Result<Vec<u8>, String> {
+        let mut bytes = vec![0u8; n];
+        input
+            .read_exact(&mut bytes)
+            .map_err(|_| "cut short (its header is incomplete)".to_string())?;
+        crc.update(&bytes);
+        Ok(bytes)
+    };
+    if magic.len() < 8 {
+        return Err("cut short (its header is incomplete)".into());
+    }
+    let word = |b: Vec<u8>| u32::from_le_bytes(b.try_into().expect("4 bytes"));
+    let version = word(take(4)?);
+    if version != VERSION {
+        return Err(format!(
+            "of format version {version}, not {VERSION} (another version of chopsticks)"
+        ));
+    }
+    let header_len = word(take(4)?);
+    if header_len > MAX_HEADER {
+        return Err("damaged (its header does not read)".into());
+    }
+    let header: Header = serde_json::from_slice(&take(header_len as usize)?)
+        .map_err(|_| "damaged (its header does not read)".to_string())?;
+    Ok((header, header_len))
+}
+
+/// The workers of the checkpoint files in `dir` (by their names), ascending:
+/// in a directory shared by every worker (`solve --workers`), those of an
+/// earlier solve with more workers than this one show up here.
+pub fn workers_in(dir: &Path) -> Vec<usize> {
+    let mut found: Vec<usize> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let rest = name
+                .to_str()?
+                .strip_prefix("checkpoint-")?
+                .strip_suffix(".bin")?;
+            rest.split_once('-')?.0.parse().ok()
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// The number of workers of the solve that wrote the checkpoint at `path`
+/// (its header alone is read), or why it is not known.
+pub fn workers_of(path: &Path) -> Result<usize, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let mut crc = crc32fast::Hasher::new();
+    read_header(&mut BufReader::new(file), &mut crc).map(|(h, _)| h.workers)
 }
 
 /// Removes every checkpoint of worker `worker` in `dir` (the solve is done), or
@@ -270,23 +368,51 @@ mod tests {
             bytes
         );
         let back = read(dir.path(), &s.header, 4).unwrap();
+        assert_eq!(workers_of(&path(dir.path(), 1, 4)), Ok(3));
+        assert_eq!(workers_in(dir.path()), [1]);
         assert_eq!(back.header, s.header);
         assert_eq!(back.cells, s.cells);
         assert_eq!(back.marks, s.marks);
         // Another solve's worker, or another range: not resumed from.
         let mut other = s.header.clone();
         other.workers = 4;
-        assert!(read(dir.path(), &other, 4).is_none());
+        let why = |r: Result<State, String>| r.err().expect("refused");
+        assert_eq!(
+            why(read(dir.path(), &other, 4)),
+            "of a solve with 3 workers, not 4"
+        );
+        other = s.header.clone();
+        other.ruleset = chopsticks_rules::Preset::Rollover.ruleset();
+        assert!(why(read(dir.path(), &other, 4)).starts_with("of another variant ("));
+        other = s.header.clone();
+        other.first = 0;
+        assert!(why(read(dir.path(), &other, 4)).starts_with("of another share of the index"));
+        assert!(why(read(dir.path(), &s.header, 5)).starts_with("cannot be read"));
         // A flipped byte, or a cut file: refused.
         let file = path(dir.path(), 1, 4);
         let mut data = std::fs::read(&file).unwrap();
         let k = data.len() - 7;
         data[k] ^= 1;
         std::fs::write(&file, &data).unwrap();
-        assert!(read(dir.path(), &s.header, 4).is_none());
+        assert_eq!(
+            why(read(dir.path(), &s.header, 4)),
+            "damaged (its checksum does not match)"
+        );
         data[k] ^= 1;
         std::fs::write(&file, &data[..data.len() - 1]).unwrap();
-        assert!(read(dir.path(), &s.header, 4).is_none());
+        assert!(why(read(dir.path(), &s.header, 4)).starts_with("cut short or damaged"));
+        std::fs::write(&file, b"CHOPSCKP\x01").unwrap();
+        assert!(why(read(dir.path(), &s.header, 4)).starts_with("cut short (its header"));
+        std::fs::write(&file, b"junk").unwrap();
+        assert_eq!(
+            why(read(dir.path(), &s.header, 4)),
+            "not a checkpoint of chopsticks"
+        );
+        std::fs::write(&file, b"something else").unwrap();
+        assert_eq!(
+            why(read(dir.path(), &s.header, 4)),
+            "not a checkpoint of chopsticks"
+        );
     }
 
     #[test]

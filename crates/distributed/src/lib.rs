@@ -40,7 +40,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -74,6 +74,22 @@ pub struct RunOptions {
     /// passed since the last one (zero: at every level); `None`: no
     /// checkpoints. A solve resumes from the checkpoints it finds either way.
     pub checkpoint_every: Option<Duration>,
+    /// Where this process's workers say how far they are and what they found
+    /// on starting, while they run (for a progress line and prompt warnings).
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// How far this process's workers are, shared with whoever runs them.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// The highest level one of them has visited.
+    pub level: AtomicU32,
+    /// Positions they have resolved (won or lost) so far, in all.
+    pub resolved: AtomicU64,
+    /// The checkpoint files they found and did not resume from, each with
+    /// why ([`WorkerReport::ignored_checkpoints`]), as soon as they start:
+    /// taken by whoever watches.
+    pub ignored: std::sync::Mutex<Vec<String>>,
 }
 
 /// The mark of a checkpoint request among the messages (a parent update is
@@ -165,6 +181,11 @@ pub struct WorkerReport {
     pub checkpoint_seconds: f64,
     #[serde(default)]
     pub checkpoint_bytes: u64,
+    /// The checkpoint files found on starting and not resumed from, each
+    /// named with why (damaged, of another solve, of a level another worker
+    /// lacks): the work they held is done again.
+    #[serde(default)]
+    pub ignored_checkpoints: Vec<String>,
 }
 
 /// The positions of a worker's range reachable from the start, by their value
@@ -260,6 +281,8 @@ struct Part {
     marks: Vec<u32>,
     messages: u64,
     levels: u32,
+    /// Positions of its range resolved (won or lost).
+    resolved: u64,
 }
 
 impl Part {
@@ -275,10 +298,13 @@ impl Part {
             })
             .collect();
         let mut cells = vec![0u16; len as usize];
+        let mut resolved = 0;
         for (i, c) in ends.into_iter().flatten() {
             cells[(i - first) as usize] = c;
+            resolved += u64::from(c & 3 != UNRESOLVED);
         }
         Part {
+            resolved,
             marks: vec![0; tiles.len()],
             graph,
             map,
@@ -298,7 +324,13 @@ impl Part {
         state: checkpoint::State,
     ) -> Part {
         let tiles = map.tiles_in(first, state.header.len);
+        let resolved = state
+            .cells
+            .par_iter()
+            .filter(|&&c| c & 3 != UNRESOLVED)
+            .count() as u64;
         Part {
+            resolved,
             graph,
             map,
             first,
@@ -335,6 +367,7 @@ impl Part {
             }
         };
         if resolved {
+            self.resolved += 1;
             let t = self.map.tile_of(p) - self.tiles.start;
             self.marks[t] = self.marks[t].max(level);
         }
@@ -527,7 +560,7 @@ pub fn run(
 ) -> Result<Vec<WorkerReport>, DistributedError> {
     let options = RunOptions {
         explore_from,
-        checkpoint_every: None,
+        ..RunOptions::default()
     };
     run_watched(
         rules,
@@ -611,6 +644,15 @@ fn agree_on_level(
     )
 }
 
+/// A checkpoint file not resumed from, for [`WorkerReport::ignored_checkpoints`]:
+/// `checkpoint-1-12.bin (worker 1, level 12): damaged (…)`.
+fn ignored_line(dir: &Path, worker: usize, level: u32, why: &str) -> String {
+    format!(
+        "{} (worker {worker}, level {level}): {why}",
+        checkpoint::path(dir, worker, level).display()
+    )
+}
+
 /// The mark of a fingerprint among the messages of [`agree_on_level`].
 const FINGERPRINT: u64 = 1 << 47;
 
@@ -653,6 +695,7 @@ pub fn run_watched(
     }
     let start = options.explore_from;
     let every = options.checkpoint_every;
+    let watch = options.watch.clone();
     std::fs::create_dir_all(dir).map_err(file_error(dir))?;
     let dir = dir.to_path_buf();
     let rules = rules.clone();
@@ -698,10 +741,38 @@ pub fn run_watched(
             messages: 0,
             levels: 0,
         };
-        let sound: Vec<u32> = checkpoint::levels(&dir, index)
-            .into_iter()
-            .filter(|&level| level > 0 && checkpoint::read(&dir, &expected, level).is_some())
-            .collect();
+        // Every checkpoint file of this worker is checked; those that cannot
+        // be resumed from are named, with why, in the report (and at once to
+        // whoever watches): their work is done again.
+        let mut ignored: Vec<String> = Vec::new();
+        let mut sound: Vec<u32> = Vec::new();
+        for level in checkpoint::levels(&dir, index) {
+            match checkpoint::read(&dir, &expected, level) {
+                Ok(_) if level > 0 => sound.push(level),
+                Ok(_) => {}
+                Err(why) => ignored.push(ignored_line(&dir, index, level, &why)),
+            }
+        }
+        // In a directory shared by every worker, worker 0 also names those
+        // of workers this solve does not have (an earlier solve with more).
+        let stray: Vec<usize> = if index == 0 {
+            checkpoint::workers_in(&dir)
+                .into_iter()
+                .filter(|&w| w >= peers)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for &w in &stray {
+            for level in checkpoint::levels(&dir, w) {
+                let file = checkpoint::path(&dir, w, level);
+                let why = match checkpoint::workers_of(&file) {
+                    Ok(n) => format!("of a solve with {n} workers, not {peers}"),
+                    Err(why) => why,
+                };
+                ignored.push(ignored_line(&dir, w, level, &why));
+            }
+        }
         let fingerprint = crc32fast::hash(format!("{} {n}", rules.variant_id()).as_bytes());
         let Some(mut resume) = agree_on_level(worker, &sound, fingerprint) else {
             return Err(format!(
@@ -711,12 +782,29 @@ pub fn run_watched(
         };
         checkpoint::remove(&dir, index, Some(resume));
         let restored = (resume > 0)
-            .then(|| checkpoint::read(&dir, &expected, resume))
+            .then(|| checkpoint::read(&dir, &expected, resume).ok())
             .flatten();
         if restored.is_none() {
             // Gone since it was read (every worker then starts over, as a
             // worker without checkpoints would make them).
             resume = 0;
+        }
+        if resume == 0 {
+            for &level in &sound {
+                ignored.push(ignored_line(
+                    &dir,
+                    index,
+                    level,
+                    "sound, but not every worker has a sound checkpoint of its level",
+                ));
+            }
+        }
+        if let Some(watch) = &watch {
+            watch
+                .ignored
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(ignored.iter().cloned());
         }
         let part = Rc::new(RefCell::new(match restored {
             Some(state) => Part::restored(Arc::clone(&graph), Arc::clone(&map), first, state),
@@ -728,6 +816,16 @@ pub fn run_watched(
         let cost = Rc::new(RefCell::new(CheckpointCost::default()));
         let spent = Rc::clone(&cost);
         let checkpoint_dir = dir.clone();
+        let watching = watch.clone();
+        // What this worker has told the watch it resolved.
+        let mut told = 0u64;
+        let mut tell = move |part: &Part, level: u32| {
+            if let Some(w) = &watching {
+                w.level.fetch_max(level, Ordering::Relaxed);
+                w.resolved.fetch_add(part.resolved - told, Ordering::Relaxed);
+                told = part.resolved;
+            }
+        };
         worker.dataflow::<u32, _, _>(move |scope| {
             let (handle, stream) = scope.feedback::<Vec<u64>>(1u32);
             let owner = move |m: &u64| {
@@ -765,12 +863,11 @@ pub fn run_watched(
                         if let Some(cap) = start.take() {
                             let cap = cap.delayed(&resume);
                             let mut session = output.session(&cap);
-                            visit(
-                                &mut state.borrow_mut(),
-                                resume,
-                                &last_checkpoint,
-                                &mut |m| session.give(m),
-                            );
+                            let mut part = state.borrow_mut();
+                            visit(&mut part, resume, &last_checkpoint, &mut |m| {
+                                session.give(m)
+                            });
+                            tell(&part, resume);
                         }
                         input.for_each_stamp(|cap, data| {
                             let Some(cap) = cap.retain_least(0) else {
@@ -838,6 +935,7 @@ pub fn run_watched(
                             }
                             let mut session = output.session(&cap);
                             visit(&mut part, level, &last_checkpoint, &mut |m| session.give(m));
+                            tell(&part, level);
                         }
                     }
                 })
@@ -868,6 +966,7 @@ pub fn run_watched(
             checkpoints: cost.count,
             checkpoint_seconds: cost.seconds,
             checkpoint_bytes: cost.bytes,
+            ignored_checkpoints: ignored,
         };
         let cells = cells_path(&dir, index);
         let report_file = report_path(&dir, index);
@@ -882,6 +981,9 @@ pub fn run_watched(
         )?;
         // Done: the checkpoints are of no more use.
         checkpoint::remove(&dir, index, None);
+        for w in stray {
+            checkpoint::remove(&dir, w, None);
+        }
         Ok(report)
     })
     .map_err(DistributedError::Cluster)?;
