@@ -2,6 +2,7 @@
 //! override it), `--notation`, and the output options `--json` / `--quiet`.
 
 use anyhow::{bail, Result};
+use chopsticks_rules::options::Switch;
 use chopsticks_rules::{quoted, Notation, Overflow, PassSplits, Preset, Ruleset, MAX_PLAYERS};
 use clap::Args;
 
@@ -33,55 +34,10 @@ pub struct RulesArgs {
     /// A hand reaching F or more dies.
     #[arg(long, conflicts_with = "rollover")]
     pub cutoff: bool,
-    // `--no-…` forms are accepted for every switch below.
-    #[arg(
-        long,
-        help = "Allow moving fingers between two live hands (--no-transfer to forbid)",
-        conflicts_with = "no_transfer"
-    )]
-    pub transfer: bool,
-    #[arg(long, hide = true, conflicts_with = "transfer")]
-    pub no_transfer: bool,
-    #[arg(
-        long,
-        help = "Allow reviving a dead hand with fingers from a live one (--no-divide)",
-        conflicts_with = "no_divide"
-    )]
-    pub divide: bool,
-    #[arg(long, hide = true, conflicts_with = "divide")]
-    pub no_divide: bool,
-    #[arg(
-        long,
-        help = "Divisions only into two equal halves (turns divisions on; --no-even-divide)",
-        conflicts_with_all = ["no_even_divide", "no_divide"]
-    )]
-    pub even_divide: bool,
-    #[arg(long, hide = true, conflicts_with = "even_divide")]
-    pub no_even_divide: bool,
-    #[arg(
-        long,
-        help = "Divisions only into two halves that differ by at most one, 3 → 1+2 (turns divisions on; --no-near-even-divide)",
-        conflicts_with_all = ["no_near_even_divide", "no_divide", "even_divide"]
-    )]
-    pub near_even_divide: bool,
-    #[arg(long, hide = true, conflicts_with = "near_even_divide")]
-    pub no_near_even_divide: bool,
-    #[arg(
-        long,
-        help = "Allow a transfer that empties (kills) one of your hands (--no-suicide)",
-        conflicts_with = "no_suicide"
-    )]
-    pub suicide: bool,
-    #[arg(long, hide = true, conflicts_with = "suicide")]
-    pub no_suicide: bool,
-    #[arg(
-        long,
-        help = "Allow tapping your own other hand (--no-self-attack)",
-        conflicts_with = "no_self_attack"
-    )]
-    pub self_attack: bool,
-    #[arg(long, hide = true, conflicts_with = "self_attack")]
-    pub no_self_attack: bool,
+    /// Every switch of `chopsticks_rules::options`, on (`--transfer`) or off
+    /// (`--no-transfer`).
+    #[command(flatten)]
+    pub switches: SwitchArgs,
     #[arg(
         long,
         help = "Allow a split that leaves your hands as they were (a swap or moving nothing), passing the turn: --pass-splits live (or =live) only between two live hands (13→31), --pass-splits, --pass-splits any (or =any) also with a dead hand (01→10) (--no-pass-splits)",
@@ -94,22 +50,6 @@ pub struct RulesArgs {
     pub pass_splits: Option<String>,
     #[arg(long, hide = true, conflicts_with = "pass_splits")]
     pub no_pass_splits: bool,
-    #[arg(
-        long,
-        help = "Misère play: a player whose hands all die wins (--no-misere)",
-        conflicts_with = "no_misere"
-    )]
-    pub misere: bool,
-    #[arg(long, hide = true, conflicts_with = "misere")]
-    pub no_misere: bool,
-    #[arg(
-        long,
-        help = "Team play (an even number of players): Players 1, 3, 5, … against 2, 4, 6, …; attacks only on the other team; a team with no live hand has lost (--no-teams)",
-        conflicts_with = "no_teams"
-    )]
-    pub teams: bool,
-    #[arg(long, hide = true, conflicts_with = "teams")]
-    pub no_teams: bool,
 }
 
 /// Whether any ruleset option was given on the command line.
@@ -120,40 +60,11 @@ impl RulesArgs {
             || self.players.is_some()
             || self.hands.is_some()
             || self.fingers.is_some()
-            || [
-                self.rollover,
-                self.cutoff,
-                self.transfer,
-                self.no_transfer,
-                self.divide,
-                self.no_divide,
-                self.even_divide,
-                self.no_even_divide,
-                self.near_even_divide,
-                self.no_near_even_divide,
-                self.suicide,
-                self.no_suicide,
-                self.self_attack,
-                self.no_self_attack,
-                self.pass_splits.is_some(),
-                self.no_pass_splits,
-                self.misere,
-                self.no_misere,
-                self.teams,
-                self.no_teams,
-            ]
-            .iter()
-            .any(|&b| b)
-    }
-}
-
-fn pick(yes: bool, no: bool, current: bool) -> bool {
-    if yes {
-        true
-    } else if no {
-        false
-    } else {
-        current
+            || self.rollover
+            || self.cutoff
+            || self.pass_splits.is_some()
+            || self.no_pass_splits
+            || !self.switches.given.is_empty()
     }
 }
 
@@ -206,31 +117,8 @@ impl RulesArgs {
         if self.cutoff {
             r.overflow = Overflow::Cutoff;
         }
-        r.transfer = pick(self.transfer, self.no_transfer, r.transfer);
-        r.divide = pick(self.divide, self.no_divide, r.divide);
-        r.even_divide = pick(self.even_divide, self.no_even_divide, r.even_divide);
-        r.near_even_divide = pick(
-            self.near_even_divide,
-            self.no_near_even_divide,
-            r.near_even_divide,
-        );
-        if self.even_divide || self.near_even_divide {
-            r.divide = true;
-        }
-        if self.even_divide {
-            // A variant's near-even divisions give way to the even-only ones asked for.
-            r.near_even_divide = false;
-        }
-        if self.near_even_divide {
-            r.even_divide = false;
-        }
-        if self.no_divide {
-            // A preset's restricted divisions go with its divisions.
-            r.even_divide = false;
-            r.near_even_divide = false;
-        }
-        r.suicide = pick(self.suicide, self.no_suicide, r.suicide);
-        r.self_attack = pick(self.self_attack, self.no_self_attack, r.self_attack);
+        chopsticks_rules::options::apply_switches(&mut r, &self.switches.given, "--")
+            .map_err(|e| anyhow::anyhow!("impossible ruleset: {e}"))?;
         if let Some(which) = &self.pass_splits {
             r.pass_splits = match PassSplits::from_name(which) {
                 Some(PassSplits::Off) | None => bail!(
@@ -243,10 +131,71 @@ impl RulesArgs {
         if self.no_pass_splits {
             r.pass_splits = PassSplits::Off;
         }
-        r.misere = pick(self.misere, self.no_misere, r.misere);
-        r.teams = pick(self.teams, self.no_teams, r.teams);
         r.validate()?;
         Ok(r)
+    }
+}
+
+/// The rule switches on the command line, one flag each way from
+/// `chopsticks_rules::options` (`--self-attack`, `--no-self-attack`): the
+/// switches given, in the order of the table.
+#[derive(Debug, Clone, Default)]
+pub struct SwitchArgs {
+    pub given: Vec<(&'static Switch, bool)>,
+}
+
+impl clap::FromArgMatches for SwitchArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = SwitchArgs::default();
+        args.update_from_arg_matches(matches)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for s in chopsticks_rules::options::switches() {
+            for on in [true, false] {
+                if matches.get_flag(&s.word(on)) {
+                    self.given.retain(|(g, _)| g.token != s.token);
+                    self.given.push((s, on));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for SwitchArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for s in chopsticks_rules::options::switches() {
+            // Each way conflicts with the other, and with the switches its
+            // implications contradict (`--even-divide` with `--no-divide`).
+            let conflicts = |on: bool| -> Vec<String> {
+                let mut ids = vec![s.word(!on)];
+                ids.extend(s.implies(on).iter().map(|&(other, value)| {
+                    chopsticks_rules::options::switch(other)
+                        .expect("implications name switches")
+                        .word(!value)
+                }));
+                ids
+            };
+            let on = clap::Arg::new(s.word(true))
+                .long(s.word(true))
+                .action(clap::ArgAction::SetTrue)
+                .help(format!("{} (--{})", s.help, s.word(false)))
+                .help_heading("Rules")
+                .conflicts_with_all(conflicts(true));
+            let off = clap::Arg::new(s.word(false))
+                .long(s.word(false))
+                .action(clap::ArgAction::SetTrue)
+                .hide(true)
+                .conflicts_with_all(conflicts(false));
+            cmd = cmd.arg(on).arg(off);
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
     }
 }
 

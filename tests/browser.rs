@@ -1163,6 +1163,39 @@ fn the_rule_picker_and_threefold_repetition_in_a_real_browser() {
         let simple = chosen_option(&client, "preset").await;
         assert!(simple.starts_with("simple: 2 players × 2 hands"), "{simple}");
 
+        // The switches are the server's table (the rules crate's), each a box
+        // named by its word; what one implies shows at once.
+        let (_, game) = server.get("/api/v1/chopsticks/");
+        let switches = game["switches"].as_array().expect("switches");
+        assert!(switches.len() >= 8, "{game}");
+        let checked = |id: &str| {
+            let script = format!("return document.getElementById('{id}').checked;");
+            let client = client.clone();
+            async move { client.execute(&script, vec![]).await.unwrap() == Value::Bool(true) }
+        };
+        for s in switches {
+            let token = s["token"].as_str().unwrap();
+            assert!(!checked(token).await, "{token} is on in simple");
+        }
+        click(&client, "#near-even-divide").await;
+        assert!(checked("divide").await && checked("near-even-divide").await);
+        click(&client, "#even-divide").await;
+        assert!(checked("even-divide").await && !checked("near-even-divide").await);
+        click(&client, "#misere").await;
+        click(&client, "#pass-splits option[value='any']").await;
+        let picker = screenshot(&client, "browser-rule-switches.png").await;
+        click(&client, "#rules-form button").await;
+        until("the variant of the switches chosen", || async {
+            text(&client, "variant-line")
+                .await
+                .ends_with("variant simple.even-divide.pass-splits.misere")
+                .then_some(())
+        })
+        .await;
+        // Divisions off takes the even ones with it.
+        click(&client, "#divide").await;
+        assert!(!checked("divide").await && !checked("even-divide").await);
+
         // A record that comes back to 1_1313 a third time (after move 8).
         click(&client, "#record-box summary").await;
         type_record(
@@ -1216,7 +1249,12 @@ fn the_rule_picker_and_threefold_repetition_in_a_real_browser() {
             .map(|a| a.iter().filter(|e| e["level"] == "SEVERE").collect())
             .unwrap_or_default();
         assert!(severe.is_empty(), "console errors: {severe:?}");
-        eprintln!("screenshots: {}, {}", four.display(), drawn.display());
+        eprintln!(
+            "screenshots: {}, {}, {}",
+            four.display(),
+            picker.display(),
+            drawn.display()
+        );
         client.close().await.unwrap();
     });
 }

@@ -395,3 +395,29 @@ fn reference_section_pointers_exist() {
         bad.join("\n")
     );
 }
+
+/// The README, docs/API.md and docs/REFERENCE.md name every rule option of the
+/// rules crate's table (`chopsticks_rules::options`): each switch by its word
+/// or its flag, and each value of each choice by its word in a variant id.
+#[test]
+fn every_rule_option_is_documented() {
+    use chopsticks_rules::options::{choices, switches};
+    let mut words: Vec<&str> = switches().map(|s| s.token).collect();
+    for c in choices() {
+        words.extend(c.values.iter().map(|v| v.token));
+    }
+    for doc in ["README.md", "docs/API.md", "docs/REFERENCE.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        let missing: Vec<&&str> = words
+            .iter()
+            .filter(|w| {
+                !text.contains(&format!("`{w}`"))
+                    && !text.contains(&format!("`--{w}`"))
+                    && !text.contains(&format!("`--{w}["))
+                    && !text.contains(&format!("/{w}`"))
+                    && !text.contains(&format!("`{w}/"))
+            })
+            .collect();
+        assert!(missing.is_empty(), "{doc} does not name {missing:?}");
+    }
+}

@@ -19,6 +19,7 @@ pub mod hands;
 mod index;
 mod move_text;
 mod notation;
+pub mod options;
 mod player;
 mod position;
 mod ruleset;

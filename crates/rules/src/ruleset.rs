@@ -304,6 +304,26 @@ impl Ruleset {
         }
     }
 
+    /// Whether attacks by different values may give the same child: under
+    /// cutoff every attack that reaches `F` kills the hand, so a move
+    /// generator must merge them (under rollover the results differ). A
+    /// property of the move graph that follows from the rules, computed here
+    /// for every solver.
+    pub fn attacks_may_repeat(&self) -> bool {
+        self.overflow == Overflow::Cutoff
+    }
+
+    /// Whether this is the paper's Simple Chopsticks rule (attacks only, cutoff,
+    /// normal play, any numbers of hands and fingers), where dead hands never
+    /// matter: every switch of [`crate::options`] off but teams (which changes
+    /// who may be attacked, not what an attack does), no pass-splits. A switch
+    /// added to the table is outside it until said otherwise here.
+    pub fn is_attack_only(&self) -> bool {
+        self.overflow == Overflow::Cutoff
+            && self.pass_splits == PassSplits::Off
+            && crate::options::switches().all(|s| s.token == "teams" || !s.get(self))
+    }
+
     /// Checks that the ruleset describes a playable game.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(RulesError::Ruleset(m));
@@ -556,5 +576,21 @@ mod tests {
         assert_eq!(r.rotation_period(), 2);
         r.hands = vec![1, 1, 2];
         assert_eq!(r.rotation_period(), 3);
+    }
+
+    #[test]
+    fn every_switch_but_teams_leaves_attack_only_play() {
+        let simple = Preset::Simple.ruleset();
+        assert!(simple.is_attack_only() && simple.attacks_may_repeat());
+        for s in crate::options::switches() {
+            let mut r = simple.clone();
+            s.set(&mut r, true);
+            assert_eq!(r.is_attack_only(), s.token == "teams", "{}", s.token);
+        }
+        let rollover = Ruleset {
+            overflow: Overflow::Rollover,
+            ..simple
+        };
+        assert!(!rollover.is_attack_only() && !rollover.attacks_may_repeat());
     }
 }

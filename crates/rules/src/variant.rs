@@ -31,38 +31,13 @@
 //! same canonical id.
 
 use crate::error::{quoted, Result, RulesError};
-use crate::ruleset::{Overflow, PassSplits, Preset, Ruleset, MAX_HANDS, MAX_PLAYERS};
+use crate::options::{
+    self, apply_switches, choices, switches, Choice, RuleOption, Switch, RULE_OPTIONS,
+};
+use crate::ruleset::{Preset, Ruleset, MAX_HANDS, MAX_PLAYERS};
 
 /// The longest variant id read (the longest canonical id is far shorter).
 pub const MAX_VARIANT_ID: usize = 256;
-
-/// Where a switch lives in a ruleset.
-type Field = fn(&mut Ruleset) -> &mut bool;
-
-/// The on/off switches, in canonical order, with their names and fields. The
-/// pass-splits (three values) are written between `suicide` and `misere`.
-const SWITCHES: [(&str, Field); 8] = [
-    ("self-attack", |r| &mut r.self_attack),
-    ("transfer", |r| &mut r.transfer),
-    ("divide", |r| &mut r.divide),
-    ("even-divide", |r| &mut r.even_divide),
-    ("near-even-divide", |r| &mut r.near_even_divide),
-    ("suicide", |r| &mut r.suicide),
-    ("misere", |r| &mut r.misere),
-    ("teams", |r| &mut r.teams),
-];
-
-/// Where the pass-splits token goes among [`SWITCHES`]: before this index.
-const PASS_SPLITS_AT: usize = 6;
-
-/// The token of a pass-splits setting.
-fn pass_splits_token(p: PassSplits) -> &'static str {
-    match p {
-        PassSplits::Off => "no-pass-splits",
-        PassSplits::Live => "pass-splits-live",
-        PassSplits::Any => "pass-splits",
-    }
-}
 
 fn error(id: &str, message: impl std::fmt::Display) -> RulesError {
     RulesError::Ruleset(format!("variant `{}`: {message}", quoted(id)))
@@ -109,32 +84,51 @@ impl Ruleset {
         let mut seen: Vec<&str> = Vec::new();
         let mut players: Option<usize> = None;
         let mut hands: Option<Vec<usize>> = None;
-        let mut switches: [Option<bool>; SWITCHES.len()] = [None; SWITCHES.len()];
-        let mut overflow: Option<Overflow> = None;
-        let mut pass_splits: Option<PassSplits> = None;
+        let mut switches: Vec<(&'static Switch, bool)> = Vec::new();
+        let mut choices: Vec<(&'static Choice, usize, &str)> = Vec::new();
         for token in tokens {
-            let key = match token.as_bytes().first() {
+            let size = match token.as_bytes().first() {
                 Some(b'p' | b'h' | b'f')
-                    if token.as_bytes().get(1).is_some_and(u8::is_ascii_digit) =>
+                    if token.len() == 1
+                        || token.as_bytes().get(1).is_some_and(u8::is_ascii_digit) =>
                 {
-                    &token[..1]
+                    Some(&token[..1])
                 }
-                _ if token == "pass-splits-live" => "pass-splits",
-                _ => token.strip_prefix("no-").unwrap_or(token),
+                _ => None,
             };
-            if seen.contains(&key) {
-                return Err(error(id, format!("`{}` is given twice", quoted(key))));
+            let choice = choices_of(token);
+            if let Some((c, _)) = choice {
+                if let Some(&(_, _, before)) = choices.iter().find(|(d, _, _)| d.name == c.name) {
+                    return Err(error(
+                        id,
+                        if before == token {
+                            format!("`{}` is given twice", quoted(token))
+                        } else {
+                            format!(
+                                "`{}` and `{}` contradict each other",
+                                quoted(before),
+                                quoted(token)
+                            )
+                        },
+                    ));
+                }
+            } else {
+                // A size or a switch (on or off).
+                let key = size.unwrap_or_else(|| token.strip_prefix("no-").unwrap_or(token));
+                if seen.contains(&key) {
+                    return Err(error(id, format!("`{}` is given twice", quoted(key))));
+                }
+                seen.push(key);
             }
-            seen.push(key);
-            match key {
-                "p" => {
+            match (size, choice) {
+                (Some("p"), _) => {
                     let p = number(id, token, &token[1..])?;
                     if p > MAX_PLAYERS as u64 {
                         return Err(error(id, format!("at most {MAX_PLAYERS} players, got {p}")));
                     }
                     players = Some(p as usize);
                 }
-                "h" => {
+                (Some("h"), _) => {
                     let counts = token[1..]
                         .split('-')
                         .map(|d| number(id, token, d))
@@ -147,47 +141,20 @@ impl Ruleset {
                     }
                     hands = Some(counts.into_iter().map(|h| h as usize).collect());
                 }
-                "f" => rules.fingers = number(id, token, &token[1..])? as u32,
-                "pass-splits" => {
-                    pass_splits = Some(match token {
-                        "pass-splits" => PassSplits::Any,
-                        "pass-splits-live" => PassSplits::Live,
-                        "no-pass-splits" => PassSplits::Off,
-                        _ => return Err(error(id, format!("unknown option `{}`", quoted(token)))),
-                    });
-                }
-                "cutoff" | "rollover" if token == key => {
-                    let other = if key == "cutoff" {
-                        "rollover"
-                    } else {
-                        "cutoff"
-                    };
-                    if seen.contains(&other) {
-                        return Err(error(id, "`cutoff` and `rollover` contradict each other"));
-                    }
-                    overflow = Some(if key == "cutoff" {
-                        Overflow::Cutoff
-                    } else {
-                        Overflow::Rollover
-                    });
-                }
-                _ => {
-                    let Some(k) = SWITCHES.iter().position(|(name, _)| *name == key) else {
+                (Some(_), _) => rules.fingers = number(id, token, &token[1..])? as u32,
+                (None, Some((c, k))) => choices.push((c, k, token)),
+                (None, None) => {
+                    let Some(s) = options::switch(token.strip_prefix("no-").unwrap_or(token))
+                    else {
                         return Err(error(id, format!("unknown option `{}`", quoted(token))));
                     };
-                    switches[k] = Some(!token.starts_with("no-"));
+                    switches.push((s, !token.starts_with("no-")));
                 }
             }
         }
-        // `even-divide` or `near-even-divide` with `no-divide` (in either order)
-        // contradicts itself.
-        for (k, name) in [(3, "even-divide"), (4, "near-even-divide")] {
-            if switches[k] == Some(true) && switches[2] == Some(false) {
-                return Err(error(
-                    id,
-                    format!("`{name}` and `no-divide` contradict each other"),
-                ));
-            }
+        apply_switches(&mut rules, &switches, "").map_err(|e| error(id, e))?;
+        for (c, k, _) in choices {
+            c.set(&mut rules, k);
         }
         match (hands, players) {
             (Some(h), Some(p)) if h.len() == 1 => rules.hands = vec![h[0]; p],
@@ -201,24 +168,6 @@ impl Ruleset {
             (Some(h), _) => rules.hands = h,
             (None, Some(p)) => rules.hands = vec![rules.hands[0]; p],
             (None, None) => {}
-        }
-        if let Some(o) = overflow {
-            rules.overflow = o;
-        }
-        for (k, (_, field)) in SWITCHES.iter().enumerate() {
-            if let Some(on) = switches[k] {
-                *field(&mut rules) = on;
-            }
-        }
-        if let Some(p) = pass_splits {
-            rules.pass_splits = p;
-        }
-        if switches[3] == Some(true) || switches[4] == Some(true) {
-            rules.divide = true;
-        }
-        if switches[2] == Some(false) {
-            rules.even_divide = false;
-            rules.near_even_divide = false;
         }
         rules
             .validate()
@@ -257,42 +206,44 @@ fn overrides(preset: Preset, rules: &Ruleset) -> Vec<String> {
     if rules.fingers != base.fingers {
         tokens.push(format!("f{}", rules.fingers));
     }
-    if rules.overflow != base.overflow {
-        tokens.push(
-            match rules.overflow {
-                Overflow::Cutoff => "cutoff",
-                Overflow::Rollover => "rollover",
+    for option in &RULE_OPTIONS {
+        match option {
+            RuleOption::Choice(c) => {
+                let k = c.get(rules);
+                if k != c.get(&base) {
+                    tokens.push(c.values[k].token.to_string());
+                }
             }
-            .to_string(),
-        );
-    }
-    let mut from = base.clone();
-    let mut to = rules.clone();
-    for (k, (name, field)) in SWITCHES.into_iter().enumerate() {
-        if k == PASS_SPLITS_AT && from.pass_splits != to.pass_splits {
-            tokens.push(pass_splits_token(to.pass_splits).to_string());
-        }
-        let (was, is) = (*field(&mut from), *field(&mut to));
-        if was != is {
-            // `even-divide` and `near-even-divide` imply divisions, so `divide` need
-            // not be said with them; `no-divide` implies neither.
-            let implied = (name == "divide" && is && (to.even_divide || to.near_even_divide))
-                || ((name == "even-divide" || name == "near-even-divide") && !is && !to.divide);
-            if !implied {
-                tokens.push(if is {
-                    name.to_string()
-                } else {
-                    format!("no-{name}")
+            RuleOption::Switch(s) => {
+                let is = s.get(rules);
+                if is == s.get(&base) {
+                    continue;
+                }
+                // Not said when another switch that differs implies it
+                // (`even-divide` implies `divide`, `no-divide` implies
+                // `no-even-divide`).
+                let implied = switches().any(|other| {
+                    let on = other.get(rules);
+                    on != other.get(&base) && other.implies(on).contains(&(s.token, is))
                 });
+                if !implied {
+                    tokens.push(s.word(is));
+                }
             }
         }
     }
     tokens
 }
 
+/// The choice one of whose values `token` is the word of, and that value.
+fn choices_of(token: &str) -> Option<(&'static Choice, usize)> {
+    choices().find_map(|c| c.find(token).map(|k| (c, k)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ruleset::Overflow;
 
     fn id(text: &str) -> Ruleset {
         Ruleset::from_variant_id(text).unwrap_or_else(|e| panic!("{text}: {e}"))

@@ -4,13 +4,10 @@
 
 const API = "/api/v1/chopsticks";
 const SVG = "http://www.w3.org/2000/svg";
-const SWITCHES = ["self-attack", "transfer", "divide", "even-divide", "near-even-divide", "suicide", "misere"];
-const FIELD = {
-  "self-attack": "self_attack", transfer: "transfer", divide: "divide", "even-divide": "even_divide",
-  "near-even-divide": "near_even_divide", suicide: "suicide", misere: "misere",
-};
-// Pass-splits: the token of each value of the select.
-const PASS_TOKEN = { off: "no-pass-splits", live: "pass-splits-live", any: "pass-splits" };
+// The rule options (switches and choices), as the server serves them from the
+// rules crate's table (`GET /api/v1/chopsticks/`): the rule picker is built
+// from them, so a new rule needs nothing here.
+const OPTIONS = { switches: [], choices: [] };
 const LEVELS = { perfect: 1, strong: 0.9, casual: 0.6, random: 0 };
 const COMPUTER_DELAY_MS = 300;
 
@@ -701,14 +698,61 @@ function showError(error) {
 
 function fillRules(rules) {
   $("players").value = String(rules.hands.length);
-  $("teams").checked = Boolean(rules.teams);
   $("hands").value = rules.hands[0];
   $("fingers").value = rules.fingers;
-  $("overflow").value = rules.overflow;
-  for (const s of SWITCHES) $(s).checked = Boolean(rules[FIELD[s]]);
-  // Older answers wrote a boolean.
-  const pass = rules.pass_splits;
-  $("pass-splits").value = pass === true ? "any" : pass === false || pass == null ? "off" : pass;
+  for (const s of OPTIONS.switches) $(s.token).checked = Boolean(rules[s.field]);
+  for (const c of OPTIONS.choices) {
+    let value = rules[c.field];
+    // Older answers wrote pass-splits as a boolean.
+    if (value === true) value = c.values[c.values.length - 1].value;
+    if (value === false || value == null) value = c.values[0].value;
+    $(c.name).value = value;
+  }
+}
+
+// Builds the rule picker's switches and choices from the served options: an
+// element the page already has (the teams box by the players, the overflow
+// menu) is used where it is, the others are added to the switches' fieldset.
+function buildRulePicker(game) {
+  OPTIONS.switches = game.switches ?? [];
+  OPTIONS.choices = game.choices ?? [];
+  const box = $("switches");
+  for (const c of OPTIONS.choices) {
+    let select = $(c.name);
+    if (!select) {
+      const label = document.createElement("label");
+      label.append(`${c.label} `);
+      select = document.createElement("select");
+      select.id = c.name;
+      label.append(select);
+      box.append(label);
+    }
+    for (const v of c.values) {
+      const o = document.createElement("option");
+      o.value = v.value;
+      o.textContent = v.label;
+      select.append(o);
+    }
+  }
+  for (const s of OPTIONS.switches) {
+    let input = $(s.token);
+    if (!input) {
+      const label = document.createElement("label");
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.id = s.token;
+      label.append(input, ` ${s.label}`);
+      // The choices' menus come last, as before.
+      const firstMenu = [...box.querySelectorAll("label")].find((l) => l.querySelector("select"));
+      box.insertBefore(label, firstMenu ?? null);
+    }
+    // What a switch implies is shown at once: even divisions check divisions
+    // and uncheck near-even ones, no divisions uncheck both.
+    input.addEventListener("change", () => {
+      const implied = input.checked ? s.on_sets : s.off_sets;
+      for (const [token, on] of implied) $(token).checked = on;
+    });
+  }
 }
 
 // The rule picker names what is played: the preset chosen says the variant's
@@ -725,17 +769,12 @@ function labelPresets(info) {
 }
 
 function variantFromForm() {
-  const tokens = [$("preset").value, `p${$("players").value}`, `h${$("hands").value}`, `f${$("fingers").value}`, $("overflow").value];
-  tokens.push($("teams").checked ? "teams" : "no-teams");
-  for (const s of SWITCHES) {
-    if (s === "divide" || s === "even-divide" || s === "near-even-divide") continue;
-    tokens.push($(s).checked ? s : `no-${s}`);
+  const tokens = [$("preset").value, `p${$("players").value}`, `h${$("hands").value}`, `f${$("fingers").value}`];
+  for (const c of OPTIONS.choices) {
+    const chosen = c.values.find((v) => v.value === $(c.name).value) ?? c.values[0];
+    tokens.push(chosen.token);
   }
-  if ($("even-divide").checked) tokens.push("even-divide", "no-near-even-divide");
-  else if ($("near-even-divide").checked) tokens.push("near-even-divide", "no-even-divide");
-  else if ($("divide").checked) tokens.push("divide", "no-even-divide", "no-near-even-divide");
-  else tokens.push("no-divide");
-  tokens.push(PASS_TOKEN[$("pass-splits").value] ?? "no-pass-splits");
+  for (const s of OPTIONS.switches) tokens.push($(s.token).checked ? s.token : `no-${s.token}`);
   return tokens.join(".");
 }
 
@@ -1318,6 +1357,7 @@ async function main() {
   wire();
   try {
     const game = await getJSON(`${API}/`);
+    buildRulePicker(game);
     for (const v of game.variants) {
       const o = document.createElement("option");
       o.value = v.id;

@@ -141,6 +141,8 @@ pub async fn game() -> Json<Json_> {
         "id": GAME,
         "name": "Chopsticks",
         "variants": variants,
+        "switches": switches_json(),
+        "choices": choices_json(),
         "allowCustomVariantCreation": true,
         "supportsWinBy": false,
         "instructions": "Each player starts with one finger up on every hand. On your turn, tap \
@@ -150,6 +152,45 @@ pub async fn game() -> Json<Json_> {
             and reviving a dead hand. Whoever loses every hand loses (wins, in misère play). \
             Each variant's rules: /api/v1/chopsticks/{variant}/instructions/",
     }))
+}
+
+/// The rule switches of `chopsticks_rules::options`, for a rule picker: each
+/// with its `token` (the variant id's word, `no-` + it when off), the ruleset's
+/// `field`, a `label`, and what it sets besides itself on (`on_sets`) and off
+/// (`off_sets`), as `[token, on]` pairs.
+fn switches_json() -> Json_ {
+    chopsticks_rules::options::switches()
+        .map(|s| {
+            json!({
+                "token": s.token,
+                "field": s.field,
+                "label": s.label,
+                "help": s.help,
+                "on_sets": s.on_sets,
+                "off_sets": s.off_sets,
+            })
+        })
+        .collect()
+}
+
+/// The rule choices (overflow, pass-splits): each with its `name`, the
+/// ruleset's `field`, a `label` and its `values` (`value` as in the ruleset,
+/// its `token` in a variant id, a `label`).
+fn choices_json() -> Json_ {
+    chopsticks_rules::options::choices()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "field": c.field,
+                "label": c.label,
+                "values": c.values.iter().map(|v| json!({
+                    "value": v.value,
+                    "token": v.token,
+                    "label": v.label,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
 }
 
 /// `GET /api/v1/chopsticks/{variant}/`

@@ -183,6 +183,15 @@ mod tests {
         assert!(misere.contains("Misère"));
     }
 
+    /// A rule option added to the rules crate's table and forgotten here
+    /// would leave two rulesets with the same instructions.
+    #[test]
+    fn every_rule_option_is_explained() {
+        for (word, a, b) in chopsticks_rules::options::contrasts() {
+            assert_ne!(markdown(&a), markdown(&b), "{word}");
+        }
+    }
+
     #[test]
     fn locales() {
         for good in ["en", "en-US", "zh-Hant-TW", "de_DE"] {

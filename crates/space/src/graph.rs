@@ -14,9 +14,7 @@
 use chopsticks_rules::hands::{
     attack_results, can_pass, is_alive, live_values, self_attack_results, split_results,
 };
-use chopsticks_rules::{
-    Overflow, Position, PositionIndex, RulesError, Ruleset, MAX_HANDS, MAX_PLAYERS,
-};
+use chopsticks_rules::{Position, PositionIndex, RulesError, Ruleset, MAX_HANDS, MAX_PLAYERS};
 use rayon::prelude::*;
 
 /// A compressed list of lists: list `i` is `data[offsets[i]..offsets[i + 1]]`.
@@ -162,7 +160,7 @@ impl Graph {
             players: rules.players(),
             period: index.period(),
             fingers_minus_one: rules.fingers as usize - 1,
-            attacks_may_repeat: rules.overflow == Overflow::Cutoff,
+            attacks_may_repeat: rules.attacks_may_repeat(),
             index,
             tables,
         })

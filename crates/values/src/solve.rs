@@ -23,7 +23,7 @@
 //! means play can cycle: the computation stops with [`ValueError::Loop`].
 
 use chopsticks_cgt::{GameId, GameStore};
-use chopsticks_rules::{Overflow, Position, Ruleset};
+use chopsticks_rules::{Position, Ruleset};
 use rustc_hash::FxHashMap;
 
 use crate::error::ValueError;
@@ -164,15 +164,10 @@ pub enum Method {
 }
 
 /// Whether the ruleset is the paper's Simple Chopsticks rule (attack-only cutoff,
-/// any numbers of hands and fingers), where dead hands never matter.
+/// any numbers of hands and fingers), where dead hands never matter
+/// ([`Ruleset::is_attack_only`]).
 pub fn is_attack_only(rules: &Ruleset) -> bool {
-    rules.overflow == Overflow::Cutoff
-        && !rules.self_attack
-        && !rules.transfer
-        && !rules.divide
-        && !rules.suicide
-        && rules.pass_splits == chopsticks_rules::PassSplits::Off
-        && !rules.misere
+    rules.is_attack_only()
 }
 
 /// Checks that the ruleset has game values at all (two players, normal play, valid).
