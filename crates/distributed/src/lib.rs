@@ -46,8 +46,9 @@ use std::time::{Duration, Instant};
 
 use chopsticks_rules::Ruleset;
 use chopsticks_solve::retrograde::{
-    cell, for_each_level_zero, tiles_to_solve, LOSE, MAX_LEVEL, NOT_COUNTED, UNRESOLVED, WIN,
+    cell, for_each_level_zero, tiles_to_solve, TwoBytes, LOSE, MAX_LEVEL, UNRESOLVED, WIN,
 };
+use chopsticks_solve::update::{parent_update, Updated};
 use chopsticks_solve::SolveError;
 use chopsticks_space::{Graph, TileMap};
 use rayon::prelude::*;
@@ -342,31 +343,17 @@ impl Part {
         }
     }
 
-    /// Applies an update that resolves at `level`.
+    /// Applies an update that resolves at `level` ([`parent_update`]).
     fn apply(&mut self, message: u64, level: u32) {
         let (p, won) = (message >> 1, message & 1 == 1);
         let c = &mut self.cells[(p - self.first) as usize];
-        if *c & 3 != UNRESOLVED {
+        let graph = &self.graph;
+        let Some((new, what)) = parent_update::<TwoBytes>(*c, !won, level, || graph.child_count(p))
+        else {
             return;
-        }
-        let resolved = if !won {
-            *c = cell(WIN, level);
-            true
-        } else {
-            let remaining = if *c == NOT_COUNTED {
-                self.graph.child_count(p)
-            } else {
-                (*c >> 2) as u32
-            };
-            if remaining <= 1 {
-                *c = cell(LOSE, level);
-                true
-            } else {
-                *c = cell(UNRESOLVED, remaining - 1);
-                false
-            }
         };
-        if resolved {
+        *c = new;
+        if what == Updated::Resolved {
             self.resolved += 1;
             let t = self.map.tile_of(p) - self.tiles.start;
             self.marks[t] = self.marks[t].max(level);

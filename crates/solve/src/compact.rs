@@ -54,6 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::parts::{holds_only_the_lock, io_error, lock_work_dir};
 use crate::retrograde::{for_each_level_zero, WIN};
 use crate::table::{Encoding, Table};
+use crate::update::{for_each_parent_of, update_atomic, CellCode, Updated};
 use crate::{SolveError, SolveProgress};
 
 /// The largest counter a cell holds: rulesets whose positions may have more
@@ -66,6 +67,34 @@ const LOSE_AT: [u8; 2] = [251, 253];
 /// A win and a loss whose parents were updated.
 const WIN_DONE: u8 = 254;
 const LOSE_DONE: u8 = 255;
+
+/// The one-byte cells, for the parent update ([`crate::update`]): a counter
+/// up to [`COUNTER_MAX`] (0: not counted), or a value with its level's parity.
+pub struct OneByte;
+
+impl CellCode for OneByte {
+    type Cell = u8;
+    #[inline(always)]
+    fn is_unresolved(c: u8) -> bool {
+        c <= COUNTER_MAX
+    }
+    #[inline(always)]
+    fn remaining(c: u8) -> Option<u32> {
+        (c != 0).then_some(u32::from(c))
+    }
+    #[inline(always)]
+    fn win(level: u32) -> u8 {
+        WIN_AT[(level % 2) as usize]
+    }
+    #[inline(always)]
+    fn lose(level: u32) -> u8 {
+        LOSE_AT[(level % 2) as usize]
+    }
+    #[inline(always)]
+    fn counting(remaining: u32) -> u8 {
+        remaining as u8
+    }
+}
 
 /// The name of the checkpoint file in the work directory.
 pub const CHECKPOINT: &str = "values.checkpoint";
@@ -215,68 +244,31 @@ pub fn solve_values(
         let mut last_checkpoint = Instant::now();
         loop {
             let here = (level % 2) as usize;
-            let there = 1 - here;
             let next = level + 1;
             // A position of this level updates its parents, then is visited;
             // gives (positions visited, parents updated).
             let visit = |i: u64| -> (u64, u64) {
                 let c = &cells[i as usize];
                 let v = c.load(Relaxed);
-                let mut parents = 0u64;
-                if v == LOSE_AT[here] {
-                    graph.for_each_parent(i, |p| {
-                        parents += 1;
-                        let c = &cells[p as usize];
-                        let mut cur = c.load(Relaxed);
-                        while cur <= COUNTER_MAX {
-                            match c.compare_exchange_weak(cur, WIN_AT[there], Relaxed, Relaxed) {
-                                Ok(_) => {
-                                    resolved.fetch_add(1, Relaxed);
-                                    mark(p, next);
-                                    break;
-                                }
-                                Err(now) => cur = now,
-                            }
-                        }
-                    });
-                    // Only unresolved cells are ever compared and exchanged,
-                    // so this store races with nothing.
-                    c.store(LOSE_DONE, Relaxed);
-                    (1, parents)
-                } else if v == WIN_AT[here] {
-                    graph.for_each_parent(i, |p| {
-                        parents += 1;
-                        let c = &cells[p as usize];
-                        let mut cur = c.load(Relaxed);
-                        while cur <= COUNTER_MAX {
-                            // The first child found a win counts the parent's children.
-                            let remaining = if cur == 0 {
-                                graph.child_count(p)
-                            } else {
-                                cur as u32
-                            };
-                            let new = if remaining <= 1 {
-                                LOSE_AT[there]
-                            } else {
-                                (remaining - 1) as u8
-                            };
-                            match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-                                Ok(_) => {
-                                    if remaining <= 1 {
-                                        resolved.fetch_add(1, Relaxed);
-                                        mark(p, next);
-                                    }
-                                    break;
-                                }
-                                Err(now) => cur = now,
-                            }
-                        }
-                    });
-                    c.store(WIN_DONE, Relaxed);
-                    (1, parents)
-                } else {
-                    (0, 0)
+                let child_lost = v == LOSE_AT[here];
+                if !child_lost && v != WIN_AT[here] {
+                    return (0, 0);
                 }
+                let mut parents = 0u64;
+                for_each_parent_of(graph, i, child_lost, |p, child_lost| {
+                    parents += 1;
+                    let children = || graph.child_count(p);
+                    if update_atomic::<OneByte, _>(&cells[p as usize], child_lost, next, children)
+                        == Updated::Resolved
+                    {
+                        resolved.fetch_add(1, Relaxed);
+                        mark(p, next);
+                    }
+                });
+                // Only unresolved cells are ever compared and exchanged, so
+                // this store races with nothing.
+                c.store(if child_lost { LOSE_DONE } else { WIN_DONE }, Relaxed);
+                (1, parents)
             };
             let todo: Vec<&Tile> = tiles
                 .iter()

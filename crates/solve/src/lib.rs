@@ -20,6 +20,7 @@ pub mod parts;
 pub mod retrograde;
 pub mod strategy;
 mod table;
+pub mod update;
 mod verify;
 
 use chopsticks_rules::{Move, Position, PositionIndex, RulesError, Ruleset};

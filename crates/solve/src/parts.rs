@@ -47,10 +47,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::retrograde::{
-    cell, for_each_level_zero, narrow_cell, wide_cell, zeroed_cells, LOSE, MAX_LEVEL, NOT_COUNTED,
-    UNRESOLVED, WIN,
+    cell, for_each_level_zero, narrow_cell, wide_cell, zeroed_cells, TwoBytes, LOSE, MAX_LEVEL, WIN,
 };
 use crate::table::Encoding;
+use crate::update::{update_atomic, Updated};
 use crate::{SolveError, SolveProgress};
 
 /// How a solve may use the disk.
@@ -347,37 +347,16 @@ impl State<'_> {
     /// `next` when none is left). Whether the parent was resolved by it.
     #[inline]
     fn update(&self, part: usize, c: &AtomicU16, p: u64, kind: u64, next: u32) -> bool {
-        let mut cur = c.load(Relaxed);
-        while cur & 3 == UNRESOLVED {
-            let (new, resolves) = if kind == CHILD_LOST {
-                (cell(WIN, next), true)
-            } else {
-                let remaining = if cur == NOT_COUNTED {
-                    self.graph.child_count(p)
-                } else {
-                    (cur >> 2) as u32
-                };
-                if remaining <= 1 {
-                    (cell(LOSE, next), true)
-                } else {
-                    (cell(UNRESOLVED, remaining - 1), false)
-                }
-            };
-            match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-                Ok(_) => {
-                    if !self.changed[part].load(Relaxed) {
-                        self.changed[part].store(true, Relaxed);
-                    }
-                    if resolves {
-                        self.resolved.fetch_add(1, Relaxed);
-                        self.marks[(next % 2) as usize][self.map.tile_of(p)].store(next, Relaxed);
-                    }
-                    return resolves;
-                }
-                Err(now) => cur = now,
-            }
+        let children = || self.graph.child_count(p);
+        let what = update_atomic::<TwoBytes, _>(c, kind == CHILD_LOST, next, children);
+        if what != Updated::Unchanged && !self.changed[part].load(Relaxed) {
+            self.changed[part].store(true, Relaxed);
         }
-        false
+        if what == Updated::Resolved {
+            self.resolved.fetch_add(1, Relaxed);
+            self.marks[(next % 2) as usize][self.map.tile_of(p)].store(next, Relaxed);
+        }
+        what == Updated::Resolved
     }
 
     /// Visits the tiles of part `part` marked with `level`: every position

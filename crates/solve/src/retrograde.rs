@@ -37,6 +37,7 @@ use rayon::prelude::*;
 
 use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
+use crate::update::{for_each_parent_of, update_atomic, CellCode, Updated};
 use crate::SolveError;
 
 /// The tag of an unresolved cell (bits 0-1).
@@ -56,6 +57,34 @@ pub const MAX_LEVEL: u32 = (1 << 14) - 1;
 #[inline]
 pub fn cell(tag: u16, level: u32) -> u16 {
     (level as u16) << 2 | tag
+}
+
+/// The 16-bit cells of the in-memory, out-of-core and distributed solvers, for
+/// the parent update ([`crate::update`]).
+pub struct TwoBytes;
+
+impl CellCode for TwoBytes {
+    type Cell = u16;
+    #[inline(always)]
+    fn is_unresolved(c: u16) -> bool {
+        c & 3 == UNRESOLVED
+    }
+    #[inline(always)]
+    fn remaining(c: u16) -> Option<u32> {
+        (c != NOT_COUNTED).then_some((c >> 2) as u32)
+    }
+    #[inline(always)]
+    fn win(level: u32) -> u16 {
+        cell(WIN, level)
+    }
+    #[inline(always)]
+    fn lose(level: u32) -> u16 {
+        cell(LOSE, level)
+    }
+    #[inline(always)]
+    fn counting(remaining: u32) -> u16 {
+        cell(UNRESOLVED, remaining)
+    }
 }
 
 /// Progress of a solve, reported after setting up and after each level.
@@ -138,54 +167,19 @@ pub fn solve(
     // A position resolved at this level updates its parents: 1 if it was, else 0.
     let visit = |i: u64, win_here: u16, lose_here: u16, next: u32| -> u64 {
         let v = cells[i as usize].load(Relaxed);
-        if v == lose_here {
-            graph.for_each_parent(i, |p| {
-                let c = &cells[p as usize];
-                let mut cur = c.load(Relaxed);
-                while cur & 3 == UNRESOLVED {
-                    match c.compare_exchange_weak(cur, cell(WIN, next), Relaxed, Relaxed) {
-                        Ok(_) => {
-                            resolved.fetch_add(1, Relaxed);
-                            mark(p, next);
-                            break;
-                        }
-                        Err(now) => cur = now,
-                    }
-                }
-            });
-            1
-        } else if v == win_here {
-            graph.for_each_parent(i, |p| {
-                let c = &cells[p as usize];
-                let mut cur = c.load(Relaxed);
-                while cur & 3 == UNRESOLVED {
-                    // The first child found a win counts the parent's children.
-                    let remaining = if cur == NOT_COUNTED {
-                        graph.child_count(p)
-                    } else {
-                        (cur >> 2) as u32
-                    };
-                    let new = if remaining <= 1 {
-                        cell(LOSE, next)
-                    } else {
-                        cell(UNRESOLVED, remaining - 1)
-                    };
-                    match c.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-                        Ok(_) => {
-                            if remaining <= 1 {
-                                resolved.fetch_add(1, Relaxed);
-                                mark(p, next);
-                            }
-                            break;
-                        }
-                        Err(now) => cur = now,
-                    }
-                }
-            });
-            1
-        } else {
-            0
+        if v != lose_here && v != win_here {
+            return 0;
         }
+        for_each_parent_of(graph, i, v == lose_here, |p, child_lost| {
+            let children = || graph.child_count(p);
+            if update_atomic::<TwoBytes, _>(&cells[p as usize], child_lost, next, children)
+                == Updated::Resolved
+            {
+                resolved.fetch_add(1, Relaxed);
+                mark(p, next);
+            }
+        });
+        1
     };
     let mut level = 0u32;
     loop {
