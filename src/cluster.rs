@@ -356,7 +356,7 @@ pub fn warn_ignored(watch: &Watch) {
     let found: Vec<String> =
         std::mem::take(&mut *watch.ignored.lock().unwrap_or_else(|e| e.into_inner()));
     for line in found {
-        eprintln!("{IGNORED} {line}; its work is done again");
+        eprintln!("{IGNORED} {line}");
     }
 }
 

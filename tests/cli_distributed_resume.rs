@@ -336,6 +336,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
     std::fs::write(cells.join("checkpoint-0-3.bin"), "junk").unwrap();
     std::fs::write(cells.join("checkpoint-1-4.bin"), "CHOPSCKP").unwrap();
     std::fs::write(cells.join("checkpoint-7-3.bin"), "").unwrap();
+    std::fs::write(cells.join("checkpoint-8-03.bin"), "").unwrap();
     let args = ["solve", "--workers", "2", "--save", text(&save), "--json"];
     let out = finish(start(&args), Duration::from_secs(60), "the solve");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -356,12 +357,16 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
                 name("checkpoint-0-3.bin")
             ),
             format!(
+                "{} (worker 1, level 4): cut short (its header is incomplete)",
+                name("checkpoint-1-4.bin")
+            ),
+            format!(
                 "{} (worker 7, level 3): cut short (its header is incomplete)",
                 name("checkpoint-7-3.bin")
             ),
             format!(
-                "{} (worker 1, level 4): cut short (its header is incomplete)",
-                name("checkpoint-1-4.bin")
+                "{}: not named as a checkpoint is (checkpoint-WORKER-LEVEL.bin), so never read",
+                name("checkpoint-8-03.bin")
             ),
         ],
         "{v}"

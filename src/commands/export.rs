@@ -10,7 +10,7 @@ use chopsticks_rules::{quoted, Position, SeatedPosition};
 use chopsticks_solve::export::{export, ExportFormat, Selection};
 use clap::Args;
 
-use super::solved::{solved_with, DbArgs};
+use super::solved::{solved_with, DbArgs, SolvedChecks};
 use crate::progress;
 use crate::rules_args::{NotationArgs, RulesArgs};
 use crate::workload::explore_with_progress;

@@ -25,7 +25,7 @@ use chopsticks_rules::{
 use chopsticks_solve::Concept;
 use clap::Args;
 
-use super::solved::{outcome_text, solved, DbArgs};
+use super::solved::{outcome_text, solved, DbArgs, SolvedChecks};
 use crate::rules_args::{NotationArgs, RulesArgs};
 
 #[derive(Args, Debug)]

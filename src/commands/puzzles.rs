@@ -18,7 +18,7 @@ use chopsticks_rules::{
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::solved::{solved, DbArgs, Solved};
+use super::solved::{solved, DbArgs, Solved, SolvedChecks};
 use crate::progress;
 use crate::rules_args::{OutputArgs, RulesArgs};
 

@@ -7,7 +7,7 @@ use chopsticks_solve::{Concept, Outcome};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs};
+use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs, SolvedChecks};
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]

@@ -12,7 +12,7 @@ use chopsticks_learn::{review, Review, Verdict};
 use chopsticks_rules::{Ruleset, SeatedPosition};
 use clap::Args;
 
-use super::solved::{solved_ruleset, DbArgs};
+use super::solved::{solved_ruleset, DbArgs, SolvedChecks};
 use crate::rules_args::{OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]

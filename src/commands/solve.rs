@@ -656,7 +656,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "checkpoints": method.report.as_ref().map(|r| r.checkpoints)
                     .or(method.workers.as_ref().map(|w| w.iter().map(|r| r.checkpoints).max().unwrap_or(0))),
                 "ignored_checkpoints": method.workers.as_ref()
-                    .map(|w| w.iter().flat_map(|r| r.ignored_checkpoints.iter()).collect::<Vec<_>>())
+                    .map(|w| {
+                        let mut all: Vec<&String> = w.iter().flat_map(|r| r.ignored_checkpoints.iter()).collect();
+                        all.sort();
+                        all
+                    })
                     .unwrap_or_default(),
                 "checkpoint_seconds": method.workers.as_ref()
                     .map(|w| w.iter().map(|r| r.checkpoint_seconds).fold(0.0, f64::max)),

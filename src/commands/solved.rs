@@ -2,13 +2,11 @@
 //! `--db`), and writing outcomes for people.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use chopsticks_rules::{Position, Ruleset};
 use chopsticks_solve::{file, Concept, Outcome, Solution, Value};
-use chopsticks_space::Graph;
 use clap::Args;
 
 use crate::progress;
@@ -24,81 +22,45 @@ pub struct DbArgs {
     pub db: Option<PathBuf>,
 }
 
-/// A ruleset with its move graph and its solution.
-pub struct Solved {
-    pub rules: Ruleset,
-    /// The move graph, built when first asked for ([`Solved::graph`]): a query
-    /// of a saved file needs none, and building the tables of a large variant
-    /// takes longer than the query.
-    graph: OnceLock<Graph>,
-    pub solution: Solution,
-    /// Time spent solving (zero when loaded).
-    pub solve_time: Duration,
-    /// Read from a file (`--db`): its table is checked before it is believed.
-    pub loaded: bool,
-}
+pub use chopsticks_solve::Solved;
 
-impl Solved {
-    /// A solution solved here (by the caller) with its graph.
-    pub fn new(rules: Ruleset, graph: Graph, solution: Solution, solve_time: Duration) -> Solved {
-        Solved {
-            rules,
-            graph: OnceLock::from(graph),
-            solution,
-            solve_time,
-            loaded: false,
-        }
-    }
-
-    /// The move graph of the ruleset.
-    pub fn graph(&self) -> Result<&Graph> {
-        if let Some(graph) = self.graph.get() {
-            return Ok(graph);
-        }
-        let graph = Graph::new(&self.rules).context("rebuilding the move graph")?;
-        Ok(self.graph.get_or_init(|| graph))
-    }
-
+/// What the commands ask of a [`Solved`] besides the library's checks: errors
+/// in the command line's words, the checker of lines for reviews and puzzles,
+/// and a whole check behind a spinner.
+pub trait SolvedChecks {
     /// Checks, for a loaded solution, what showing `position` with the values of
-    /// its moves relies on: the optimal line from the position and from every
-    /// position one move away, each position on them against its moves and each
-    /// line's end against the rules of a finished game
-    /// (`Solution::check_lines_around`). A solution solved here is not checked.
-    /// Two-player tables are checked from the positions' moves, with no move graph.
-    pub fn check_around(&self, position: &Position) -> Result<()> {
-        if !self.loaded {
-            return Ok(());
-        }
-        let graph = match self.solution.concept() {
-            Concept::TwoPlayer => None,
-            _ => Some(self.graph()?),
-        };
-        self.solution.check_lines_around(graph, position)?;
-        Ok(())
-    }
-
+    /// its moves relies on ([`Solved::check_lines`]). A solution solved here is
+    /// not checked.
+    fn check_around(&self, position: &Position) -> Result<()>;
     /// What checks the lines a review, a puzzle or `query --line` shows: for a
     /// loaded solution, against the rules (`chopsticks_learn::Checker`); for one
     /// solved here, nothing.
-    pub fn checker(&self) -> Result<chopsticks_learn::Checker<'_>> {
-        if !self.loaded {
-            return Ok(chopsticks_learn::Checker::trusted());
-        }
-        let graph = match self.solution.concept() {
-            Concept::TwoPlayer => None,
-            _ => Some(self.graph()?),
-        };
-        Ok(chopsticks_learn::Checker::against_rules(graph))
+    fn checker(&self) -> Result<chopsticks_learn::Checker<'_>>;
+    /// Checks every position of a loaded solution (for commands that walk much
+    /// of the table, such as `strategy`): afterwards the table is known to be
+    /// exactly the solution of its ruleset.
+    fn check_all(&self, quiet: bool) -> Result<()>;
+}
+
+impl SolvedChecks for Solved {
+    fn check_around(&self, position: &Position) -> Result<()> {
+        Ok(self.check_lines(position)?)
     }
 
-    /// Checks every position of a loaded solution (for commands that walk much of
-    /// the table, such as `strategy`): afterwards the table is known to be exactly
-    /// the solution of its ruleset.
-    pub fn check_all(&self, quiet: bool) -> Result<()> {
-        if self.loaded {
-            let graph = self.graph()?;
+    fn checker(&self) -> Result<chopsticks_learn::Checker<'_>> {
+        if !self.needs_line_checks() {
+            return Ok(chopsticks_learn::Checker::trusted());
+        }
+        Ok(chopsticks_learn::Checker::against_rules(
+            self.graph_for_checks()?,
+        ))
+    }
+
+    fn check_all(&self, quiet: bool) -> Result<()> {
+        if self.needs_line_checks() {
+            self.graph()?;
             let spinner = progress::counter("checking the saved solution", quiet);
-            let checked = self.solution.verify(graph);
+            let checked = self.check_whole(&|_| {});
             spinner.finish_and_clear();
             checked?;
         }
@@ -154,14 +116,7 @@ pub fn solved_ruleset<T>(
             }
         }
         let prepared = prepare(&stored)?;
-        let s = Solved {
-            rules: stored,
-            graph: OnceLock::new(),
-            solution,
-            solve_time: Duration::ZERO,
-            loaded: true,
-        };
-        return Ok((s, prepared));
+        return Ok((Solved::opened(solution, path)?, prepared));
     }
     let Some(rules) = asked else {
         bail!("no rules given and no saved solution (--db) to read them from");
@@ -183,14 +138,10 @@ pub fn solved_ruleset<T>(
         ));
     })?;
     bar.finish_and_clear();
-    let s = Solved {
-        rules,
-        graph: OnceLock::from(graph),
-        solution,
-        solve_time: clock.elapsed(),
-        loaded: false,
-    };
-    Ok((s, prepared))
+    Ok((
+        Solved::new(rules, graph, solution, clock.elapsed()),
+        prepared,
+    ))
 }
 
 /// `win in 5`, `lose in 8`, `draw`.

@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
 
-use super::solved::{outcome_json, outcome_text, solved, DbArgs};
+use super::solved::{outcome_json, outcome_text, solved, DbArgs, SolvedChecks};
 use crate::rules_args::{OutputArgs, RulesArgs};
 use crate::workload::explore_with_progress;
 

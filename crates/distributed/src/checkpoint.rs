@@ -68,22 +68,55 @@ pub fn path(dir: &Path, worker: usize, level: u32) -> PathBuf {
     dir.join(format!("checkpoint-{worker}-{level}.bin"))
 }
 
-/// The levels of worker `worker`'s checkpoint files in `dir`, by their names
-/// only (not read), ascending.
-pub fn levels(dir: &Path, worker: usize) -> Vec<u32> {
-    let prefix = format!("checkpoint-{worker}-");
-    let mut found: Vec<u32> = std::fs::read_dir(dir)
+/// The checkpoint files in `dir`, by their names only (not read): each file's
+/// worker and level. A name is read only as this solver writes it
+/// (`checkpoint-1-12.bin`: no sign, no leading zero).
+fn files(dir: &Path) -> Vec<(usize, u32)> {
+    names(dir)
+        .into_iter()
+        .filter_map(|n| parse_name(&n))
+        .collect()
+}
+
+/// The names in `dir` that look like checkpoints (`checkpoint-….bin`).
+fn names(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| {
-            let name = e.file_name();
-            let name = name.to_str()?;
-            name.strip_prefix(&prefix)?
-                .strip_suffix(".bin")?
-                .parse()
-                .ok()
-        })
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.starts_with("checkpoint-") && n.ends_with(".bin"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The worker and level a checkpoint's name says, if it is written as this
+/// solver writes it.
+fn parse_name(name: &str) -> Option<(usize, u32)> {
+    let rest = name.strip_prefix("checkpoint-")?.strip_suffix(".bin")?;
+    let (worker, level) = rest.split_once('-')?;
+    let parsed: (usize, u32) = (worker.parse().ok()?, level.parse().ok()?);
+    (format!("checkpoint-{}-{}.bin", parsed.0, parsed.1) == name).then_some(parsed)
+}
+
+/// The files in `dir` named like checkpoints but not as this solver names
+/// them (`checkpoint-0-064.bin`): never read, so never resumed from.
+pub fn misnamed(dir: &Path) -> Vec<PathBuf> {
+    names(dir)
+        .into_iter()
+        .filter(|n| parse_name(n).is_none())
+        .map(|n| dir.join(n))
+        .collect()
+}
+
+/// The levels of worker `worker`'s checkpoint files in `dir`, by their names
+/// only (not read), ascending.
+pub fn levels(dir: &Path, worker: usize) -> Vec<u32> {
+    let mut found: Vec<u32> = files(dir)
+        .into_iter()
+        .filter(|&(w, _)| w == worker)
+        .map(|(_, level)| level)
         .collect();
     found.sort_unstable();
     found
@@ -168,8 +201,7 @@ pub fn with_cause(e: &dyn std::error::Error) -> String {
 /// counters aside), or says why it is not resumed from: missing, damaged or
 /// of another solve (other rules, another number of workers).
 pub fn read(dir: &Path, expected: &Header, level: u32) -> Result<State, String> {
-    let file = std::fs::File::open(path(dir, expected.worker, level))
-        .map_err(|e| format!("cannot be read ({e})"))?;
+    let file = open(&path(dir, expected.worker, level))?;
     let size = file
         .metadata()
         .map_err(|e| format!("cannot be read ({e})"))?
@@ -251,6 +283,16 @@ pub fn read(dir: &Path, expected: &Header, level: u32) -> Result<State, String> 
     })
 }
 
+/// Opens a checkpoint file, refusing what is not a regular file (a FIFO would
+/// block the solve for ever, a directory cannot be read).
+fn open(path: &Path) -> Result<std::fs::File, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("cannot be read ({e})"))?;
+    if !metadata.is_file() {
+        return Err("not a regular file".into());
+    }
+    std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))
+}
+
 /// The header of a checkpoint from its start, its length, and the checksum
 /// so far; or why it is not one.
 fn read_header(
@@ -300,19 +342,7 @@ fn read_header(
 /// in a directory shared by every worker (`solve --workers`), those of an
 /// earlier solve with more workers than this one show up here.
 pub fn workers_in(dir: &Path) -> Vec<usize> {
-    let mut found: Vec<usize> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name();
-            let rest = name
-                .to_str()?
-                .strip_prefix("checkpoint-")?
-                .strip_suffix(".bin")?;
-            rest.split_once('-')?.0.parse().ok()
-        })
-        .collect();
+    let mut found: Vec<usize> = files(dir).into_iter().map(|(w, _)| w).collect();
     found.sort_unstable();
     found.dedup();
     found
@@ -321,7 +351,7 @@ pub fn workers_in(dir: &Path) -> Vec<usize> {
 /// The number of workers of the solve that wrote the checkpoint at `path`
 /// (its header alone is read), or why it is not known.
 pub fn workers_of(path: &Path) -> Result<usize, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let file = open(path)?;
     let mut crc = crc32fast::Hasher::new();
     read_header(&mut BufReader::new(file), &mut crc).map(|(h, _)| h.workers)
 }
@@ -423,6 +453,19 @@ mod tests {
             write(dir.path(), &s.header, &s.cells, &s.marks).unwrap();
         }
         assert_eq!(levels(dir.path(), 1), [5, 9]);
+        // Names written otherwise are never read as checkpoints.
+        for odd in [
+            "checkpoint-1-09.bin",
+            "checkpoint-+1-9.bin",
+            "checkpoint-01-9.bin",
+        ] {
+            std::fs::write(dir.path().join(odd), "x").unwrap();
+        }
+        assert_eq!(levels(dir.path(), 1), [5, 9]);
+        assert_eq!(misnamed(dir.path()).len(), 3);
+        let fifo = dir.path().join("checkpoint-7-1.bin");
+        std::fs::create_dir(&fifo).unwrap();
+        assert_eq!(workers_of(&fifo), Err("not a regular file".to_string()));
         // Worker 0 is one level behind (it had not written 9 yet).
         for level in [2, 5] {
             let mut s = state(level);

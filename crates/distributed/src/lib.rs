@@ -754,10 +754,21 @@ pub fn run_watched(
             for level in checkpoint::levels(&dir, w) {
                 let file = checkpoint::path(&dir, w, level);
                 let why = match checkpoint::workers_of(&file) {
-                    Ok(n) => format!("of a solve with {n} workers, not {peers}"),
+                    Ok(n) if n != peers => format!("of a solve with {n} workers, not {peers}"),
+                    Ok(_) => format!(
+                        "named after worker {w}, which a solve of {peers} workers does not have"
+                    ),
                     Err(why) => why,
                 };
                 ignored.push(ignored_line(&dir, w, level, &why));
+            }
+        }
+        if index == 0 {
+            for file in checkpoint::misnamed(&dir) {
+                ignored.push(format!(
+                    "{}: not named as a checkpoint is (checkpoint-WORKER-LEVEL.bin), so never read",
+                    file.display()
+                ));
             }
         }
         let fingerprint = crc32fast::hash(format!("{} {n}", rules.variant_id()).as_bytes());
@@ -776,15 +787,19 @@ pub fn run_watched(
             // worker without checkpoints would make them).
             resume = 0;
         }
-        if resume == 0 {
-            for &level in &sound {
-                ignored.push(ignored_line(
-                    &dir,
-                    index,
-                    level,
-                    "sound, but not every worker has a sound checkpoint of its level",
-                ));
-            }
+        // Sound checkpoints of a level not every worker holds soundly: the
+        // work since the level resumed from is done again.
+        for &level in sound.iter().filter(|&&level| level > resume) {
+            let from = match resume {
+                0 => "starting over".to_string(),
+                r => format!("resuming from level {r}"),
+            };
+            ignored.push(ignored_line(
+                &dir,
+                index,
+                level,
+                &format!("sound, but not every worker has a sound checkpoint of level {level}; {from}"),
+            ));
         }
         if let Some(watch) = &watch {
             watch

@@ -1,6 +1,6 @@
 //! The rule options, written once: every switch and choice of the rule space
 //! with its word, its field, its label, its help and what it implies. The
-//! variant ids ([`crate::variant`]), the command line's flags, the web page's
+//! variant ids ([`Ruleset::from_variant_id`]), the command line's flags, the web page's
 //! rule picker (served to it by `GET /api/v1/chopsticks/`) and the tests that
 //! the documentation lists every option all read this table, so a new rule is
 //! one entry here (and its field, its moves and its prose: see "Adding a rule"
@@ -239,7 +239,7 @@ pub const RULE_OPTIONS: [RuleOption; 10] = [
         token: "suicide",
         field: "suicide",
         label: "suicide",
-        help: "Allow a transfer that empties (kills) one of your hands",
+        help: "Allow a split that empties a live hand onto another (a merge: the emptied hand dies); with or without transfers",
         on_sets: &[],
         off_sets: &[],
         get: |r| r.suicide,
@@ -259,7 +259,7 @@ pub const RULE_OPTIONS: [RuleOption; 10] = [
     RuleOption::Switch(Switch {
         token: "teams",
         field: "teams",
-        label: "2 against 2",
+        label: "teams (odd against even players)",
         help: "Team play (an even number of players): Players 1, 3, 5, … against 2, 4, 6, …; attacks only on the other team; a team with no live hand has lost",
         on_sets: &[],
         off_sets: &[],

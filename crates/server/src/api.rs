@@ -503,12 +503,10 @@ pub async fn strategy(
             async move {
                 tokio::task::spawn_blocking(move || {
                     solved.check_whole(&|_| {})?;
-                    let start = solved.graph.index_of(&Position::start(&solved.rules));
-                    advice(&solved.graph, &solved.solution, start, || {
-                        explore(&solved.graph, start, &|_| {})
-                            .reached
-                            .iter()
-                            .collect()
+                    let graph = solved.graph()?;
+                    let start = graph.index_of(&Position::start(&solved.rules));
+                    advice(graph, &solved.solution, start, || {
+                        explore(graph, start, &|_| {}).reached.iter().collect()
                     })
                     .map(Arc::new)
                     .map_err(|e| {

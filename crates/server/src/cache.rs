@@ -28,8 +28,7 @@
 //! that contradicts the rules is answered 503 with the position where it shows.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
 
 use axum::body::Bytes;
@@ -41,65 +40,52 @@ use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
 
-/// A ruleset with its move graph and its solution.
+/// A solved variant as the server keeps it: the toolkit's
+/// [`chopsticks_solve::Solved`] (its checks of a saved file included), with
+/// what is computed from it on first request. Its move graph is built before
+/// it is served.
 pub struct Solved {
-    pub rules: Ruleset,
-    pub graph: Graph,
-    pub solution: Solution,
+    solved: chopsticks_solve::Solved,
     /// The strategy advice from the start, computed on first request.
     pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
     /// Every puzzle of the variant, found on first request.
     pub puzzles: OnceCell<Result<Arc<chopsticks_learn::PuzzleSet>, ApiError>>,
-    /// The file a saved solution was opened from, and its identity then.
-    source: Option<(PathBuf, FileIdentity)>,
-    /// Whether every position of the table is known to be what the rules give:
-    /// true for a solution solved here, and for a saved one once checked whole
-    /// ([`SolutionCache::check_saved`], or before the strategy is computed).
-    checked: AtomicBool,
 }
 
-/// What tells a file apart from another, or from itself rewritten.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct FileIdentity {
-    device: u64,
-    inode: u64,
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-}
-
-impl FileIdentity {
-    fn of(path: &Path) -> std::io::Result<FileIdentity> {
-        use std::os::unix::fs::MetadataExt;
-        let m = std::fs::metadata(path)?;
-        Ok(FileIdentity {
-            device: m.dev(),
-            inode: m.ino(),
-            len: m.len(),
-            modified: m.modified().ok(),
-        })
+impl std::ops::Deref for Solved {
+    type Target = chopsticks_solve::Solved;
+    fn deref(&self) -> &chopsticks_solve::Solved {
+        &self.solved
     }
 }
 
 impl Solved {
-    fn new(rules: Ruleset, graph: Graph, solution: Solution) -> Solved {
-        Solved {
-            rules,
-            graph,
-            solution,
+    /// Serves `solved`, its move graph built now (a ruleset whose tables cannot
+    /// be built is refused here, not on a request).
+    fn new(solved: chopsticks_solve::Solved) -> Result<Solved, ApiError> {
+        solved
+            .graph()
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        Ok(Solved {
+            solved,
             advice: OnceCell::new(),
             puzzles: OnceCell::new(),
-            source: None,
-            checked: AtomicBool::new(true),
-        }
+        })
+    }
+
+    /// The move graph (built when the variant was added).
+    pub fn graph(&self) -> Result<&Graph, ApiError> {
+        self.solved
+            .graph()
+            .map_err(|e| ApiError::unprocessable(e.to_string()))
     }
 
     /// What a saved solution contradicting the rules is answered: 503, naming the
     /// file and the position where the contradiction shows.
     fn contradicted(&self, e: SolveError) -> ApiError {
         let path = self
-            .source
-            .as_ref()
-            .map_or_else(String::new, |(p, _)| format!(" {}", p.display()));
+            .path()
+            .map_or_else(String::new, |p| format!(" {}", p.display()));
         match e {
             SolveError::Inconsistent(_) => ApiError::unavailable(format!(
                 "the saved solution{path} contradicts the rules, so it is not served: {e}"
@@ -109,68 +95,33 @@ impl Solved {
     }
 
     /// For a saved solution not checked whole: checks what an answer about
-    /// `position` shows, the optimal line from it and from every position one
-    /// move away, against the rules (`Solution::check_lines_around`). Nothing
-    /// for a solution solved here or checked whole.
+    /// `position` shows ([`chopsticks_solve::Solved::check_lines`]).
     pub fn check_lines(&self, position: &Position) -> Result<(), ApiError> {
-        if !self.needs_line_checks() {
-            return Ok(());
-        }
-        self.solution
-            .check_lines_around(Some(&self.graph), position)
-            .map(|_| ())
+        self.solved
+            .check_lines(position)
             .map_err(|e| self.contradicted(e))
     }
 
-    /// Whether answers need [`Solved::check_lines`] (a saved solution not checked
-    /// whole): work that reads the file, for a blocking thread.
-    pub fn needs_line_checks(&self) -> bool {
-        !self.checked.load(Ordering::Relaxed)
-    }
-
     /// Checks every position of a saved solution not checked whole yet
-    /// (`Solution::verify_with_progress`); afterwards the table is known to be
-    /// the solution of its rules. What the strategy, which reads much of the
-    /// table, relies on.
+    /// ([`chopsticks_solve::Solved::check_whole`]): what the strategy, which
+    /// reads much of the table, relies on.
     pub fn check_whole(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ApiError> {
-        if self.checked.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        self.solution
-            .verify_with_progress(&self.graph, progress)
-            .map_err(|e| self.contradicted(e))?;
-        if self.solution.has_remoteness() {
-            self.checked.store(true, Ordering::Relaxed);
-        }
-        Ok(())
+        self.solved
+            .check_whole(progress)
+            .map_err(|e| self.contradicted(e))
     }
 
     /// For a solution read from a file: that the file is still the one opened.
     fn check_source(&self) -> Result<(), ApiError> {
-        let Some((path, opened)) = &self.source else {
-            return Ok(());
-        };
-        let now = FileIdentity::of(path);
-        if now.as_ref().is_ok_and(|now| now == opened) {
-            return Ok(());
-        }
-        let what = match now {
-            Err(e) => format!("cannot be read any more ({e})"),
-            Ok(now) if now.len != opened.len => {
-                format!("is now {} bytes long, was {}", now.len, opened.len)
-            }
-            Ok(_) => "was replaced or rewritten".to_string(),
-        };
-        Err(ApiError::unavailable(format!(
-            "the saved solution {} changed since this server opened it: it {what}; \
-             restart the server to serve the file as it is now",
-            path.display()
-        )))
-    }
-
-    /// Bytes this entry keeps while cached.
-    fn resident_bytes(&self) -> u64 {
-        self.graph.table_bytes() + self.solution.table().resident_bytes()
+        self.solved.check_source().map_err(|what| {
+            ApiError::unavailable(format!(
+                "the saved solution {} changed since this server opened it: it {what}; \
+                 restart the server to serve the file as it is now",
+                self.path()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            ))
+        })
     }
 }
 
@@ -262,14 +213,10 @@ impl SolutionCache {
     /// truncated or rewritten under a running server would otherwise answer from
     /// bytes it was not checked against, or fault on pages that no longer exist.
     pub fn add_saved(&self, solution: Solution, path: &Path) -> Result<String, ApiError> {
-        let identity = FileIdentity::of(path)
-            .map_err(|e| ApiError::unprocessable(format!("{}: {e}", path.display())))?;
-        let rules = solution.rules().clone();
-        let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        let id = rules.variant_id();
-        let mut solved = Solved::new(rules, graph, solution);
-        solved.source = Some((path.to_path_buf(), identity));
-        solved.checked = AtomicBool::new(false);
+        let opened = chopsticks_solve::Solved::opened(solution, path)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let solved = Solved::new(opened)?;
+        let id = solved.rules.variant_id();
         self.saved
             .lock()
             .expect("cache lock")
@@ -426,8 +373,7 @@ impl SolutionCache {
 }
 
 fn solve(rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
-    let graph = Graph::new(&rules).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let solution =
-        Solution::solve(&graph, &|_| {}).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    Ok(Arc::new(Solved::new(rules, graph, solution)))
+    let solved = chopsticks_solve::Solved::solve(rules)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    Ok(Arc::new(Solved::new(solved)?))
 }

@@ -90,10 +90,9 @@ fn to_json(value: &impl serde::Serialize) -> Result<Json_, ApiError> {
 impl Solved {
     /// What checks the lines an answer shows (see the module documentation).
     pub fn checker(&self) -> Checker<'_> {
-        if self.needs_line_checks() {
-            Checker::against_rules(Some(&self.graph))
-        } else {
-            Checker::trusted()
+        match self.graph() {
+            Ok(graph) if self.needs_line_checks() => Checker::against_rules(Some(graph)),
+            _ => Checker::trusted(),
         }
     }
 }
@@ -244,8 +243,9 @@ async fn puzzle_set(solved: &Arc<Solved>) -> Result<Arc<PuzzleSet>, ApiError> {
                     // Every reachable position is read: a saved table is
                     // checked whole first.
                     s.check_whole(&|_| {})?;
-                    let start = s.graph.index_of(&Position::start(&s.rules));
-                    PuzzleSet::find(&s.graph, &s.solution, start, &|_| {})
+                    let graph = s.graph()?;
+                    let start = graph.index_of(&Position::start(&s.rules));
+                    PuzzleSet::find(graph, &s.solution, start, &|_| {})
                         .map(Arc::new)
                         .map_err(learn_error)
                 })
@@ -283,11 +283,12 @@ pub async fn puzzles(
     let set = puzzle_set(&solved).await?;
     let id = solved.rules.variant_id();
     let (views, counts, total, reachable) = blocking(solved, move |s| {
+        let graph = s.graph()?;
         let mut checker = s.checker();
         let views = set
             .choose(&filter, count, seed)
             .iter()
-            .map(|p| view(&s.solution, p, &s.graph.position(p.index), &mut checker))
+            .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
             .collect::<Result<Vec<_>, _>>()
             .map_err(learn_error)?;
         Ok((views, set.counts(), set.puzzles.len(), set.reachable))

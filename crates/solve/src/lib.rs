@@ -18,6 +18,7 @@ mod outcome;
 pub mod paged;
 pub mod parts;
 pub mod retrograde;
+mod solved;
 pub mod strategy;
 mod table;
 pub mod update;
@@ -26,6 +27,7 @@ mod verify;
 use chopsticks_rules::{Move, Position, PositionIndex, RulesError, Ruleset};
 use chopsticks_space::{BitSet, Graph};
 use rayon::prelude::*;
+pub use solved::Solved;
 use thiserror::Error;
 
 pub use multi::{multi_solve_bytes, Concept};
