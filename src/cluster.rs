@@ -77,6 +77,12 @@ pub fn solve_on_loopback(
     checkpoint_every: Option<u64>,
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<WorkerReport>> {
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "{} (the work directory of the workers) exists and is not a directory: remove it, or save elsewhere",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // One solve at a time in a work directory (the lock goes with this process).
     let _lock = chopsticks_solve::parts::lock_work_dir(dir)?;

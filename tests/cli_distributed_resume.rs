@@ -375,6 +375,13 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
         assert!(err.contains(line), "{line} not in: {err}");
     }
     assert!(!cells.exists(), "the work directory is left");
+    // A file where the work directory goes is refused, saying so.
+    std::fs::write(&cells, "not a directory").unwrap();
+    let out = finish(start(&args), Duration::from_secs(60), "the solve");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("exists and is not a directory"), "{err}");
+    std::fs::remove_file(&cells).unwrap();
     // One worker process alone: its last progress line counts every position
     // resolved (won or lost), as the one-machine solve does.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
