@@ -122,6 +122,17 @@ fn wait_until_no_worker(dir: &Path, why: &str) {
     }
 }
 
+/// A hostfile in `dir` of `processes` free ports on loopback.
+fn hostfile(dir: &Path, processes: usize) -> PathBuf {
+    let ports: Vec<String> = (0..processes)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    let path = dir.join("hosts");
+    std::fs::write(&path, ports.join("\n") + "\n").unwrap();
+    path
+}
+
 fn kill(pid: u32) {
     let done = Command::new("kill")
         .args(["-KILL", &pid.to_string()])
@@ -191,12 +202,7 @@ fn solve_workers_resumes_after_a_worker_is_killed() {
 fn cluster_workers_resume_after_one_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let want = uninterrupted(dir.path());
-    let ports: Vec<String> = (0..3)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect();
-    let hostfile = dir.path().join("hosts");
-    std::fs::write(&hostfile, ports.join("\n") + "\n").unwrap();
+    let hostfile = hostfile(dir.path(), 3);
     let cells = dir.path().join("cells");
     let arguments = |process: usize| -> Vec<String> {
         let mut args: Vec<String> = vec!["cluster".into(), "worker".into()];
@@ -384,13 +390,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
     std::fs::remove_file(&cells).unwrap();
     // One worker process alone: its last progress line counts every position
     // resolved (won or lost), as the one-machine solve does.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .to_string();
-    let hostfile = dir.path().join("hosts");
-    std::fs::write(&hostfile, port + "\n").unwrap();
+    let hostfile = hostfile(dir.path(), 1);
     let args = [
         "cluster",
         "worker",
@@ -434,12 +434,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
 #[test]
 fn workers_with_different_rules_refuse_together() {
     let dir = tempfile::tempdir().unwrap();
-    let ports: Vec<String> = (0..3)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .map(|l| l.local_addr().unwrap().to_string())
-        .collect();
-    let hostfile = dir.path().join("hosts");
-    std::fs::write(&hostfile, ports.join("\n") + "\n").unwrap();
+    let hostfile = hostfile(dir.path(), 3);
     let cells = dir.path().join("cells");
     let workers: Vec<Child> = (0..3)
         .map(|process: usize| {
