@@ -117,15 +117,53 @@ pub fn announce(text: &str, quiet: bool) {
     }
 }
 
-/// The time left of work estimated to take `estimate` seconds, `elapsed` into
-/// it, for a progress message: `about 40 s left (estimated)`, or once past the
-/// estimate `longer than estimated` (solves do not know their number of levels
-/// in advance, so the estimate is the measured rate's, not the work's).
-pub fn time_left(estimate: f64, elapsed: f64) -> String {
-    let left = estimate - elapsed;
-    if left >= 1.0 {
-        format!("about {left:.0} s left (estimated)")
-    } else {
-        "longer than estimated".to_string()
+/// The library's [`chopsticks_driver::Events`] shown on stderr: announcements
+/// as lines, work as a bar (or a counter when its end is not known), warnings
+/// as lines above the bar; nothing with `quiet`.
+pub struct Shown {
+    quiet: bool,
+    bar: std::sync::Mutex<Option<ProgressBar>>,
+}
+
+impl Shown {
+    pub fn new(quiet: bool) -> Shown {
+        Shown {
+            quiet,
+            bar: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl chopsticks_driver::Events for Shown {
+    fn announce(&self, text: &str) {
+        announce(text, self.quiet);
+    }
+
+    fn begin(&self, what: &str, total: Option<u64>) {
+        *self.bar() = Some(make(total, what, self.quiet));
+    }
+
+    fn advance(&self, done: u64, message: &str) {
+        if let Some(bar) = &*self.bar() {
+            bar.set_position(done);
+            bar.set_message(message.to_string());
+        }
+    }
+
+    fn end(&self) {
+        if let Some(bar) = self.bar().take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn warn(&self, line: &str) {
+        match &*self.bar() {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
     }
 }

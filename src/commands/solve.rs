@@ -1,26 +1,22 @@
 //! `chopsticks solve`: solve every position of a two-player variant.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chopsticks_rules::{
-    team_seats, team_text, Player, Position, PositionIndex, Ruleset, SeatedPosition,
+use chopsticks_driver::scratch::{Kind, Scratch};
+use chopsticks_driver::{
+    every_words, Reach, SolveMode, SolveRequest, SummaryOf, Workers, CHECKPOINT_EVERY,
 };
-use chopsticks_solve::parts::{self, DiskPlan, DiskReport};
-use chopsticks_solve::{file, Concept, Summary, Value};
-use chopsticks_space::BitSet;
+use chopsticks_rules::{team_seats, team_text, Player, Position, PositionIndex, SeatedPosition};
+use chopsticks_solve::{Concept, Value};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{
-    concept_text, outcome_json, outcome_text, solved_with, turn_label, DbArgs, Solved,
-};
+use super::solved::{concept_text, outcome_json, outcome_text, turn_label};
 use crate::memory::human_bytes;
 use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 use crate::text;
-use crate::workload::{graph_for_plan, plan_solve, reachable_set, SolveMode, SolvePlan};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -85,464 +81,53 @@ pub struct SolveArgs {
     output: OutputArgs,
 }
 
-/// Seconds between the checkpoints of an in-memory solve saved with `--save`,
-/// unless `--checkpoint-every` says otherwise.
-const CHECKPOINT_EVERY: u64 = 300;
-
-/// How often checkpoints are written, in words: `every 300 s`, `at every level`.
-fn every_words(seconds: u64) -> String {
-    match seconds {
-        0 => "at every level".to_string(),
-        s => format!("every {s} s"),
-    }
-}
-
 /// The largest index `solve` explores from the start without `--reachable`: the
 /// exploration (6–12 million positions a second) would otherwise take longer than
 /// the solve itself, which on the largest variants touches only the decided
 /// positions.
 pub const EXPLORE_BY_DEFAULT: u64 = 100_000_000;
 
-/// How the solve went, for the summary.
-struct Method {
-    mode: SolveMode,
-    report: Option<DiskReport>,
-    work_dir: Option<PathBuf>,
-    /// The solution file was written by the solve itself.
-    saved: bool,
-    /// The distributed solve's workers.
-    workers: Option<Vec<chopsticks_distributed::WorkerReport>>,
-    /// Solved with one-byte cells, values alone (`chopsticks_solve::compact`).
-    values_only: bool,
-    /// That solve's parent updates, level by level.
-    updates: Option<Vec<u64>>,
-}
-
-/// Solves with `workers` processes of the distributed solver on loopback. With
-/// `save`, the workers write checkpoints every `checkpoint_every` seconds in the
-/// work directory beside it, and a solve started again after a lost process
-/// resumes from them.
-#[allow(clippy::too_many_arguments)]
-fn solve_by_workers(
-    rules: &Ruleset,
-    workers: usize,
-    save: Option<&Path>,
-    memory: Option<u64>,
-    explore: bool,
-    checkpoint_every: u64,
-    quiet: bool,
-) -> Result<(Solved, Method)> {
-    if rules.players() != 2 {
-        anyhow::bail!(
-            "the distributed solver is for two players; this ruleset has {}",
-            rules.players()
-        );
-    }
-    let count = PositionIndex::new(rules)?.count();
-    let needed = chopsticks_solve::solve_bytes(count);
-    if let Some(allowed) = memory.filter(|&m| needed > m) {
-        anyhow::bail!(
-            "solving {count} positions with {workers} workers needs about {} in all, more than --memory allows ({}): the distributed solver keeps every cell in memory; drop --workers to solve out of core within --memory",
-            crate::memory::human_bytes(needed),
-            crate::memory::human_bytes(allowed)
-        );
-    }
-    crate::memory::ensure_fits(
-        needed,
-        &format!("solving {count} positions with {workers} workers"),
-    )?;
-    let clock = Instant::now();
-    let (dir, out, temporary) = crate::cluster::dirs_for(rules, save);
-    progress::announce(
-        &format!(
-            "solving with {workers} worker processes on loopback (timely dataflow), their cells in {}",
-            dir.display()
-        ),
-        quiet,
-    );
-    let spinner = progress::counter(&format!("solving with {workers} workers"), quiet);
-    let reports = crate::cluster::solve_on_loopback(
-        rules,
-        workers,
-        &dir,
-        &out,
-        explore,
-        save.map(|_| checkpoint_every),
-        &spinner,
-    );
-    spinner.finish_and_clear();
-    if reports.is_err() && temporary {
-        // Nothing to resume from without --save: leave nothing behind.
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    let reports = reports?;
-    let _ = std::fs::remove_dir_all(&dir);
-    let graph = crate::workload::graph_for_exploring(rules, quiet)?;
-    let solved = solved_from_file(rules, graph, &out, temporary, clock.elapsed())?;
-    Ok((
-        solved,
-        Method {
-            mode: SolveMode::InMemory,
-            report: None,
-            work_dir: None,
-            saved: true,
-            workers: Some(reports),
-            values_only: false,
-            updates: None,
-        },
-    ))
-}
-
-/// The solution a solve wrote to `out`, read in place (a temporary file is
-/// removed at once: the mapping keeps its data while it is used).
-fn solved_from_file(
-    rules: &Ruleset,
-    graph: chopsticks_space::Graph,
-    out: &Path,
-    temporary: bool,
-    solve_time: Duration,
-) -> Result<Solved> {
-    let solution = file::open(out)?;
-    if temporary {
-        let _ = std::fs::remove_file(out);
-    }
-    Ok(Solved::new(rules.clone(), graph, solution, solve_time))
-}
-
-/// Removes what solves without `--save` killed outright (`kill -9`, a power
-/// cut) left in the temporary directory, which kept nothing to resume from:
-/// work directories `chopsticks-VARIANT-PID.work` whose lock no process holds
-/// (a live solve holds its lock), and solution files `chopsticks-VARIANT-PID.sol`
-/// of this user whose process `PID` no longer exists.
-fn remove_scratch_of_dead_runs(tmp: &Path) {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(me) = std::fs::metadata("/proc/self").map(|m| m.uid()) else {
-        return;
-    };
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(stem) = name.to_str().and_then(|n| n.strip_prefix("chopsticks-")) else {
-            continue;
-        };
-        // Only what has that form and kind and is this user's, never a link.
-        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-            continue;
-        };
-        if meta.uid() != me {
-            continue;
-        }
-        let pid = |rest: &str| rest.rsplit('-').next().and_then(|p| p.parse::<u32>().ok());
-        if let Some(rest) = stem.strip_suffix(".work") {
-            if pid(rest).is_none() || !meta.is_dir() {
-                continue;
-            }
-            let unused = std::fs::File::open(entry.path().join("lock"))
-                .is_ok_and(|lock| lock.try_lock().is_ok());
-            if unused {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        } else if let Some(rest) = stem.strip_suffix(".explore") {
-            // An exploration's snapshots (`--explore-on-disk`) of a dead process.
-            if meta.is_dir() && pid(rest).is_some_and(chopsticks_files::process_is_gone) {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        } else if let Some(rest) = stem.strip_suffix(".sol") {
-            if meta.is_file() && pid(rest).is_some_and(chopsticks_files::process_is_gone) {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-    }
-}
-
-/// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
-fn solve_by_parts(
-    rules: &Ruleset,
-    plan: &SolvePlan,
-    save: Option<&Path>,
-    checkpoint_every: Duration,
-    quiet: bool,
-) -> Result<(Solved, Method)> {
-    let graph = graph_for_plan(rules, plan, quiet)?;
-    let clock = Instant::now();
-    // The solution goes to the file to save, or to a temporary file read in
-    // place and removed at once (the open file keeps it while it is used).
-    let (out, work_dir, temporary) = match save {
-        Some(path) => (
-            path.to_path_buf(),
-            PathBuf::from(format!("{}.work", path.display())),
-            false,
-        ),
-        None => {
-            let tmp = std::env::temp_dir();
-            remove_scratch_of_dead_runs(&tmp);
-            let id = rules.variant_id();
-            // Without --save nothing is kept, so nothing resumes: the work
-            // directory is this process's own.
-            let pid = std::process::id();
-            (
-                tmp.join(format!("chopsticks-{id}-{pid}.sol")),
-                tmp.join(format!("chopsticks-{id}-{pid}.work")),
-                true,
-            )
-        }
-    };
-    let cell_bytes = match plan.mode {
-        SolveMode::OutOfCore { cell_bytes } => cell_bytes,
-        _ => u64::MAX,
-    };
-    let disk = DiskPlan {
-        dir: work_dir.clone(),
-        cell_bytes,
-        checkpoint_every: Some(checkpoint_every),
-    };
-    let what = match plan.mode {
-        SolveMode::OutOfCore { .. } => format!(
-            "solving out of core: about {} needed all in memory, {} allowed; parts of at most {} of working cells, the others in {} (a killed solve resumes from there)",
-            human_bytes(plan.in_memory_bytes),
-            human_bytes(plan.budget),
-            human_bytes(cell_bytes),
-            work_dir.display()
-        ),
-        _ => format!(
-            "solving in memory, checkpoints {} in {} (a killed solve resumes from there)",
-            every_words(checkpoint_every.as_secs()),
-            work_dir.display()
-        ),
-    };
-    // Out of core is always said; checkpoints only for solves long enough to
-    // write one.
-    let count = graph.count();
-    let long = crate::workload::solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
-    if matches!(plan.mode, SolveMode::OutOfCore { .. }) || long {
-        progress::announce(&what, quiet);
-    }
-    let bar = progress::counter("solving: setting up (finished positions)", quiet);
-    let estimate = crate::workload::solve_seconds_estimate(rules, count);
-    let started = Instant::now();
-    // The start of the pass under way, for the time left in it.
-    let pass = std::sync::Mutex::new((u32::MAX, Instant::now()));
-    let report = parts::solve_to_file(&graph, &disk, &out, &|p| {
-        bar.set_position(p.resolved);
-        let part = match p.part {
-            Some((done, of)) => {
-                let mut pass = pass.lock().expect("progress");
-                if pass.0 != p.level {
-                    *pass = (p.level, Instant::now());
-                }
-                let per_part = pass.1.elapsed().as_secs_f64() / done as f64;
-                let left = per_part * (of - done) as f64;
-                format!(", part {done} of {of}, about {left:.0} s left in this level")
-            }
-            None => format!(
-                ", {}",
-                progress::time_left(estimate, started.elapsed().as_secs_f64())
-            ),
-        };
-        bar.set_message(format!(
-            "solving {} positions: remoteness {}{part}, wins and losses found",
-            graph.count(),
-            p.level
-        ));
-    })?;
-    bar.finish_and_clear();
-    let solved = solved_from_file(rules, graph, &out, temporary, clock.elapsed())?;
-    Ok((
-        solved,
-        Method {
-            mode: plan.mode.clone(),
-            report: Some(report),
-            work_dir: Some(work_dir),
-            saved: true,
-            workers: None,
-            values_only: false,
-            updates: None,
-        },
-    ))
-}
-
-/// Solves the values alone with one-byte cells (`chopsticks_solve::compact`),
-/// in memory: with `--save`, checkpointed in a work directory beside the file
-/// and saved by the solve. `None` when the ruleset's positions may have more
-/// moves than a one-byte counter holds (the caller solves with two-byte cells).
-fn solve_values_only(
-    rules: &Ruleset,
-    plan: &SolvePlan,
-    save: Option<&Path>,
-    checkpoint_every: Duration,
-    quiet: bool,
-) -> Result<Option<(Solved, Method)>> {
-    let graph = graph_for_plan(rules, plan, quiet)?;
-    if !chopsticks_solve::compact::fits(&graph) {
-        return Ok(None);
-    }
-    let checkpoints = save.map(|path| chopsticks_solve::compact::Checkpoints {
-        dir: PathBuf::from(format!("{}.work", path.display())),
-        every: checkpoint_every,
-    });
-    let count = graph.count();
-    let long = crate::workload::solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
-    if let (Some(c), true) = (&checkpoints, long) {
-        progress::announce(
-            &format!(
-                "solving the values alone in memory, one byte a position ({}), checkpoints {} in {} (a killed solve resumes from there)",
-                human_bytes(plan.in_memory_bytes),
-                every_words(checkpoint_every.as_secs()),
-                c.dir.display()
-            ),
-            quiet,
-        );
-    }
-    let bar = progress::counter("solving: setting up (finished positions)", quiet);
-    let estimate = crate::workload::solve_seconds_estimate(rules, count);
-    let clock = Instant::now();
-    let (solution, report) =
-        chopsticks_solve::Solution::solve_values(&graph, checkpoints.as_ref(), save, &|p| {
-            bar.set_position(p.resolved);
-            bar.set_message(format!(
-                "solving the values of {count} positions: level {}, {}, wins and losses found",
-                p.level,
-                progress::time_left(estimate, clock.elapsed().as_secs_f64())
-            ));
-        })?;
-    bar.finish_and_clear();
-    let solved = Solved::new(rules.clone(), graph, solution, clock.elapsed());
-    let method = Method {
-        mode: plan.mode.clone(),
-        report: Some(DiskReport {
-            parts: 1,
-            resumed_from: report.resumed_from,
-            checkpoints: report.checkpoints,
-            spooled_bytes: 0,
-            kept_files: 0,
-        }),
-        work_dir: checkpoints.map(|c| c.dir),
-        saved: save.is_some(),
-        workers: None,
-        values_only: true,
-        updates: Some(report.updates),
-    };
-    Ok(Some((solved, method)))
-}
-
-/// The summary of a two-player solve from the counts of the distributed
-/// exploration (`chopsticks_distributed::ReachCounts`): the second seat has the
-/// first's wins as losses.
-fn summary_of_counts(
-    s: &Solved,
-    counts: &chopsticks_distributed::ReachCounts,
-    start: u64,
-) -> Result<Summary> {
-    Ok(Summary {
-        reachable: counts.reachable,
-        win: counts.win,
-        lose: counts.lose,
-        draw: counts.draw,
-        terminal: counts.terminal,
-        start: s.solution.outcome_at(start)?,
-        start_seats: s.solution.seat_outcomes_at(start)?,
-        seats: chopsticks_solve::SeatCounts::of_sides(counts.win, counts.lose, counts.draw, 2),
-        longest_win: counts.longest_win,
-    })
-}
-
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
-    // The notation, the start and the file to save to are refused before the work.
-    let prepare = |rules: &Ruleset| -> Result<_> {
-        let notation = args.notation.notation(rules)?;
-        let start = match &args.start {
-            Some(text) => SeatedPosition::parse(text, rules).context("--start")?,
-            None => SeatedPosition::start(rules),
-        };
-        if let Some(path) = &args.save {
-            chopsticks_files::check_writable(path).context("cannot save the solution")?;
-        }
-        Ok((notation, start))
-    };
     let rules = args.rules.ruleset()?;
     let count = PositionIndex::new(&rules)?.count();
     let explored = args.reachable
         || args.explore_on_disk
         || (!args.no_reachable && count <= EXPLORE_BY_DEFAULT);
-    let mut plan = plan_solve(
-        &rules,
-        count,
-        args.memory,
-        args.save.is_some(),
-        args.no_remoteness && args.workers.is_none(),
-    )?;
-    let mut values_solved = None;
-    if plan.values_only {
-        let prepared = prepare(&rules)?;
-        match solve_values_only(
-            &rules,
-            &plan,
-            args.save.as_deref(),
-            Duration::from_secs(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)),
-            args.output.quiet,
-        )? {
-            Some((s, method)) => values_solved = Some((s, prepared, method)),
-            // Too many moves for one-byte counters: two-byte cells.
-            None => plan = plan_solve(&rules, count, args.memory, args.save.is_some(), false)?,
-        }
-    }
-    let (mut s, (notation, start_seated), method) = match (values_solved, args.workers, &plan.mode)
-    {
-        (Some(done), _, _) => done,
-        (None, Some(workers), _) => {
-            let prepared = prepare(&rules)?;
-            let (s, method) = solve_by_workers(
-                &rules,
-                workers as usize,
-                args.save.as_deref(),
-                args.memory,
-                explored && args.start.is_none() && !args.explore_on_disk,
-                args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
-                args.output.quiet,
-            )?;
-            (s, prepared, method)
-        }
-        (None, None, _) => match plan.mode {
-            SolveMode::InMemory => {
-                let (s, prepared) =
-                    solved_with(&args.rules, &DbArgs::default(), args.output.quiet, prepare)?;
-                let method = Method {
-                    mode: SolveMode::InMemory,
-                    report: None,
-                    work_dir: None,
-                    saved: false,
-                    workers: None,
-                    values_only: false,
-                    updates: None,
-                };
-                (s, prepared, method)
-            }
-            _ => {
-                let prepared = prepare(&rules)?;
-                let (s, method) = solve_by_parts(
-                    &rules,
-                    &plan,
-                    args.save.as_deref(),
-                    Duration::from_secs(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY)),
-                    args.output.quiet,
-                )?;
-                (s, prepared, method)
-            }
+    let request = SolveRequest {
+        rules: rules.clone(),
+        save: args.save.clone(),
+        memory: args.memory,
+        checkpoint_every: args
+            .checkpoint_every
+            .map_or(CHECKPOINT_EVERY, Duration::from_secs),
+        workers: match args.workers {
+            Some(n) => Some(Workers {
+                count: n as usize,
+                program: chopsticks_driver::loopback::this_program()?,
+                // The workers explore from the usual start themselves.
+                explore: explored && args.start.is_none() && !args.explore_on_disk,
+            }),
+            None => None,
         },
+        no_remoteness: args.no_remoteness,
     };
-    // A solve with remoteness saved by parts is saved again without it.
-    let saved_already =
-        method.saved && args.save.is_some() && (method.values_only || !args.no_remoteness);
-    if args.no_remoteness {
-        s.solution = s.solution.without_remoteness()?;
+    let plan = request.plan()?;
+    // The notation, the start and the file to save to are refused before the work.
+    let notation = args.notation.notation(&rules)?;
+    let start_seated = match &args.start {
+        Some(text) => SeatedPosition::parse(text, &rules).context("--start")?,
+        None => SeatedPosition::start(&rules),
+    };
+    if let Some(path) = &args.save {
+        chopsticks_files::check_writable(path).context("cannot save the solution")?;
     }
+    let events = progress::Shown::new(args.output.quiet);
+    let (s, method) = chopsticks_driver::solve(&request, plan, &events)?;
+    let plan = &method.plan;
     let write = |p: &Position| p.to_notation(&s.rules, notation);
     let graph = s.graph()?;
     let start = start_seated.position().clone();
-    let start_index = graph.index_of(&start);
     // The workers of a distributed solve explored from the start themselves.
     let on_workers = method.workers.as_ref().and_then(|w| {
         w.iter()
@@ -550,35 +135,19 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .collect::<Option<Vec<_>>>()
             .map(chopsticks_distributed::ReachCounts::sum)
     });
-    let (reached, explored_on_disk) = if on_workers.is_some() {
-        (BitSet::new(0), false)
-    } else if !explored {
-        (BitSet::full(graph.count()), false)
-    } else {
-        let dir = match &args.save {
-            Some(path) => PathBuf::from(format!("{}.explore", path.display())),
-            None => {
-                let tmp = std::env::temp_dir();
-                remove_scratch_of_dead_runs(&tmp);
-                tmp.join(format!(
-                    "chopsticks-{}-{}.explore",
-                    s.rules.variant_id(),
-                    std::process::id()
-                ))
-            }
-        };
-        reachable_set(graph, &start, args.explore_on_disk, &dir, args.output.quiet)?
+    let explore_dir = Scratch::of(&s.rules, args.save.as_deref(), Kind::Explore).dir;
+    let reach = match &on_workers {
+        Some(counts) => Reach::Counted(counts),
+        None if explored => Reach::Explored {
+            on_disk: args.explore_on_disk,
+            dir: &explore_dir,
+        },
+        None => Reach::Index,
     };
-    let summary = match &on_workers {
-        Some(counts) => summary_of_counts(&s, counts, start_index)?,
-        None => Summary::new(graph, &s.solution, &reached, start_index)?,
-    };
-    drop(reached);
-    if let Some(path) = &args.save {
-        if !saved_already {
-            file::save(&s.solution, path)?;
-        }
-    }
+    let SummaryOf {
+        summary,
+        explored_on_disk,
+    } = chopsticks_driver::summarise(&s, &start, reach, &events)?;
     let seconds = clock.elapsed().as_secs_f64();
     // The distributed solve's own time: its slowest worker's, from its set-up to
     // the end of the dataflow (the processes' start-up, timely's connections and
@@ -642,18 +211,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "solve_seconds": solve_seconds,
                 "positions_per_second": rate,
                 "encoding": s.solution.table().encoding(),
-                "mode": match method.mode {
-                    _ if method.workers.is_some() => "distributed",
-                    SolveMode::InMemory => "in-memory",
-                    SolveMode::Checkpointed => "checkpointed",
-                    SolveMode::OutOfCore { .. } => "out-of-core",
-                },
+                "mode": method.mode_name(),
                 "memory_budget": plan.budget,
                 "in_memory_bytes": plan.in_memory_bytes,
-                "parts": method.report.as_ref().map(|r| r.parts),
-                "resumed_from": method.report.as_ref().and_then(|r| r.resumed_from)
+                "parts": method.disk.as_ref().map(|r| r.parts),
+                "resumed_from": method.disk.as_ref().and_then(|r| r.resumed_from)
                     .or(method.workers.as_ref().and_then(|w| w.iter().find_map(|r| r.resumed_from))),
-                "checkpoints": method.report.as_ref().map(|r| r.checkpoints)
+                "checkpoints": method.disk.as_ref().map(|r| r.checkpoints)
                     .or(method.workers.as_ref().map(|w| w.iter().map(|r| r.checkpoints).max().unwrap_or(0))),
                 "ignored_checkpoints": method.workers.as_ref()
                     .map(|w| {
@@ -664,8 +228,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     .unwrap_or_default(),
                 "checkpoint_seconds": method.workers.as_ref()
                     .map(|w| w.iter().map(|r| r.checkpoint_seconds).fold(0.0, f64::max)),
-                "spooled_bytes": method.report.as_ref().map(|r| r.spooled_bytes),
-                "kept_files": method.report.as_ref().map(|r| r.kept_files),
+                "spooled_bytes": method.disk.as_ref().map(|r| r.spooled_bytes),
+                "kept_files": method.disk.as_ref().map(|r| r.kept_files),
                 "workers": method.workers.as_ref().map(|w| w.len()),
                 "distributed_seconds": method.workers.as_ref().map(|_| s.solve_time.as_secs_f64()),
                 "messages": method.workers.as_ref().map(|w| w.iter().map(|r| r.messages).sum::<u64>()),
@@ -816,10 +380,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         rate / 1e6,
         s.solution.table().bits_per_entry() * s.solution.concept().width(s.rules.players()) as u64
     );
-    match (&method.mode, &method.report, &method.work_dir) {
+    match (&plan.mode, &method.disk, &method.work_dir) {
         (SolveMode::OutOfCore { cell_bytes }, Some(r), Some(dir)) => println!(
-            "Out of core:          {} parts of at most {} of working cells ({} allowed), {} spooled between them, {} part loads kept their file unchanged, a checkpoint every level in {}",
-            r.parts,
+            "Out of core:          {} of at most {} of working cells ({} allowed), {} spooled between them, {} part loads kept their file unchanged, a checkpoint every level in {}",
+            text::counted(r.parts as u64, "part"),
             human_bytes(*cell_bytes),
             human_bytes(plan.budget),
             human_bytes(r.spooled_bytes),
@@ -830,7 +394,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "Checkpoints:          {} written in {} ({})",
             r.checkpoints,
             dir.display(),
-            every_words(args.checkpoint_every.unwrap_or(CHECKPOINT_EVERY))
+            every_words(method.checkpoint_every)
         ),
         _ => {}
     }
@@ -841,7 +405,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             text::count(workers.iter().map(|r| r.messages).sum::<u64>())
         );
     }
-    if let Some(pass) = method.report.as_ref().and_then(|r| r.resumed_from) {
+    if let Some(pass) = method.disk.as_ref().and_then(|r| r.resumed_from) {
         println!("Resumed:              from the checkpoint at remoteness {pass}");
     }
     if let Some(workers) = &method.workers {

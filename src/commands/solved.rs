@@ -2,16 +2,14 @@
 //! `--db`), and writing outcomes for people.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::{bail, Result};
 use chopsticks_rules::{Position, Ruleset};
-use chopsticks_solve::{file, Concept, Outcome, Solution, Value};
+use chopsticks_solve::{file, Concept, Outcome, Value};
 use clap::Args;
 
 use crate::progress;
 use crate::rules_args::RulesArgs;
-use crate::workload::graph_for_solving;
 
 /// `--db FILE`: use a saved solution instead of solving.
 #[derive(Args, Debug, Clone, Default)]
@@ -122,26 +120,8 @@ pub fn solved_ruleset<T>(
         bail!("no rules given and no saved solution (--db) to read them from");
     };
     let prepared = prepare(&rules)?;
-    let graph = graph_for_solving(&rules, quiet)?;
-    let clock = Instant::now();
-    // How many positions will be resolved (the rest are draws) is not known in
-    // advance, so this counts resolved positions level by level.
-    let bar = progress::counter("solving: setting up (finished positions)", quiet);
-    let estimate = crate::workload::solve_seconds_estimate(&rules, graph.count());
-    let solution = Solution::solve(&graph, &|p| {
-        bar.set_position(p.resolved);
-        bar.set_message(format!(
-            "solving {} positions: remoteness {} done, {}; wins and losses found",
-            graph.count(),
-            p.level,
-            progress::time_left(estimate, clock.elapsed().as_secs_f64())
-        ));
-    })?;
-    bar.finish_and_clear();
-    Ok((
-        Solved::new(rules, graph, solution, clock.elapsed()),
-        prepared,
-    ))
+    let solved = chopsticks_driver::solve_in_memory(&rules, &progress::Shown::new(quiet))?;
+    Ok((solved, prepared))
 }
 
 /// `win in 5`, `lose in 8`, `draw`.

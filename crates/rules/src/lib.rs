@@ -24,6 +24,7 @@ mod player;
 mod position;
 mod ruleset;
 mod seated;
+pub mod text;
 mod variant;
 
 pub use error::{escape_controls, quoted, Result, RulesError, MAX_QUOTED};

@@ -20,18 +20,4 @@ pub use on_disk::{explore_on_disk, explore_on_disk_bytes};
 pub use stats::Statistics;
 pub use tiles::{Tile, TileMap, TILE};
 
-/// Human form of a byte count for messages: `916.6 MiB`, `23.1 GiB`.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
+pub use chopsticks_rules::text::human_bytes;

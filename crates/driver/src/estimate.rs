@@ -1,0 +1,213 @@
+//! Estimates of memory and time, made before work starts: the memory a job
+//! needs against what this machine has, and how long it will take from the
+//! rates measured on the reference machine (docs/PERFORMANCE.md).
+
+use chopsticks_rules::text::{count as counted_text, human_bytes};
+use chopsticks_rules::Ruleset;
+use chopsticks_solve::Concept;
+use chopsticks_space::Graph;
+
+use crate::{DriverError, Events};
+
+/// Positions explored per second on the reference machine (2 cores; docs/PERFORMANCE.md:
+/// 25 M positions in 2.1 s, the 591 M of 2 × 8 hands in 95 s).
+const EXPLORE_RATE: f64 = 6.0e6;
+/// Positions solved per second on the reference machine: about 120 M/s on the
+/// rollover variants (mostly draws), 6 M/s on cutoff ones with more wins and
+/// losses (docs/PERFORMANCE.md); a cautious middle figure.
+const SOLVE_RATE: f64 = 8.0e6;
+/// States (a position and a seat) solved per second by the solver of three or more
+/// players on the reference machine (measured: docs/PERFORMANCE.md).
+const MULTI_SOLVE_RATE: f64 = 2.0e6;
+/// Children checked per second by `chopsticks check` on one thread of the
+/// reference machine (the cost of a check is reading each position's children:
+/// measured on 2 × 6 hands at F = 10, cutoff and rollover, 25 M positions,
+/// 1.5 × 10^7 children a second a thread, from the user time).
+const CHECK_CHILD_RATE: f64 = 1.5e7;
+/// Work expected to take longer than this many seconds is announced before it
+/// starts.
+pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
+
+/// Bytes of memory available to this process, as the kernel estimates it
+/// (`MemAvailable`), or `None` where that cannot be read.
+pub fn available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The memory a job may use by default: three quarters of what is available
+/// (the rest is kept for everything else); unbounded where that is not known.
+pub fn default_budget() -> u64 {
+    available_bytes().map_or(u64::MAX, |a| a / 4 * 3)
+}
+
+/// Refuses a job that needs `needed` bytes when the machine has fewer available
+/// (keeping a margin of a quarter for everything else).
+pub fn ensure_fits(needed: u64, what: &str) -> Result<(), DriverError> {
+    if let Some(available) = available_bytes() {
+        if needed > available / 4 * 3 {
+            return Err(DriverError::Refused(format!(
+                "{what} needs about {} of memory, more than three quarters of the {} available (the rest is kept for everything else)",
+                human_bytes(needed),
+                human_bytes(available)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The rates above scaled to this machine's worker threads (measured with two).
+fn scaled(rate: f64) -> f64 {
+    rate * rayon::current_num_threads().max(1) as f64 / 2.0
+}
+
+/// `40 s`, `17 min`, `3.2 h`.
+pub fn human_duration(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+/// Announces work estimated to take longer than [`ANNOUNCE_AFTER_SECONDS`],
+/// with its memory and time estimate.
+pub fn announce_if_long(what: &str, bytes: u64, seconds: f64, events: &dyn Events) {
+    if seconds > ANNOUNCE_AFTER_SECONDS {
+        events.announce(&format!(
+            "{what}: about {} of memory and roughly {} on this machine (an estimate); \
+             progress follows on stderr (--quiet hides it)",
+            human_bytes(bytes),
+            human_duration(seconds)
+        ));
+    }
+}
+
+/// The time left of work estimated to take `estimate` seconds, `elapsed` into
+/// it, for a progress message: `about 40 s left (estimated)`, or once past the
+/// estimate `longer than estimated` (solves do not know their number of levels
+/// in advance, so the estimate is the measured rate's, not the work's).
+pub fn time_left(estimate: f64, elapsed: f64) -> String {
+    let left = estimate - elapsed;
+    if left >= 1.0 {
+        format!("about {left:.0} s left (estimated)")
+    } else {
+        "longer than estimated".to_string()
+    }
+}
+
+/// Seconds to explore `count` positions from a start.
+pub fn exploring_seconds(count: u64) -> f64 {
+    count as f64 / scaled(EXPLORE_RATE)
+}
+
+/// Seconds to solve `count` positions of a two-player variant and explore
+/// them from a start, estimated.
+pub fn solving_seconds(count: u64) -> f64 {
+    count as f64 / scaled(SOLVE_RATE) + exploring_seconds(count)
+}
+
+/// Bytes to solve the `count` positions of `rules` (working cells and the
+/// reachable set), in the common case: [`chopsticks_solve::solve_memory`], the
+/// estimate the server sizes its cache by too. A remoteness past 126 doubles
+/// the cells of more than two players; that is not known in advance, so the
+/// estimate is of the common case and the refusal of the certain one.
+pub fn solving_bytes(rules: &Ruleset, count: u64) -> u64 {
+    chopsticks_solve::solve_memory(rules, count).bytes
+}
+
+/// Bytes to solve the values alone of `count` positions of a two-player
+/// ruleset with one-byte cells (`chopsticks_solve::compact`): the cells and the
+/// two-bit result, and the reachable set as in [`solving_bytes`].
+pub fn values_solving_bytes(count: u64) -> u64 {
+    chopsticks_solve::compact::values_solve_bytes(count) + count / 4
+}
+
+/// Seconds to solve (only) the `count` positions of `rules` in memory,
+/// estimated from the rates measured on the reference machine.
+pub fn solve_seconds_estimate(rules: &Ruleset, count: u64) -> f64 {
+    match Concept::of(rules) {
+        Concept::TwoPlayer => count as f64 / scaled(SOLVE_RATE),
+        concept => count as f64 * concept.width(rules.players()) as f64 / scaled(MULTI_SOLVE_RATE),
+    }
+}
+
+/// Seconds to solve and explore `count` positions of `rules`, estimated.
+pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
+    let states = count as f64 * Concept::of(rules).width(rules.players()) as f64;
+    match Concept::of(rules) {
+        Concept::TwoPlayer => solving_seconds(count),
+        _ => states / scaled(MULTI_SOLVE_RATE) + exploring_seconds(count),
+    }
+}
+
+/// Seconds to check every position of a saved solution of `graph`'s ruleset
+/// against the rules (`chopsticks check`), from the children of a sample of
+/// positions: how long a check takes depends on the branching far more than
+/// on the count.
+pub fn checking_seconds(graph: &Graph) -> f64 {
+    let rules = graph.rules();
+    let width = Concept::of(rules).width(rules.players()) as f64;
+    let children = mean_children(graph) * graph.count() as f64 * width;
+    children / (CHECK_CHILD_RATE * rayon::current_num_threads().max(1) as f64)
+}
+
+/// The mean number of children over 4,096 positions spread evenly over the index.
+fn mean_children(graph: &Graph) -> f64 {
+    let count = graph.count();
+    let samples = count.min(4096);
+    if samples == 0 {
+        return 0.0;
+    }
+    let mut children = 0u64;
+    for k in 0..samples {
+        graph.for_each_child(k * (count / samples), |_| children += 1);
+    }
+    // Every position costs a visit even without children.
+    1.0 + children as f64 / samples as f64
+}
+
+/// `solving 1,234 positions`: what a job does, in the words of its messages.
+pub(crate) fn positions(verb: &str, count: u64) -> String {
+    format!("{verb} {} positions", counted_text(count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_time_left() {
+        assert_eq!(human_duration(40.0), "40 s");
+        assert_eq!(human_duration(1020.0), "17 min");
+        assert_eq!(human_duration(3.2 * 3600.0), "3.2 h");
+        assert_eq!(time_left(50.0, 10.0), "about 40 s left (estimated)");
+        assert_eq!(time_left(50.0, 60.0), "longer than estimated");
+    }
+
+    #[test]
+    fn a_job_larger_than_any_memory_is_refused_with_its_estimate() {
+        if available_bytes().is_none() {
+            return;
+        }
+        let refused = ensure_fits(u64::MAX / 2, "solving everything").unwrap_err();
+        let text = refused.to_string();
+        assert!(text.starts_with("solving everything needs about"), "{text}");
+        assert!(text.contains("available"), "{text}");
+        assert!(ensure_fits(1, "nothing").is_ok());
+    }
+
+    #[test]
+    fn estimates_grow_with_the_count() {
+        let rules = Ruleset::default();
+        assert!(solving_bytes(&rules, 2_000) > solving_bytes(&rules, 1_000));
+        assert!(values_solving_bytes(1_000) < solving_bytes(&rules, 1_000));
+        assert!(solving_seconds_for(&rules, 2_000) > solving_seconds_for(&rules, 1_000));
+        let graph = Graph::new(&rules).unwrap();
+        assert!(checking_seconds(&graph) > 0.0);
+    }
+}
