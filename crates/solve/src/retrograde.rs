@@ -30,9 +30,9 @@
 //! Memory: two bytes per position while solving, then one byte per position for the
 //! result when every remoteness is below 127 (two bytes otherwise).
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
-use chopsticks_space::{Graph, Tile, TileMap};
+use chopsticks_space::{AtomicBitSet, Graph, Tile, TileMap};
 use rayon::prelude::*;
 
 use crate::outcome::{Outcome, Value};
@@ -135,6 +135,12 @@ pub fn for_each_level_zero(graph: &Graph, tile: &Tile, mut f: impl FnMut(u64, u1
 }
 
 /// Solves every position of a two-player variant.
+///
+/// The positions resolved at each level are kept in a bit set (one bit a
+/// position), so a level visits only them: a tile marked for the level has its
+/// rows' bits taken from the set, not its cells read. Each thread counts what
+/// it resolves by itself and marks a tile only when its mark is behind, so no
+/// cache line is written by every thread.
 pub fn solve(
     graph: &Graph,
     progress: &(dyn Fn(SolveProgress) + Sync),
@@ -146,44 +152,31 @@ pub fn solve(
     // the zeroed allocation is already right for them). Walked by tiles, whose
     // ranks are known, so no index is divided.
     let cells: Vec<AtomicU16> = zeroed_cells(n as usize);
-    tiles.par_iter().for_each(|tile| {
-        for_each_level_zero(graph, tile, |i, c| cells[i as usize].store(c, Relaxed));
-    });
-    let resolved = AtomicU64::new(
-        cells
-            .par_iter()
-            .filter(|c| c.load(Relaxed) & 3 != UNRESOLVED)
-            .count() as u64,
-    );
+    // The positions resolved at the level visited, and at the next.
+    let mut here = AtomicBitSet::new(n);
+    let mut next_set = AtomicBitSet::new(n);
+    let mut resolved: u64 = tiles
+        .par_iter()
+        .map(|tile| {
+            let mut found = 0u64;
+            for_each_level_zero(graph, tile, |i, c| {
+                cells[i as usize].store(c, Relaxed);
+                here.insert(i);
+                found += 1;
+            });
+            found
+        })
+        .sum();
     progress(SolveProgress {
         level: 0,
-        resolved: resolved.load(Relaxed),
+        resolved,
         total: n,
         part: None,
     });
     // The last level at which each tile had a position resolved (level 0: all).
     let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
-    let mark = |p: u64, level: u32| marks[map.tile_of(p)].fetch_max(level, Relaxed);
-    // A position resolved at this level updates its parents: 1 if it was, else 0.
-    let visit = |i: u64, win_here: u16, lose_here: u16, next: u32| -> u64 {
-        let v = cells[i as usize].load(Relaxed);
-        if v != lose_here && v != win_here {
-            return 0;
-        }
-        for_each_parent_of(graph, i, v == lose_here, |p, child_lost| {
-            let children = || graph.child_count(p);
-            if update_atomic::<TwoBytes, _>(&cells[p as usize], child_lost, next, children)
-                == Updated::Resolved
-            {
-                resolved.fetch_add(1, Relaxed);
-                mark(p, next);
-            }
-        });
-        1
-    };
     let mut level = 0u32;
     loop {
-        let win_here = cell(WIN, level);
         let lose_here = cell(LOSE, level);
         let next = level + 1;
         if next > MAX_LEVEL {
@@ -197,27 +190,84 @@ pub fn solve(
             .filter(|(_, m)| m.load(Relaxed) == level)
             .map(|(tile, _)| tile)
             .collect();
-        let found: u64 = todo
+        // A position resolved at this level updates its parents; gives the
+        // positions visited and the parents resolved.
+        let (found, newly) = todo
             .par_iter()
             .map(|tile| {
-                let mut found = 0u64;
-                tile.for_each(|i| found += visit(i, win_here, lose_here, next));
-                found
+                let (mut found, mut newly) = (0u64, 0u64);
+                let width = (tile.cols.end - tile.cols.start) as u32;
+                let mut parents: Vec<(u64, bool)> = Vec::with_capacity(PARENT_BATCH);
+                for r0 in tile.rows.clone() {
+                    let first = tile.row_start(r0) + tile.cols.start;
+                    let mut bits = here.take_bits_at(first, width);
+                    while bits != 0 {
+                        let i = first + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        found += 1;
+                        let lost = cells[i as usize].load(Relaxed) == lose_here;
+                        for_each_parent_of(graph, i, lost, |p, child_lost| {
+                            parents.push((p, child_lost));
+                        });
+                        if parents.len() < PARENT_BATCH && bits != 0 {
+                            continue;
+                        }
+                        touch(&cells, &parents);
+                        for &(p, child_lost) in &parents {
+                            let children = || graph.child_count(p);
+                            let cell = &cells[p as usize];
+                            if update_atomic::<TwoBytes, _>(cell, child_lost, next, children)
+                                == Updated::Resolved
+                            {
+                                newly += 1;
+                                next_set.insert(p);
+                                let mark = &marks[map.tile_of(p)];
+                                if mark.load(Relaxed) < next {
+                                    mark.fetch_max(next, Relaxed);
+                                }
+                            }
+                        }
+                        parents.clear();
+                    }
+                }
+                (found, newly)
             })
-            .sum();
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        resolved += newly;
         progress(SolveProgress {
             level: next,
-            resolved: resolved.load(Relaxed),
+            resolved,
             total: n,
             part: None,
         });
         if found == 0 {
             break;
         }
+        // Every bit of this level was taken: the set is empty, ready for the
+        // level after next.
+        debug_assert!(here.is_clear());
+        std::mem::swap(&mut here, &mut next_set);
         level = next;
     }
+    drop((here, next_set));
     let max_remoteness = level.saturating_sub(1);
     Ok(into_table(cells, max_remoteness))
+}
+
+/// Parents gathered before their cells are updated: enough that the cache
+/// misses of their loads overlap ([`touch`]).
+const PARENT_BATCH: usize = 64;
+
+/// Loads the cells of `parents`, one independent load each, so that the
+/// processor fetches their cache lines at once instead of one miss after the
+/// other when they are updated next. Changes nothing.
+#[inline]
+fn touch(cells: &[AtomicU16], parents: &[(u64, bool)]) {
+    let mut any = 0u16;
+    for &(p, _) in parents {
+        any |= cells[p as usize].load(Relaxed);
+    }
+    std::hint::black_box(any);
 }
 
 /// `count` cells holding 0, from zeroed memory (the operating system's zero

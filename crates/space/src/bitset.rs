@@ -158,6 +158,44 @@ impl AtomicBitSet {
         word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
+    /// Removes the members among `start .. start + len` (`len` at most 64),
+    /// returning them as the bits of a word (bit `k`: `start + k`). Other
+    /// threads may take or add other bits of the same words at once.
+    #[inline]
+    pub fn take_bits_at(&self, start: u64, len: u32) -> u64 {
+        debug_assert!(len <= 64);
+        if len == 0 {
+            return 0;
+        }
+        let mask = if len == 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
+        };
+        let (w, shift) = ((start >> 6) as usize, (start & 63) as u32);
+        let take = |word: &AtomicU64, bits: u64| -> u64 {
+            // Only a word with a member to take is written.
+            if word.load(Ordering::Relaxed) & bits == 0 {
+                0
+            } else {
+                word.fetch_and(!bits, Ordering::Relaxed) & bits
+            }
+        };
+        let low = take(&self.words[w], mask << shift) >> shift;
+        if shift + len <= 64 {
+            return low;
+        }
+        let rest = shift + len - 64;
+        let high = take(&self.words[w + 1], (1u64 << rest) - 1);
+        low | high << (64 - shift)
+    }
+
+    /// Whether the set has no member (read after the threads adding to it
+    /// have been joined).
+    pub fn is_clear(&self) -> bool {
+        self.words.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+
     pub(crate) fn words_mut(&mut self) -> &mut [AtomicU64] {
         &mut self.words
     }
@@ -178,6 +216,30 @@ impl AtomicBitSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_are_taken_once_across_word_boundaries() {
+        for start in [0u64, 1, 30, 63, 64, 100] {
+            for len in [0u32, 1, 5, 33, 63, 64] {
+                let set = AtomicBitSet::new(300);
+                let members = [0u64, 3, 63, 64, 65, 127, 128, 164, 200];
+                for &m in &members {
+                    set.insert(m);
+                }
+                let want = members
+                    .iter()
+                    .filter(|&&m| m >= start && m < start + len as u64)
+                    .fold(0u64, |w, &m| w | 1 << (m - start));
+                assert_eq!(set.take_bits_at(start, len), want, "{start} {len}");
+                assert_eq!(set.take_bits_at(start, len), 0, "{start} {len}");
+                let left = set.into_bitset(300);
+                for &m in &members {
+                    let taken = m >= start && m < start + len as u64;
+                    assert_eq!(left.contains(m), !taken, "{m}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn bitset_basics() {
