@@ -319,3 +319,44 @@ fn bench_two_hands_times_every_rule_with_its_counts() {
         "11 is not in 1..=10",
     );
 }
+
+#[test]
+fn bench_scaling_solves_at_every_thread_count_with_the_same_table() {
+    let out = json(&[
+        "bench",
+        "scaling",
+        "--variant",
+        "rollover.h3.f7",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out["workload"], "scaling");
+    assert_eq!(out["variant"], "rollover.h3.f7");
+    let runs = out["runs"].as_array().unwrap();
+    assert_eq!(runs[0]["threads"], 1);
+    assert_eq!(runs[0]["speedup"], 1.0);
+    assert_eq!(
+        runs.last().unwrap()["threads"],
+        out["cores"],
+        "up to the machine's count"
+    );
+    for r in runs {
+        assert_eq!(r["table_crc32"], runs[0]["table_crc32"]);
+        let efficiency = r["efficiency"].as_f64().unwrap();
+        let speedup = r["speedup"].as_f64().unwrap();
+        let threads = r["threads"].as_f64().unwrap();
+        assert!((efficiency - speedup / threads).abs() < 1e-9);
+        assert!(r["positions_per_second"].as_f64().unwrap() > 0.0);
+    }
+    fails_with(
+        &[
+            "bench",
+            "scaling",
+            "--variant",
+            "standard.p3",
+            "--values-only",
+        ],
+        "--values-only solves two players",
+    );
+}

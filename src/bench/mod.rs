@@ -14,6 +14,7 @@ use chopsticks_solve::Solution;
 mod cluster;
 mod learn;
 mod query;
+mod scaling;
 mod two_hands;
 mod whole;
 
@@ -62,6 +63,12 @@ pub enum Workload {
     /// puzzle of standard Chopsticks and of the 25,050,025-position variant,
     /// each after its solve.
     Learn,
+    /// One variant (`--variant`, default 2 × 6 hands at F = 10, cutoff:
+    /// 25,050,025 positions) solved at 1, 2, 4, … threads up to the machine's
+    /// count: time, positions/s, speedup and parallel efficiency against one
+    /// thread, the table checked the same at every count (`--values-only`:
+    /// the one-byte solver).
+    Scaling,
 }
 
 #[derive(Args, Debug)]
@@ -81,9 +88,10 @@ pub struct BenchArgs {
     /// serve: stop after this many seconds even if requests remain.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     time_limit: u64,
-    /// serve: the variant whose positions are asked for.
-    #[arg(long, default_value = "standard")]
-    variant: String,
+    /// serve: the variant whose positions are asked for (default: standard);
+    /// scaling: the variant solved (default: standard.h6.f10).
+    #[arg(long)]
+    variant: Option<String>,
     /// query: the saved solution to query.
     #[arg(long, value_name = "FILE")]
     db: Option<std::path::PathBuf>,
@@ -105,7 +113,8 @@ pub struct BenchArgs {
     /// whole: hands a side (F = 10).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=12))]
     hands: u32,
-    /// whole: solve with `--no-remoteness` (one-byte cells, values alone).
+    /// whole: solve with `--no-remoteness` (one-byte cells, values alone);
+    /// scaling: time the one-byte solver.
     #[arg(long)]
     values_only: bool,
     /// Print JSON.
@@ -139,6 +148,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::TwoHands => two_hands::run(args.min_n, args.max_n, args.runs, args.json),
         Workload::Cluster => cluster::run(args.runs, args.json),
         Workload::Learn => learn::run(args.runs, args.json),
+        Workload::Scaling => scaling::run(
+            args.variant.as_deref(),
+            args.values_only,
+            args.runs,
+            args.json,
+        ),
         Workload::Whole => whole::run(args.hands, args.values_only, args.runs, args.json),
         Workload::Query => match &args.db {
             Some(db) => query::run(db, args.runs, args.cold, args.json),
@@ -331,7 +346,7 @@ fn encode(text: &str) -> String {
 }
 
 fn serve(args: &BenchArgs) -> Result<()> {
-    let rules = Ruleset::from_variant_id(&args.variant)?;
+    let rules = Ruleset::from_variant_id(args.variant.as_deref().unwrap_or("standard"))?;
     let variant = rules.variant_id();
     // The paths: every position reachable from the start.
     let graph = graph_for_exploring(&rules, true)?;

@@ -240,7 +240,12 @@ pub fn solve_values(
             total: n,
             part: None,
         });
-        let mark = |p: u64, level: u32| marks[map.tile_of(p)].fetch_max(level, Relaxed);
+        let mark = |p: u64, level: u32| {
+            let mark = &marks[map.tile_of(p)];
+            if mark.load(Relaxed) < level {
+                mark.fetch_max(level, Relaxed);
+            }
+        };
         let mut last_checkpoint = Instant::now();
         loop {
             let here = (level % 2) as usize;
@@ -254,17 +259,32 @@ pub fn solve_values(
                 if !child_lost && v != WIN_AT[here] {
                     return (0, 0);
                 }
-                let mut parents = 0u64;
+                // The parents are gathered and their cells loaded together
+                // first, so that their cache misses overlap (as in
+                // `retrograde::solve`), then updated.
+                let mut batch: Vec<(u64, bool)> = Vec::with_capacity(64);
                 for_each_parent_of(graph, i, child_lost, |p, child_lost| {
-                    parents += 1;
+                    batch.push((p, child_lost));
+                });
+                let parents = batch.len() as u64;
+                let mut any = 0u8;
+                for &(p, _) in &batch {
+                    any |= cells[p as usize].load(Relaxed);
+                }
+                std::hint::black_box(any);
+                let mut newly = 0u64;
+                for &(p, child_lost) in &batch {
                     let children = || graph.child_count(p);
                     if update_atomic::<OneByte, _>(&cells[p as usize], child_lost, next, children)
                         == Updated::Resolved
                     {
-                        resolved.fetch_add(1, Relaxed);
+                        newly += 1;
                         mark(p, next);
                     }
-                });
+                }
+                if newly > 0 {
+                    resolved.fetch_add(newly, Relaxed);
+                }
                 // Only unresolved cells are ever compared and exchanged, so
                 // this store races with nothing.
                 c.store(if child_lost { LOSE_DONE } else { WIN_DONE }, Relaxed);
