@@ -130,3 +130,33 @@ fn a_graph_of_other_rules_is_refused() {
     let (graph, _) = solved(&Preset::Rahman.ruleset());
     assert!(solution.check_at(&graph, solution.count()).is_err());
 }
+
+#[test]
+fn the_inconsistency_of_smallest_index_is_reported_as_a_scan_in_order_finds_it() {
+    // Several rows of 64 × 64 tiles, checked a tile at a time: the error must
+    // still be the one at the smallest inconsistent index.
+    let rules = Ruleset::from_variant_id("standard.h4.f8").unwrap();
+    let (graph, solution) = solved(&rules);
+    let bytes = file::encode(&solution);
+    let start = table_start(&bytes);
+    let count = solution.count() as usize;
+    for (a, b) in [
+        (count / 3, count - 5),
+        (7, count / 2),
+        (count - 70, count - 3),
+    ] {
+        let mut forged = bytes.clone();
+        for i in [a, b] {
+            // A draw stored as a win at 0, or anything else as a draw.
+            forged[start + i] = if forged[start + i] == 0xFF { 0 } else { 0xFF };
+        }
+        reseal(&mut forged);
+        let loaded = decode(&forged);
+        let first = (0..solution.count())
+            .find(|&i| loaded.check_at(&graph, i).is_err())
+            .expect("an inconsistency");
+        let want = loaded.check_at(&graph, first).unwrap_err().to_string();
+        let got = loaded.verify(&graph).unwrap_err().to_string();
+        assert_eq!(got, want, "forged at {a} and {b}");
+    }
+}
