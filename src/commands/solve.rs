@@ -135,14 +135,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .collect::<Option<Vec<_>>>()
             .map(chopsticks_distributed::ReachCounts::sum)
     });
-    let explore_dir = Scratch::of(&s.rules, args.save.as_deref(), Kind::Explore).dir;
-    let reach = match &on_workers {
-        Some(counts) => Reach::Counted(counts),
-        None if explored => Reach::Explored {
+    // Named (and the temporary directory swept) only when exploring here.
+    let explore_dir = (on_workers.is_none() && explored)
+        .then(|| Scratch::of(&s.rules, args.save.as_deref(), Kind::Explore).dir);
+    let reach = match (&on_workers, &explore_dir) {
+        (Some(counts), _) => Reach::Counted(counts),
+        (None, Some(dir)) => Reach::Explored {
             on_disk: args.explore_on_disk,
-            dir: &explore_dir,
+            dir,
         },
-        None => Reach::Index,
+        (None, None) => Reach::Index,
     };
     let SummaryOf {
         summary,

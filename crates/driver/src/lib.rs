@@ -1,5 +1,7 @@
 //! The solve driver: everything between "solve this variant" and a solution
-//! with its summary, for the command line, the server and the benchmarks alike.
+//! with its summary, for the command line and the benchmarks (the server, which
+//! solves small variants in memory within its cache, sizes them by the same
+//! estimate, [`chopsticks_solve::solve_memory`]).
 //!
 //! The model:
 //!

@@ -224,9 +224,18 @@ fn wait_for_workers(
                 if *finished {
                     continue;
                 }
-                let status = children.0[k]
-                    .try_wait()
-                    .map_err(DriverError::io("waiting for a worker process"))?;
+                let status = match children.0[k].try_wait() {
+                    Ok(status) => status,
+                    Err(e) => {
+                        // The readers end only when the workers do: stop them
+                        // before the scope waits for the readers.
+                        for child in children.0.iter_mut() {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                        }
+                        return Err(DriverError::io("waiting for a worker process")(e));
+                    }
+                };
                 let Some(status) = status else { continue };
                 *finished = true;
                 if !status.success() {

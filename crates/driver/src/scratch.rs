@@ -48,7 +48,9 @@ pub struct Scratch {
     /// one.
     pub out: PathBuf,
     /// Whether `out` is temporary (nothing is saved, so nothing resumes): it is
-    /// removed as soon as it is opened, and the directory when the solve fails.
+    /// removed as soon as it is opened. The directory of worker processes is
+    /// removed when their solve fails; another kind is left to the sweep of a
+    /// later solve ([`remove_scratch_of_dead_runs`]).
     pub temporary: bool,
 }
 

@@ -27,8 +27,10 @@
 //! resolved). A counter never reaches zero while a child is a loss, so the two rules
 //! never race. Positions still unresolved when a level comes out empty are draws.
 //!
-//! Memory: two bytes per position while solving, then one byte per position for the
-//! result when every remoteness is below 127 (two bytes otherwise).
+//! Memory: two bytes per position while solving, and two bit sets of the positions
+//! resolved at this level and the next (a quarter of a byte a position), then one
+//! byte per position for the result when every remoteness is below 127 (two bytes
+//! otherwise).
 
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 

@@ -215,9 +215,9 @@ impl Solution {
     /// at a time (`chopsticks_space::tiles`) as the solver walks it: the
     /// children of a tile's positions lie in a few rows of the table, so they
     /// stay in cache instead of costing a miss each. Rows of tiles (whole index
-    /// ranges) are checked in index order, the tiles of a row in parallel, so
-    /// the first row with an inconsistency holds the smallest, which is
-    /// reported as before.
+    /// ranges, joined into ranges of about 4 M positions) are checked in index
+    /// order, the tiles of a range in parallel, so the first range with an
+    /// inconsistency holds the smallest, which is reported as before.
     fn verify_by_tiles(
         &self,
         graph: &Graph,
@@ -225,8 +225,19 @@ impl Solution {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), SolveError> {
         let tiles = map.tiles();
-        let mut done = 0u64;
+        // Consecutive rows of tiles joined into ranges of about 4 M positions,
+        // so that a variant with few tiles a row (an opponent with few
+        // multisets) still has work for every thread.
+        const RANGE: u64 = 1 << 22;
+        let mut ranges: Vec<(u64, u64)> = Vec::new();
         for (first, len) in map.rows() {
+            match ranges.last_mut() {
+                Some(r) if r.0 + r.1 == first && r.1 < RANGE => r.1 += len,
+                _ => ranges.push((first, len)),
+            }
+        }
+        let mut done = 0u64;
+        for (first, len) in ranges {
             let first_bad = tiles[map.tiles_in(first, len)]
                 .par_iter()
                 .filter_map(|tile| {
