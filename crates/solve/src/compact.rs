@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::parts::{holds_only_the_lock, io_error, lock_work_dir};
 use crate::retrograde::{for_each_level_zero, WIN};
 use crate::table::{Encoding, Table};
-use crate::update::{for_each_parent_of, update_atomic, CellCode, Updated};
+use crate::update::{for_each_parent_of, touch, update_atomic, CellCode, Updated};
 use crate::{SolveError, SolveProgress};
 
 /// The largest counter a cell holds: rulesets whose positions may have more
@@ -252,7 +252,8 @@ pub fn solve_values(
             let next = level + 1;
             // A position of this level updates its parents, then is visited;
             // gives (positions visited, parents updated).
-            let visit = |i: u64| -> (u64, u64) {
+            // `batch`: the caller's buffer for the parents, reused.
+            let visit = |i: u64, batch: &mut Vec<(u64, bool)>| -> (u64, u64) {
                 let c = &cells[i as usize];
                 let v = c.load(Relaxed);
                 let child_lost = v == LOSE_AT[here];
@@ -262,18 +263,14 @@ pub fn solve_values(
                 // The parents are gathered and their cells loaded together
                 // first, so that their cache misses overlap (as in
                 // `retrograde::solve`), then updated.
-                let mut batch: Vec<(u64, bool)> = Vec::with_capacity(64);
+                batch.clear();
                 for_each_parent_of(graph, i, child_lost, |p, child_lost| {
                     batch.push((p, child_lost));
                 });
                 let parents = batch.len() as u64;
-                let mut any = 0u8;
-                for &(p, _) in &batch {
-                    any |= cells[p as usize].load(Relaxed);
-                }
-                std::hint::black_box(any);
+                touch(&cells, batch);
                 let mut newly = 0u64;
-                for &(p, child_lost) in &batch {
+                for &(p, child_lost) in batch.iter() {
                     let children = || graph.child_count(p);
                     if update_atomic::<OneByte, _>(&cells[p as usize], child_lost, next, children)
                         == Updated::Resolved
@@ -300,8 +297,9 @@ pub fn solve_values(
                 .par_iter()
                 .map(|tile| {
                     let mut sums = (0u64, 0u64);
+                    let mut batch = Vec::with_capacity(64);
                     tile.for_each(|i| {
-                        let (f, u) = visit(i);
+                        let (f, u) = visit(i, &mut batch);
                         sums = (sums.0 + f, sums.1 + u);
                     });
                     sums

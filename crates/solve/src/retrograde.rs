@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
-use crate::update::{for_each_parent_of, update_atomic, CellCode, Updated};
+use crate::update::{for_each_parent_of, touch, update_atomic, CellCode, Updated};
 use crate::SolveError;
 
 /// The tag of an unresolved cell (bits 0-1).
@@ -257,20 +257,8 @@ pub fn solve(
 }
 
 /// Parents gathered before their cells are updated: enough that the cache
-/// misses of their loads overlap ([`touch`]).
+/// misses of their loads overlap ([`crate::update::touch`]).
 const PARENT_BATCH: usize = 64;
-
-/// Loads the cells of `parents`, one independent load each, so that the
-/// processor fetches their cache lines at once instead of one miss after the
-/// other when they are updated next. Changes nothing.
-#[inline]
-fn touch(cells: &[AtomicU16], parents: &[(u64, bool)]) {
-    let mut any = 0u16;
-    for &(p, _) in parents {
-        any |= cells[p as usize].load(Relaxed);
-    }
-    std::hint::black_box(any);
-}
 
 /// `count` cells holding 0, from zeroed memory (the operating system's zero
 /// pages: nothing is written until a cell is).
