@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use crate::parts::{holds_only_the_lock, io_error, lock_work_dir};
 use crate::retrograde::{for_each_level_zero, WIN};
 use crate::table::{Encoding, Table};
-use crate::update::{for_each_parent_of, touch, update_atomic, CellCode, Updated};
+use crate::update::{gather_parents_of_pair, update_atomic, CellCode, Parent, Updated};
 use crate::{SolveError, SolveProgress};
 
 /// The largest counter a cell holds: rulesets whose positions may have more
@@ -240,52 +240,50 @@ pub fn solve_values(
             total: n,
             part: None,
         });
-        let mark = |p: u64, level: u32| {
-            let mark = &marks[map.tile_of(p)];
-            if mark.load(Relaxed) < level {
-                mark.fetch_max(level, Relaxed);
-            }
-        };
+        let period = graph.index().period();
         let mut last_checkpoint = Instant::now();
         loop {
             let here = (level % 2) as usize;
             let next = level + 1;
             // A position of this level updates its parents, then is visited;
-            // gives (positions visited, parents updated).
+            // gives (positions visited, parents updated, parents resolved).
             // `batch`: the caller's buffer for the parents, reused.
-            let visit = |i: u64, batch: &mut Vec<(u64, bool)>| -> (u64, u64) {
+            let visit = |(seat, r0, r1): (usize, u64, u64),
+                         i: u64,
+                         batch: &mut Vec<Parent>|
+             -> (u64, u64, u64) {
                 let c = &cells[i as usize];
                 let v = c.load(Relaxed);
                 let child_lost = v == LOSE_AT[here];
                 if !child_lost && v != WIN_AT[here] {
-                    return (0, 0);
+                    return (0, 0, 0);
                 }
-                // The parents are gathered and their cells loaded together
-                // first, so that their cache misses overlap (as in
-                // `retrograde::solve`), then updated.
+                // The parents are gathered, their cells fetched meanwhile
+                // (as in `retrograde::solve`), then updated.
                 batch.clear();
-                for_each_parent_of(graph, i, child_lost, |p, child_lost| {
-                    batch.push((p, child_lost));
+                gather_parents_of_pair(graph, &cells, (seat, r0, r1), child_lost, |p| {
+                    batch.push(p)
                 });
-                let parents = batch.len() as u64;
-                touch(&cells, batch);
+                let parent_seat = (seat + 1) % period;
                 let mut newly = 0u64;
-                for &(p, child_lost) in batch.iter() {
-                    let children = || graph.child_count(p);
-                    if update_atomic::<OneByte, _>(&cells[p as usize], child_lost, next, children)
+                for p in batch.iter() {
+                    let children =
+                        || graph.child_count_of_pair(parent_seat, p.r0 as u64, p.r1 as u64);
+                    let cell = &cells[p.index as usize];
+                    if update_atomic::<OneByte, _>(cell, p.child_lost, next, children)
                         == Updated::Resolved
                     {
                         newly += 1;
-                        mark(p, next);
+                        let mark = &marks[map.tile_at(parent_seat, p.r0 as u64, p.r1 as u64)];
+                        if mark.load(Relaxed) < next {
+                            mark.fetch_max(next, Relaxed);
+                        }
                     }
-                }
-                if newly > 0 {
-                    resolved.fetch_add(newly, Relaxed);
                 }
                 // Only unresolved cells are ever compared and exchanged, so
                 // this store races with nothing.
                 c.store(if child_lost { LOSE_DONE } else { WIN_DONE }, Relaxed);
-                (1, parents)
+                (1, batch.len() as u64, newly)
             };
             let todo: Vec<&Tile> = tiles
                 .iter()
@@ -293,18 +291,19 @@ pub fn solve_values(
                 .filter(|(_, m)| m.load(Relaxed) == level)
                 .map(|(tile, _)| tile)
                 .collect();
-            let (found, updates) = todo
+            let (found, updates, newly) = todo
                 .par_iter()
                 .map(|tile| {
-                    let mut sums = (0u64, 0u64);
+                    let mut sums = (0u64, 0u64, 0u64);
                     let mut batch = Vec::with_capacity(64);
-                    tile.for_each(|i| {
-                        let (f, u) = visit(i, &mut batch);
-                        sums = (sums.0 + f, sums.1 + u);
+                    tile.for_each_ranks(|i, r0, r1| {
+                        let (f, u, r) = visit((tile.seat, r0, r1), i, &mut batch);
+                        sums = (sums.0 + f, sums.1 + u, sums.2 + r);
                     });
                     sums
                 })
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+            resolved.fetch_add(newly, Relaxed);
             report.updates.push(updates);
             progress(SolveProgress {
                 level: next,

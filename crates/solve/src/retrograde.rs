@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use crate::outcome::{Outcome, Value};
 use crate::table::{narrow, wide, Table, NARROW_MAX};
-use crate::update::{for_each_parent_of, touch, update_atomic, CellCode, Updated};
+use crate::update::{gather_parents_of_pair, update_atomic, CellCode, Parent, Updated};
 use crate::SolveError;
 
 /// The tag of an unresolved cell (bits 0-1).
@@ -126,13 +126,10 @@ pub fn tiles_to_solve(graph: &Graph) -> Result<TileMap, SolveError> {
 /// (finished, or with no move), with its cell; from the ranks, no division.
 #[inline]
 pub fn for_each_level_zero(graph: &Graph, tile: &Tile, mut f: impl FnMut(u64, u16)) {
-    tile.for_each_ranks(|i, r0, r1| {
-        let (finished, has_child) = graph.classify(tile.seat, &[r0, r1]);
-        if finished || !has_child {
-            let ended = end_outcome(graph, i, finished);
-            let tag = if ended.value == Value::Win { WIN } else { LOSE };
-            f(i, cell(tag, 0));
-        }
+    graph.for_each_ended_in_tile(tile, |i, finished| {
+        let ended = end_outcome(graph, i, finished);
+        let tag = if ended.value == Value::Win { WIN } else { LOSE };
+        f(i, cell(tag, 0));
     });
 }
 
@@ -177,6 +174,7 @@ pub fn solve(
     });
     // The last level at which each tile had a position resolved (level 0: all).
     let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
+    let period = graph.index().period();
     let mut level = 0u32;
     loop {
         let lose_here = cell(LOSE, level);
@@ -199,31 +197,33 @@ pub fn solve(
             .map(|tile| {
                 let (mut found, mut newly) = (0u64, 0u64);
                 let width = (tile.cols.end - tile.cols.start) as u32;
-                let mut parents: Vec<(u64, bool)> = Vec::with_capacity(PARENT_BATCH);
+                let parent_seat = (tile.seat + 1) % period;
+                let mut parents: Vec<Parent> = Vec::with_capacity(PARENT_BATCH + 64);
                 for r0 in tile.rows.clone() {
                     let first = tile.row_start(r0) + tile.cols.start;
                     let mut bits = here.take_bits_at(first, width);
                     while bits != 0 {
-                        let i = first + bits.trailing_zeros() as u64;
+                        let col = bits.trailing_zeros() as u64;
+                        let i = first + col;
                         bits &= bits - 1;
                         found += 1;
                         let lost = cells[i as usize].load(Relaxed) == lose_here;
-                        for_each_parent_of(graph, i, lost, |p, child_lost| {
-                            parents.push((p, child_lost));
-                        });
+                        let at = (tile.seat, r0, tile.cols.start + col);
+                        gather_parents_of_pair(graph, &cells, at, lost, |p| parents.push(p));
                         if parents.len() < PARENT_BATCH && bits != 0 {
                             continue;
                         }
-                        touch(&cells, &parents);
-                        for &(p, child_lost) in &parents {
-                            let children = || graph.child_count(p);
-                            let cell = &cells[p as usize];
-                            if update_atomic::<TwoBytes, _>(cell, child_lost, next, children)
+                        for p in &parents {
+                            let children =
+                                || graph.child_count_of_pair(parent_seat, p.r0 as u64, p.r1 as u64);
+                            let cell = &cells[p.index as usize];
+                            if update_atomic::<TwoBytes, _>(cell, p.child_lost, next, children)
                                 == Updated::Resolved
                             {
                                 newly += 1;
-                                next_set.insert(p);
-                                let mark = &marks[map.tile_of(p)];
+                                next_set.insert(p.index);
+                                let tile = map.tile_at(parent_seat, p.r0 as u64, p.r1 as u64);
+                                let mark = &marks[tile];
                                 if mark.load(Relaxed) < next {
                                     mark.fetch_max(next, Relaxed);
                                 }
@@ -257,7 +257,8 @@ pub fn solve(
 }
 
 /// Parents gathered before their cells are updated: enough that the cache
-/// misses of their loads overlap ([`crate::update::touch`]).
+/// lines asked for when they were gathered
+/// ([`crate::update::gather_parents_of_pair`]) have come.
 const PARENT_BATCH: usize = 64;
 
 /// `count` cells holding 0, from zeroed memory (the operating system's zero

@@ -72,21 +72,66 @@ pub fn parent_update<E: CellCode>(
     })
 }
 
-/// Calls `update(parent, child_lost)` for each parent of position `i`, with
-/// one loop for each kind of child, so that the update is compiled with its
-/// kind known (the solvers' inner loop).
+/// A parent gathered for a batch of updates: its index and its ranks (its
+/// mover's first; its seat class is the child's next), so that its children
+/// can be counted without dividing the index.
+#[derive(Clone, Copy, Debug)]
+pub struct Parent {
+    /// The parent's index.
+    pub index: u64,
+    /// The parent's mover's multiset rank.
+    pub r0: u32,
+    /// The parent's opponent's multiset rank.
+    pub r1: u32,
+    /// Whether the child was lost (the parent wins) or won (one child fewer).
+    pub child_lost: bool,
+}
+
+/// Calls `gather(parent)` for each parent of the two-player position of seat
+/// class `seat` and ranks `(ra, rb)`, and asks the processor to fetch each
+/// parent's cell of `cells` at once ([`prefetch`]), so that by the time the
+/// batch is updated its cache lines have come, while the next parents were
+/// being generated. One loop for each kind of child, so that the update is
+/// compiled with its kind known (the solvers' inner loop).
 #[inline(always)]
-pub fn for_each_parent_of(
+pub fn gather_parents_of_pair<C>(
     graph: &Graph,
-    i: u64,
+    cells: &[C],
+    (seat, ra, rb): (usize, u64, u64),
     child_lost: bool,
-    mut update: impl FnMut(u64, bool),
+    mut gather: impl FnMut(Parent),
 ) {
+    let mut push = |index: u64, r0: u64, r1: u64, child_lost: bool| {
+        prefetch(&cells[index as usize]);
+        gather(Parent {
+            index,
+            r0: r0 as u32,
+            r1: r1 as u32,
+            child_lost,
+        });
+    };
     if child_lost {
-        graph.for_each_parent(i, |p| update(p, true));
+        graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, true));
     } else {
-        graph.for_each_parent(i, |p| update(p, false));
+        graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, false));
     }
+}
+
+/// Asks the processor to bring the cache line of `value` in (a hint: nothing
+/// is read into the program, nothing waits for it).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults and reads nothing into
+    // the program (Intel's and AMD's manuals: PREFETCHh "does not affect
+    // program behavior"); the pointer comes from a reference, valid anyway.
+    // The solvers' tests, which pin the tables byte for byte, run through it.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// A cell shared between threads, updated by compare and exchange.
@@ -121,21 +166,6 @@ impl AtomicCell for AtomicU8 {
         self.compare_exchange_weak(cur, new, Relaxed, Relaxed)
             .map(|_| ())
     }
-}
-
-/// Loads the cells of `parents`, one independent load each, so that the
-/// processor fetches their cache lines at once instead of one miss after the
-/// other when they are updated next. Changes nothing.
-#[inline]
-pub fn touch<A: AtomicCell>(cells: &[A], parents: &[(u64, bool)])
-where
-    A::Value: Into<u32>,
-{
-    let mut any = 0u32;
-    for &(p, _) in parents {
-        any |= cells[p as usize].load().into();
-    }
-    std::hint::black_box(any);
 }
 
 /// [`parent_update`] on a shared cell: retried until the exchange holds (other

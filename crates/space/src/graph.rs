@@ -14,7 +14,9 @@
 use chopsticks_rules::hands::{
     attack_results, can_pass, is_alive, live_values, self_attack_results, split_results,
 };
-use chopsticks_rules::{Position, PositionIndex, RulesError, Ruleset, MAX_HANDS, MAX_PLAYERS};
+use chopsticks_rules::{Position, PositionIndex, RulesError, Ruleset, MAX_PLAYERS};
+
+use crate::tiles::Tile;
 use rayon::prelude::*;
 
 /// A compressed list of lists: list `i` is `data[offsets[i]..offsets[i + 1]]`.
@@ -58,6 +60,18 @@ impl Lists {
         key_of: impl Fn(usize, u32) -> usize,
         source_of: impl Fn(usize) -> u32,
     ) -> Lists {
+        self.invert_carrying(keys, key_of, source_of, &[]).0
+    }
+
+    /// [`Lists::invert`], with a payload beside the data (`payload[k]` belongs to
+    /// `data[k]`; empty for none) carried to the entries of the inverse.
+    fn invert_carrying(
+        &self,
+        keys: usize,
+        key_of: impl Fn(usize, u32) -> usize,
+        source_of: impl Fn(usize) -> u32,
+        payload: &[u32],
+    ) -> (Lists, Vec<u32>) {
         let mut offsets = vec![0u32; keys + 1];
         for i in 0..self.len() {
             for &x in self.get(i) {
@@ -69,14 +83,19 @@ impl Lists {
         }
         let mut fill = offsets.clone();
         let mut data = vec![0u32; self.data.len()];
+        let mut carried = vec![0u32; payload.len()];
         for i in 0..self.len() {
-            for &x in self.get(i) {
+            let start = self.offsets[i] as usize;
+            for (k, &x) in self.get(i).iter().enumerate() {
                 let key = key_of(i, x);
                 data[fill[key] as usize] = source_of(i);
+                if !payload.is_empty() {
+                    carried[fill[key] as usize] = payload[start + k];
+                }
                 fill[key] += 1;
             }
         }
-        Lists { offsets, data }
+        (Lists { offsets, data }, carried)
     }
 }
 
@@ -95,6 +114,47 @@ struct PlayerTables {
     attacked_from: Lists,
     /// The inverse of `own`: the ranks whose own moves reach `rank`.
     own_from: Lists,
+    /// Beside each entry of `attacked` (when attacks may repeat, else empty): the
+    /// smallest attacking value that gives the same result, the attacking
+    /// values that do forming a run up to this entry's (see [`first_repeat`]).
+    attacked_lo: Vec<u32>,
+    /// The same beside each entry of `attacked_from`.
+    attacked_from_lo: Vec<u32>,
+    /// The ranks with no live hand.
+    dead: Vec<u32>,
+}
+
+impl PlayerTables {
+    /// Calls `emit(rank)` for every distinct rank this player's multiset at
+    /// `base / (F - 1)` becomes when attacked by one of `values` (the mover's
+    /// distinct live values, increasing; `base` is the multiset's rank times
+    /// `F - 1`), a repeated rank where it first occurs.
+    #[inline(always)]
+    fn for_each_attacked(&self, values: &[u32], base: usize, mut emit: impl FnMut(u32)) {
+        let repeats = !self.attacked_lo.is_empty();
+        for (j, &v) in values.iter().enumerate() {
+            let key = base + v as usize - 1;
+            let start = self.attacked.offsets[key] as usize;
+            for (k, &r) in self.attacked.get(key).iter().enumerate() {
+                if repeats && first_repeat(values, j, self.attacked_lo[start + k]) {
+                    continue;
+                }
+                emit(r);
+            }
+        }
+    }
+}
+
+/// Whether an attack by `values[j]` (a mover's distinct live values, increasing)
+/// repeats the result of an attack by an earlier value, given `lo`, the smallest
+/// value giving that result: the values giving it form a run `lo ..= values[j]`
+/// (checked when the tables are built), so an earlier one gives it when the one
+/// just before is at least `lo`. One comparison instead of a search of the
+/// earlier values' results (under cutoff the results repeat only for attacks
+/// that kill, by every value from `F - y` up).
+#[inline(always)]
+fn first_repeat(values: &[u32], j: usize, lo: u32) -> bool {
+    j > 0 && values[j - 1] >= lo
 }
 
 /// Bytes the tables of one hand count take, before building them (an upper bound).
@@ -102,10 +162,12 @@ fn table_bytes_estimate(count: u64, hands: usize, rules: &Ruleset) -> u128 {
     let f = rules.fingers as u128 - 1;
     let distinct = (hands as u128).min(f);
     let n = count as u128;
-    let attacked = 2 * n * f * (1 + distinct);
+    // Offsets and entries of the attacks and their inverse, and beside each
+    // entry the value that starts its run (cutoff).
+    let attacked = 2 * n * f * (1 + 2 * distinct);
     let own_bound = (hands * hands) as u128 * f + 1;
     let own = 2 * n * (1 + own_bound.min(n));
-    (attacked + own + n * (2 + distinct)) * 4 + n
+    (attacked + own + n * (3 + distinct)) * 4 + n
 }
 
 /// The largest tables [`Graph::new`] will build (bytes).
@@ -123,6 +185,9 @@ pub struct Graph {
     fingers_minus_one: usize,
     /// Whether attacks by different values can give the same result (cutoff kills).
     attacks_may_repeat: bool,
+    /// Two players: for each seat class, its first index and its row length
+    /// (the opponent's multisets), so `(r₀, r₁)` is `first + r₀ · len + r₁`.
+    pair_rows: Vec<(u64, u64)>,
 }
 
 impl Graph {
@@ -155,7 +220,14 @@ impl Graph {
                 *slot = build_tables(rules, &index, h)?;
             }
         }
+        let pair_rows = (0..index.period())
+            .map(|seat| {
+                let first = seat as u64 * (index.count() / index.period() as u64);
+                (first, index.multiset(index.hands_of(seat, 1)).count())
+            })
+            .collect();
         Ok(Graph {
+            pair_rows,
             rules: rules.clone(),
             players: rules.players(),
             period: index.period(),
@@ -191,6 +263,7 @@ impl Graph {
                     + t.own.bytes()
                     + t.attacked_from.bytes()
                     + t.own_from.bytes()
+                    + 4 * (t.attacked_lo.len() + t.attacked_from_lo.len() + t.dead.len()) as u64
                     + t.alive.len() as u64
             })
             .sum()
@@ -348,28 +421,7 @@ impl Graph {
             }
             let target = self.tables_of(seat, t);
             let base = ranks[t] as usize * self.fingers_minus_one;
-            if self.attacks_may_repeat {
-                // At most MAX_HANDS live values on each side.
-                let mut seen = [0u32; MAX_HANDS * MAX_HANDS];
-                let mut len = 0;
-                for &v in mover.live.get(r0) {
-                    for &r in target.attacked.get(base + v as usize - 1) {
-                        if !seen[..len].contains(&r) {
-                            seen[len] = r;
-                            len += 1;
-                        }
-                    }
-                }
-                for &r in &seen[..len] {
-                    child(t, r);
-                }
-            } else {
-                for &v in mover.live.get(r0) {
-                    for &r in target.attacked.get(base + v as usize - 1) {
-                        child(t, r);
-                    }
-                }
-            }
+            target.for_each_attacked(mover.live.get(r0), base, |r| child(t, r));
         }
         for &r in mover.own.get(r0) {
             child(0, r);
@@ -391,28 +443,9 @@ impl Graph {
         // The child's mover is the opponent; its opponent has the mover's hands.
         let row_len = self.index.multiset(self.index.hands_of(next, 1)).count();
         let base = r1 as usize * self.fingers_minus_one;
-        let values = mover.live.get(r0 as usize);
-        if self.attacks_may_repeat {
-            let mut seen = [0u32; MAX_HANDS * MAX_HANDS];
-            let mut len = 0;
-            for &v in values {
-                for &r in target.attacked.get(base + v as usize - 1) {
-                    if !seen[..len].contains(&r) {
-                        seen[len] = r;
-                        len += 1;
-                    }
-                }
-            }
-            for &r in &seen[..len] {
-                emit(first + r as u64 * row_len + r0);
-            }
-        } else {
-            for &v in values {
-                for &r in target.attacked.get(base + v as usize - 1) {
-                    emit(first + r as u64 * row_len + r0);
-                }
-            }
-        }
+        target.for_each_attacked(mover.live.get(r0 as usize), base, |r| {
+            emit(first + r as u64 * row_len + r0)
+        });
         let row = first + r1 * row_len;
         for &r in mover.own.get(r0 as usize) {
             emit(row + r as u64);
@@ -471,6 +504,79 @@ impl Graph {
         let mut c = 0u32;
         self.for_each_child(index, |_| c += 1);
         c
+    }
+
+    /// [`Graph::child_count`] of the two-player position of seat class `seat`
+    /// and ranks `(r0, r1)` (mover first): the lengths of its attack lists, less
+    /// the repeats, and of its own moves; no child is formed.
+    #[inline]
+    pub fn child_count_of_pair(&self, seat: usize, r0: u64, r1: u64) -> u32 {
+        let (mover, target) = (self.tables_of(seat, 0), self.tables_of(seat, 1));
+        if !mover.alive[r0 as usize] || !target.alive[r1 as usize] {
+            return 0;
+        }
+        let base = r1 as usize * self.fingers_minus_one;
+        let values = mover.live.get(r0 as usize);
+        let mut count = mover.own.get(r0 as usize).len();
+        for (j, &v) in values.iter().enumerate() {
+            let key = base + v as usize - 1;
+            let (start, end) = (
+                target.attacked.offsets[key] as usize,
+                target.attacked.offsets[key + 1] as usize,
+            );
+            if self.attacks_may_repeat {
+                count += target.attacked_lo[start..end]
+                    .iter()
+                    .filter(|&&lo| !first_repeat(values, j, lo))
+                    .count();
+            } else {
+                count += end - start;
+            }
+        }
+        count as u32
+    }
+
+    /// Calls `f(index, finished)` for every position of the two-player tile
+    /// that has no move: finished (a player has no live hand) or the mover
+    /// stuck. Walks the tile's rows, not its positions: a row whose mover is
+    /// alive and has an own move (a split, a self-attack, a pass) can end
+    /// only where the opponent is dead, which a list of the dead ranks gives.
+    pub fn for_each_ended_in_tile(&self, tile: &Tile, mut f: impl FnMut(u64, bool)) {
+        debug_assert_eq!(self.players, 2);
+        let (mover, target) = (self.tables_of(tile.seat, 0), self.tables_of(tile.seat, 1));
+        let cols = tile.cols.clone();
+        let dead_from = target.dead.partition_point(|&r| (r as u64) < cols.start);
+        let dead_cols = target.dead[dead_from..]
+            .iter()
+            .map(|&r| r as u64)
+            .take_while(|r| cols.contains(r));
+        for r0 in tile.rows.clone() {
+            let row = tile.row_start(r0);
+            if !mover.alive[r0 as usize] {
+                for r1 in cols.clone() {
+                    f(row + r1, true);
+                }
+            } else if !mover.own.get(r0 as usize).is_empty() {
+                for r1 in dead_cols.clone() {
+                    f(row + r1, true);
+                }
+            } else {
+                let values = mover.live.get(r0 as usize);
+                for r1 in cols.clone() {
+                    if !target.alive[r1 as usize] {
+                        f(row + r1, true);
+                        continue;
+                    }
+                    let base = r1 as usize * self.fingers_minus_one;
+                    let attack = values
+                        .iter()
+                        .any(|&v| !target.attacked.get(base + v as usize - 1).is_empty());
+                    if !attack {
+                        f(row + r1, false);
+                    }
+                }
+            }
+        }
     }
 
     /// The index after the mover changed the players' ranks: the turn passes to the
@@ -584,18 +690,13 @@ impl Graph {
                 let target = self.tables_of(parent_seat, t);
                 let base = after[t] as usize * self.fingers_minus_one;
                 for (j, &v) in values.iter().enumerate() {
-                    for &r in target.attacked_from.get(base + v as usize - 1) {
-                        if self.attacks_may_repeat {
-                            let key = r as usize * self.fingers_minus_one;
-                            let earlier = values[..j].iter().any(|&w| {
-                                target
-                                    .attacked
-                                    .get(key + w as usize - 1)
-                                    .contains(&(after[t] as u32))
-                            });
-                            if earlier {
-                                continue;
-                            }
+                    let key = base + v as usize - 1;
+                    let start = target.attacked_from.offsets[key] as usize;
+                    for (k, &r) in target.attacked_from.get(key).iter().enumerate() {
+                        if self.attacks_may_repeat
+                            && first_repeat(values, j, target.attacked_from_lo[start + k])
+                        {
+                            continue;
                         }
                         // The target was alive before (attacks hit live hands only).
                         if !target.alive[r as usize] {
@@ -625,7 +726,24 @@ impl Graph {
         }
         let mut ranks = [0u64; 2];
         let seat = self.index.split(index, &mut ranks);
-        let [ra, rb] = ranks;
+        self.for_each_parent_of_pair(seat, ranks[0], ranks[1], |p, _, _| emit(p));
+    }
+
+    /// [`Graph::for_each_parent`] for the two-player position of seat class
+    /// `seat` and ranks `(ra, rb)` (mover first), for callers that walk the
+    /// index by ranks: no index is divided. Emits each parent's index with its
+    /// ranks (its mover first; its seat class is the next one, `(seat + 1) %`
+    /// the period), so that its children can be counted without dividing
+    /// either ([`Graph::child_count_of_pair`]).
+    #[inline]
+    pub fn for_each_parent_of_pair(
+        &self,
+        seat: usize,
+        ra: u64,
+        rb: u64,
+        mut emit: impl FnMut(u64, u64, u64),
+    ) {
+        debug_assert_eq!(self.players, 2);
         let (a, b) = (self.tables_of(seat, 0), self.tables_of(seat, 1));
         // The player who just moved (b) has a live hand after any move, and the
         // parent (b to move) was not finished: both players alive there.
@@ -637,24 +755,23 @@ impl Graph {
         // b attacked a: a was one of the ranks that become `ra` under b's values.
         // Under cutoff, taps by two values can give the same parent; keep the first.
         let values = b.live.get(rb as usize);
+        let (first, row_len) = self.pair_rows[parent_seat];
+        let row = first + rb * row_len;
         for (j, &v) in values.iter().enumerate() {
-            for &r in a.attacked_from.get(base + v as usize - 1) {
-                if self.attacks_may_repeat {
-                    let key = r as usize * self.fingers_minus_one;
-                    let earlier = values[..j]
-                        .iter()
-                        .any(|&w| a.attacked.get(key + w as usize - 1).contains(&(ra as u32)));
-                    if earlier {
-                        continue;
-                    }
+            let key = base + v as usize - 1;
+            let start = a.attacked_from.offsets[key] as usize;
+            for (k, &r) in a.attacked_from.get(key).iter().enumerate() {
+                if self.attacks_may_repeat && first_repeat(values, j, a.attacked_from_lo[start + k])
+                {
+                    continue;
                 }
-                emit(self.index.join(parent_seat, &[rb, r as u64]));
+                emit(row + r as u64, rb, r as u64);
             }
         }
         // b moved alone (self-attack, split, pass): a is unchanged and was alive.
         if a.alive[ra as usize] {
             for &r in b.own_from.get(rb as usize) {
-                emit(self.index.join(parent_seat, &[r as u64, ra]));
+                emit(first + r as u64 * row_len + ra, r as u64, ra);
             }
         }
     }
@@ -728,6 +845,7 @@ fn build_tables(
         alive: bool,
         live: Vec<u32>,
         attacked: Vec<Vec<u32>>,
+        lo: Vec<u32>,
         own: Vec<u32>,
     }
     let rows: Vec<Row> = (0..n)
@@ -735,7 +853,7 @@ fn build_tables(
         .map(|r| {
             let mut hands = vec![0; h];
             m.unrank(r, &mut hands);
-            let attacked = (1..f)
+            let attacked: Vec<Vec<u32>> = (1..f)
                 .map(|v| {
                     attack_results(rules, &hands, v)
                         .into_iter()
@@ -762,23 +880,32 @@ fn build_tables(
                 seen.push(c);
                 fresh
             });
+            let lo = if rules.attacks_may_repeat() {
+                first_values(&attacked)
+            } else {
+                Vec::new()
+            };
             Row {
                 alive: is_alive(&hands),
                 live: live_values(&hands),
                 attacked,
+                lo,
                 own,
             }
         })
         .collect();
     let live = Lists::from_lists(rows.iter().map(|r| r.live.clone()))?;
     let attacked = Lists::from_lists(rows.iter().flat_map(|r| r.attacked.iter().cloned()))?;
-    let alive = rows.iter().map(|r| r.alive).collect();
+    let attacked_lo: Vec<u32> = rows.iter().flat_map(|r| r.lo.iter().copied()).collect();
+    let alive: Vec<bool> = rows.iter().map(|r| r.alive).collect();
+    let dead = (0..n as u32).filter(|&r| !alive[r as usize]).collect();
     let own = Lists::from_lists(rows.into_iter().map(|r| r.own))?;
     let values = f as usize - 1;
-    let attacked_from = attacked.invert(
+    let (attacked_from, attacked_from_lo) = attacked.invert_carrying(
         n as usize * values,
         |i, target| target as usize * values + i % values,
         |i| (i / values) as u32,
+        &attacked_lo,
     );
     let own_from = own.invert(n as usize, |_, target| target as usize, |i| i as u32);
     Ok(PlayerTables {
@@ -788,5 +915,41 @@ fn build_tables(
         own,
         attacked_from,
         own_from,
+        attacked_lo,
+        attacked_from_lo,
+        dead,
     })
+}
+
+/// For the attacks on one multiset (`attacked[v - 1]`: the ranks it becomes
+/// when attacked by value `v`), beside each entry the smallest value giving the
+/// same rank ([`first_repeat`]). The values giving one rank form a run: under
+/// cutoff an attack by `v` on a live `y` gives `y + v` or, from `F - y` up, kills
+/// `y`; two attacks on different values `y ≠ y'` give different multisets
+/// (`{y + v, y'}` or `{0, y'}` against `{y' + w, y}` or `{0, y}`), so only the
+/// kills of one `y` repeat, by the run of values `F - y ..= F - 1`.
+fn first_values(attacked: &[Vec<u32>]) -> Vec<u32> {
+    // (rank, first value, values seen so far)
+    let mut seen: Vec<(u32, u32, u32)> = Vec::new();
+    let mut lo = Vec::new();
+    for (v, list) in (1u32..).zip(attacked) {
+        for &rank in list {
+            match seen.iter_mut().find(|(r, _, _)| *r == rank) {
+                Some((_, first, count)) => {
+                    *count += 1;
+                    debug_assert_eq!(
+                        *first + *count - 1,
+                        v,
+                        "the values giving a rank form a run"
+                    );
+                    lo.push(*first);
+                }
+                None => {
+                    seen.push((rank, v, 1));
+                    lo.push(v);
+                }
+            }
+        }
+    }
+    lo
 }

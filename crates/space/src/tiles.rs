@@ -145,6 +145,14 @@ impl TileMap {
         a..b
     }
 
+    /// The tile holding the position of seat class `seat` and ranks `(r0, r1)`
+    /// (mover first): [`TileMap::tile_of`] without dividing an index.
+    #[inline]
+    pub fn tile_at(&self, seat: usize, r0: u64, r1: u64) -> usize {
+        let (first, _, per_row) = self.seats[seat];
+        first + (r0 / TILE) as usize * per_row + (r1 / TILE) as usize
+    }
+
     /// The tile holding index `i`.
     #[inline]
     pub fn tile_of(&self, i: u64) -> usize {
@@ -173,6 +181,7 @@ mod tests {
                 t.for_each_ranks(|i, r0, r1| {
                     seen[i as usize] += 1;
                     assert_eq!(map.tile_of(i), k);
+                    assert_eq!(map.tile_at(t.seat, r0, r1), k);
                     assert_eq!(graph.index().join(t.seat, &[r0, r1]), i);
                     len += 1;
                 });

@@ -203,3 +203,64 @@ fn terminal_masks_agree_with_is_terminal() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// The two-player entry points that take ranks instead of an index (the
+/// solvers' inner loops) say what the index-based ones say: child counts,
+/// parents with their ranks, the tiles' ended positions and the tile of a
+/// position.
+#[test]
+fn pair_entry_points_agree_with_the_index() {
+    let mut rules: Vec<Ruleset> = rulesets()
+        .into_iter()
+        .filter(|r| r.players() == 2)
+        .collect();
+    // Cutoff with many attacking values that kill the same hand.
+    for (hands, fingers) in [(vec![3, 3], 7), (vec![2, 2], 10), (vec![2, 4], 6)] {
+        for preset in [Preset::Standard, Preset::Simple, Preset::Rollover] {
+            rules.push(Ruleset {
+                hands: hands.clone(),
+                fingers,
+                ..preset.ruleset()
+            });
+        }
+    }
+    let mut checked = 0u64;
+    for rules in rules {
+        let graph = Graph::new(&rules).unwrap();
+        let map = chopsticks_space::TileMap::new(&graph).unwrap();
+        let period = graph.index().period();
+        let mut ended = Vec::new();
+        for tile in map.tiles() {
+            graph.for_each_ended_in_tile(tile, |i, finished| ended.push((i, finished)));
+        }
+        ended.sort_unstable();
+        let mut want_ended = Vec::new();
+        for i in 0..graph.count() {
+            let mut ranks = [0u64; 2];
+            let seat = graph.index().split(i, &mut ranks);
+            let [r0, r1] = ranks;
+            assert_eq!(
+                graph.child_count_of_pair(seat, r0, r1),
+                graph.children(i).len() as u32,
+                "{} at {:?}",
+                rules.describe(),
+                graph.position(i)
+            );
+            let mut parents = Vec::new();
+            graph.for_each_parent_of_pair(seat, r0, r1, |p, q0, q1| {
+                let parent_seat = (seat + 1) % period;
+                assert_eq!(graph.index().join(parent_seat, &[q0, q1]), p);
+                assert_eq!(map.tile_at(parent_seat, q0, q1), map.tile_of(p));
+                parents.push(p);
+            });
+            assert_eq!(parents, graph.parents(i));
+            let (finished, has_child) = graph.classify(seat, &ranks);
+            if finished || !has_child {
+                want_ended.push((i, finished));
+            }
+            checked += 1;
+        }
+        assert_eq!(ended, want_ended, "{}", rules.describe());
+    }
+    assert!(checked > 10_000, "{checked}");
+}
