@@ -102,18 +102,39 @@ impl Outcome {
     /// Orders outcomes from the mover's point of view, best first: faster wins, then
     /// draws, then slower losses.
     pub fn preference(&self, other: &Outcome) -> Ordering {
-        // A win of unknown remoteness after every known one; a loss of unknown
-        // remoteness before every known one (it might be the slowest).
-        fn key(o: &Outcome) -> (u8, i64) {
-            match (o.value, o.remoteness) {
-                (Value::Win, Some(r)) => (0, r as i64),
-                (Value::Win, None) => (0, i64::MAX),
-                (Value::Draw, _) => (1, 0),
-                (Value::Lose, Some(r)) => (2, -(r as i64)),
-                (Value::Lose, None) => (2, i64::MIN),
-            }
+        self.preference_key().cmp(&other.preference_key())
+    }
+
+    /// A number that orders outcomes as [`Outcome::preference`] does (smaller
+    /// is better for the mover), one number per outcome
+    /// ([`Outcome::from_preference_key`] gives the outcome back): wins by
+    /// remoteness, a win of unknown remoteness after every known one, draws,
+    /// a loss of unknown remoteness before every known one (it might be the
+    /// slowest), losses by remoteness from the slowest. For loops that keep
+    /// the best of many outcomes as one integer.
+    #[inline]
+    pub fn preference_key(&self) -> u64 {
+        const BAND: u64 = 1 << 32;
+        match (self.value, self.remoteness) {
+            (Value::Win, Some(r)) => r as u64,
+            (Value::Win, None) => BAND,
+            (Value::Draw, _) => 2 * BAND,
+            (Value::Lose, None) => 3 * BAND,
+            (Value::Lose, Some(r)) => 4 * BAND - r as u64,
         }
-        key(self).cmp(&key(other))
+    }
+
+    /// The outcome of a [`Outcome::preference_key`].
+    #[inline]
+    pub fn from_preference_key(key: u64) -> Outcome {
+        const BAND: u64 = 1 << 32;
+        match key / BAND {
+            0 => Outcome::win(key as u32),
+            1 => Outcome::unknown(Value::Win),
+            2 => Outcome::DRAW,
+            _ if key == 3 * BAND => Outcome::unknown(Value::Lose),
+            _ => Outcome::lose((4 * BAND - key) as u32),
+        }
     }
 }
 
@@ -158,5 +179,30 @@ mod tests {
             .preference(&Outcome::lose(1))
             .is_lt());
         assert_eq!(unknown.to_string(), "win");
+    }
+
+    #[test]
+    fn preference_keys_order_and_round_trip() {
+        let outcomes = [
+            Outcome::win(0),
+            Outcome::win(1),
+            Outcome::win(u32::MAX),
+            Outcome::unknown(Value::Win),
+            Outcome::DRAW,
+            Outcome::unknown(Value::Lose),
+            Outcome::lose(u32::MAX),
+            Outcome::lose(7),
+            Outcome::lose(0),
+        ];
+        for (k, o) in outcomes.iter().enumerate() {
+            assert_eq!(Outcome::from_preference_key(o.preference_key()), *o);
+            if let Some(next) = outcomes.get(k + 1) {
+                assert!(
+                    o.preference_key() < next.preference_key(),
+                    "{o} before {next}"
+                );
+                assert!(o.preference(next).is_lt());
+            }
+        }
     }
 }

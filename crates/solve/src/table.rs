@@ -184,7 +184,92 @@ pub(crate) fn from_wide(c: u16) -> Outcome {
     }
 }
 
+/// Reads the outcome at an index in one encoding of a table, for loops
+/// compiled once for each encoding ([`Table::read_with`]) instead of asking
+/// [`Table::get`] which encoding at every read.
+pub(crate) trait ReadOutcome: Sync {
+    fn read(&self, index: u64) -> Result<Outcome, SolveError>;
+
+    /// [`Outcome::preference_key`] of the outcome at `index` seen from the
+    /// parent, through the move ([`Outcome::through_move`]).
+    #[inline(always)]
+    fn through_key(&self, index: u64) -> Result<u64, SolveError> {
+        Ok(self.read(index)?.through_move().preference_key())
+    }
+}
+
+/// [`ReadOutcome::through_key`] of every one-byte code, looked up instead of
+/// decoded.
+static NARROW_THROUGH_KEYS: std::sync::LazyLock<[u64; 256]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|b| from_narrow(b as u8).through_move().preference_key())
+});
+
+/// A computation over a table's outcomes, generic in the table's encoding
+/// ([`Table::read_with`]).
+pub(crate) trait WithReader {
+    type Output;
+    fn run<R: ReadOutcome>(self, reader: &R) -> Self::Output;
+}
+
+struct NarrowReader<'a>(&'a [u16]);
+struct WideReader<'a>(&'a [u16]);
+struct ValuesReader<'a>(&'a [u8]);
+
+impl NarrowReader<'_> {
+    #[inline(always)]
+    fn code(&self, index: u64) -> u8 {
+        (self.0[(index / 2) as usize] >> (8 * (index % 2))) as u8
+    }
+}
+
+impl ReadOutcome for NarrowReader<'_> {
+    #[inline(always)]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        Ok(from_narrow(self.code(index)))
+    }
+
+    #[inline(always)]
+    fn through_key(&self, index: u64) -> Result<u64, SolveError> {
+        Ok(NARROW_THROUGH_KEYS[self.code(index) as usize])
+    }
+}
+
+impl ReadOutcome for WideReader<'_> {
+    #[inline(always)]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        Ok(from_wide(self.0[index as usize]))
+    }
+}
+
+impl ReadOutcome for ValuesReader<'_> {
+    #[inline(always)]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        Ok(
+            from_values((self.0[(index / 4) as usize] >> (2 * (index % 4))) & 3)
+                .unwrap_or(Outcome::DRAW),
+        )
+    }
+}
+
+impl ReadOutcome for PagedTable {
+    #[inline]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        self.get(index)
+    }
+}
+
 impl Table {
+    /// Runs `work` with a reader of this table's encoding (what
+    /// [`Table::get`] reads, for every index below [`Table::len`]).
+    pub(crate) fn read_with<W: WithReader>(&self, work: W) -> W::Output {
+        match self {
+            Table::Narrow { packed, .. } => work.run(&NarrowReader(packed)),
+            Table::Wide(v) => work.run(&WideReader(v)),
+            Table::Values { packed, .. } => work.run(&ValuesReader(packed)),
+            Table::Paged(m) => work.run(&**m),
+        }
+    }
+
     /// Builds the table of `count` outcomes; `max_remoteness` chooses the encoding.
     pub fn build(
         count: u64,

@@ -29,11 +29,12 @@
 //! settle; the argument above is about any two-sided game, so it applies as it is.
 
 use chopsticks_rules::{Notation, Position};
-use chopsticks_space::{Graph, TileMap};
+use chopsticks_space::{Graph, Tile, TileMap};
 use rayon::prelude::*;
 
 use crate::multi::{expected_state, States};
 use crate::retrograde::end_outcome;
+use crate::table::{ReadOutcome, WithReader};
 use crate::{Concept, EvaluatedMove, Outcome, Solution, SolveError};
 
 /// The outcome the rules give a position from its children's stored outcomes.
@@ -241,15 +242,11 @@ impl Solution {
             let first_bad = tiles[map.tiles_in(first, len)]
                 .par_iter()
                 .filter_map(|tile| {
-                    let mut bad: Option<u64> = None;
-                    tile.for_each(|i| {
-                        if bad.is_none_or(|b| i < b)
-                            && !matches!(self.first_wrong_slot(graph, i), Ok(None))
-                        {
-                            bad = Some(i);
-                        }
-                    });
-                    bad
+                    self.table().read_with(TileCheck {
+                        solution: self,
+                        graph,
+                        tile,
+                    })
                 })
                 .min();
             if let Some(i) = first_bad {
@@ -259,6 +256,57 @@ impl Solution {
             progress(done);
         }
         Ok(())
+    }
+}
+
+/// The check of one tile of a two-player table, compiled for the table's
+/// encoding: the first position (the smallest index, as a tile is walked in
+/// index order) whose stored outcome is not what its children's give, or
+/// whose outcome or a child's cannot be read. What [`expected`] and
+/// [`Solution::first_wrong_slot`] do for one position, with the children
+/// found from the tile's ranks (no index divided) and read without asking
+/// the encoding each time.
+struct TileCheck<'a> {
+    solution: &'a Solution,
+    graph: &'a Graph,
+    tile: &'a Tile,
+}
+
+impl WithReader for TileCheck<'_> {
+    type Output = Option<u64>;
+
+    fn run<R: ReadOutcome>(self, reader: &R) -> Option<u64> {
+        let TileCheck {
+            solution,
+            graph,
+            tile,
+        } = self;
+        let consistent = |i: u64, r0: u64, r1: u64| -> Result<bool, SolveError> {
+            let stored = reader.read(i)?;
+            // The best child for the mover, as the smallest preference key.
+            let mut best = u64::MAX;
+            let mut failed = None;
+            graph.for_each_child_at(tile.seat, &[r0, r1], |c, _| match reader.through_key(c) {
+                Ok(key) => best = best.min(key),
+                Err(e) => failed = Some(e),
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let expected = if best == u64::MAX {
+                end_outcome(graph, i, graph.is_terminal(i))
+            } else {
+                Outcome::from_preference_key(best)
+            };
+            Ok(solution.agrees(stored, expected))
+        };
+        let mut bad = None;
+        tile.for_each_ranks(|i, r0, r1| {
+            if bad.is_none() && !matches!(consistent(i, r0, r1), Ok(true)) {
+                bad = Some(i);
+            }
+        });
+        bad
     }
 }
 

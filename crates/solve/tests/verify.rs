@@ -160,3 +160,37 @@ fn the_inconsistency_of_smallest_index_is_reported_as_a_scan_in_order_finds_it()
         assert_eq!(got, want, "forged at {a} and {b}");
     }
 }
+
+/// The tile-by-tile check reads each encoding through its own reader: a
+/// values-only table, and a file read in place (block by block), pass when
+/// right and report the same first inconsistency as the table in memory.
+#[test]
+fn every_encoding_and_a_file_read_in_place_are_checked_alike() {
+    let rules = Ruleset::from_variant_id("standard.h4.f8").unwrap();
+    let (graph, solution) = solved(&rules);
+    let (values, _) = Solution::solve_values(&graph, None, None, &|_| {}).unwrap();
+    assert_eq!(
+        values.table().encoding(),
+        chopsticks_solve::Encoding::Values
+    );
+    values.verify(&graph).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sol");
+    file::save(&solution, &path).unwrap();
+    let in_place = file::open(&path).unwrap();
+    assert!(in_place.table().is_paged());
+    in_place.verify(&graph).unwrap();
+
+    let mut forged = file::encode(&solution);
+    let start = table_start(&forged);
+    let i = solution.count() as usize / 2 + 17;
+    forged[start + i] = if forged[start + i] == 0xFF { 0 } else { 0xFF };
+    reseal(&mut forged);
+    let forged_path = dir.path().join("forged.sol");
+    std::fs::write(&forged_path, &forged).unwrap();
+    let want = decode(&forged).verify(&graph).unwrap_err().to_string();
+    let in_place = file::open(&forged_path).unwrap();
+    assert!(in_place.table().is_paged());
+    assert_eq!(in_place.verify(&graph).unwrap_err().to_string(), want);
+}
