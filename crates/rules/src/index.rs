@@ -139,6 +139,10 @@ pub struct PositionIndex {
     period: usize,
     /// One multiset index per distinct hand count, looked up by hand count.
     multisets: Vec<Option<MultisetIndex>>,
+    /// For each seat class, the number of multisets of each player (mover
+    /// first): the radices of [`PositionIndex::join`] and
+    /// [`PositionIndex::split`], looked up once here.
+    radices: Vec<[u64; crate::MAX_PLAYERS]>,
     block: u64,
     count: u64,
 }
@@ -165,10 +169,22 @@ impl PositionIndex {
                 multisets[h] = Some(MultisetIndex::new(h, rules.fingers)?);
             }
         }
+        let players = rules.hands.len();
+        let radices = (0..period)
+            .map(|seat| {
+                let mut radix = [1u64; crate::MAX_PLAYERS];
+                for (k, slot) in radix.iter_mut().enumerate().take(players) {
+                    let hands = rules.hands[(seat + k) % players];
+                    *slot = multisets[hands].as_ref().expect("built above").count();
+                }
+                radix
+            })
+            .collect();
         Ok(PositionIndex {
             hands: rules.hands.clone(),
             period,
             multisets,
+            radices,
             block,
             count,
         })
@@ -209,10 +225,10 @@ impl PositionIndex {
     /// Combines a seat class and the players' multiset ranks (mover first).
     #[inline]
     pub fn join(&self, seat: usize, ranks: &[u64]) -> u64 {
+        let radix = &self.radices[seat];
         let mut idx = 0u64;
         for (k, &r) in ranks.iter().enumerate() {
-            let n = self.multiset(self.hands_of(seat, k)).count();
-            idx = idx * n + r;
+            idx = idx * radix[k] + r;
         }
         seat as u64 * self.block + idx
     }
@@ -222,13 +238,18 @@ impl PositionIndex {
     #[inline]
     pub fn split(&self, index: u64, ranks: &mut [u64]) -> usize {
         debug_assert!(index < self.count);
-        let seat = (index / self.block) as usize;
-        let mut rest = index % self.block;
-        for k in (0..self.players()).rev() {
-            let n = self.multiset(self.hands_of(seat, k)).count();
-            ranks[k] = rest % n;
-            rest /= n;
+        let (seat, mut rest) = if self.period == 1 {
+            (0, index)
+        } else {
+            ((index / self.block) as usize, index % self.block)
+        };
+        let radix = &self.radices[seat];
+        for k in (1..self.players()).rev() {
+            ranks[k] = rest % radix[k];
+            rest /= radix[k];
         }
+        // What is left is below the mover's radix: the mover's rank.
+        ranks[0] = rest;
         seat
     }
 

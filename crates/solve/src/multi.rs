@@ -211,6 +211,8 @@ trait Cells: Sync + Sized {
     /// Resolves an unresolved state; false if it already was.
     fn resolve(&self, i: u64, win: bool, level: u32) -> bool;
     fn into_table(self, states: u64) -> Table;
+    /// Asks for the cache line of state `i` ([`crate::update::prefetch`]).
+    fn prefetch(&self, i: u64);
 }
 
 /// `Some((protagonist wins, remoteness))`, or `None` for a draw (unresolved).
@@ -271,6 +273,11 @@ impl Cells for NarrowCells {
         }
     }
 
+    #[inline(always)]
+    fn prefetch(&self, i: u64) {
+        crate::update::prefetch(&self.0[(i / 2) as usize]);
+    }
+
     fn into_table(self, states: u64) -> Table {
         let mut packed: Vec<u16> = self.0.into_iter().map(AtomicU16::into_inner).collect();
         if states % 2 == 1 {
@@ -311,6 +318,11 @@ impl Cells for WideCells {
         self.0[i as usize]
             .compare_exchange(3, code, Relaxed, Relaxed)
             .is_ok()
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, i: u64) {
+        crate::update::prefetch(&self.0[i as usize]);
     }
 
     fn into_table(self, _states: u64) -> Table {
@@ -399,10 +411,12 @@ fn run<C: Cells>(
             return Ok(None);
         }
         // Phase A: the states resolved at `level`, one position at a time.
-        let found: u64 = (0..n as usize)
+        // Each thread counts what it resolves by itself (no cache line
+        // written by every thread), summed after the phase.
+        let (found, newly) = (0..n as usize)
             .into_par_iter()
             .with_min_len(1024)
-            .map(|i| {
+            .map_init(Vec::new, |moves: &mut Vec<(u64, usize)>, i| {
                 let i = i as u64;
                 let mut here = [(0usize, false); MAX_PLAYERS];
                 let mut count = 0;
@@ -415,9 +429,17 @@ fn run<C: Cells>(
                     }
                 }
                 if count == 0 {
-                    return 0;
+                    return (0, 0);
                 }
+                // The parents are gathered first, their cells asked for
+                // meanwhile, so that their cache misses overlap.
+                moves.clear();
                 graph.for_each_parent_step(i, |parent, step| {
+                    cells.prefetch(parent * width as u64);
+                    moves.push((parent, step));
+                });
+                let mut newly = 0u64;
+                for &(parent, step) in moves.iter() {
                     for &(slot, win) in &here[..count] {
                         let (pslot, flip) = s.parent_slot(slot, step);
                         let q = parent * width as u64 + pslot as u64;
@@ -429,27 +451,29 @@ fn run<C: Cells>(
                         let win_there = win != flip;
                         if win_there == s.protagonist_moves(pslot) {
                             if cells.resolve(q, win_there, next) {
-                                resolved.fetch_add(1, Relaxed);
+                                newly += 1;
                             }
                         } else {
                             candidates.insert(parent);
                         }
                     }
-                });
-                count as u64
+                }
+                (count as u64, newly)
             })
-            .sum();
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        resolved.fetch_add(newly, Relaxed);
         if found == 0 {
             break;
         }
         // Phase B: candidates whose every child is now known to be bad for the
         // side to move, at a level ≤ `level`, lose at `next`.
-        candidates
+        let lost: u64 = candidates
             .0
             .par_iter()
             .enumerate()
             .with_min_len(64)
-            .for_each(|(w, word)| {
+            .map_init(Vec::new, |moves: &mut Vec<(u64, usize)>, (w, word)| {
+                let mut newly = 0u64;
                 let mut bits = word.swap(0, Relaxed);
                 while bits != 0 {
                     let i = w as u64 * 64 + bits.trailing_zeros() as u64;
@@ -469,7 +493,13 @@ fn run<C: Cells>(
                         continue;
                     }
                     let mut all_bad = slots;
+                    // The children gathered first, their cells asked for.
+                    moves.clear();
                     graph.for_each_child_step(i, |child, step| {
+                        cells.prefetch(child * width as u64);
+                        moves.push((child, step));
+                    });
+                    for &(child, step) in moves.iter() {
                         for (slot, still) in all_bad.iter_mut().enumerate().take(width) {
                             if !*still {
                                 continue;
@@ -485,17 +515,20 @@ fn run<C: Cells>(
                                 *still = false;
                             }
                         }
-                    });
+                    }
                     for (slot, &lost) in all_bad.iter().enumerate().take(width) {
                         if lost {
                             let st = i * width as u64 + slot as u64;
                             if cells.resolve(st, !s.protagonist_moves(slot), next) {
-                                resolved.fetch_add(1, Relaxed);
+                                newly += 1;
                             }
                         }
                     }
                 }
-            });
+                newly
+            })
+            .sum();
+        resolved.fetch_add(lost, Relaxed);
         progress(SolveProgress {
             level: next,
             resolved: resolved.load(Relaxed),
