@@ -162,9 +162,10 @@ fn table_bytes_estimate(count: u64, hands: usize, rules: &Ruleset) -> u128 {
     let f = rules.fingers as u128 - 1;
     let distinct = (hands as u128).min(f);
     let n = count as u128;
-    // Offsets and entries of the attacks and their inverse, and beside each
-    // entry the value that starts its run (cutoff).
-    let attacked = 2 * n * f * (1 + 2 * distinct);
+    // Offsets and entries of the attacks and their inverse, and under cutoff
+    // beside each entry the value that starts its run.
+    let beside = if rules.attacks_may_repeat() { 2 } else { 1 };
+    let attacked = 2 * n * f * (1 + beside * distinct);
     let own_bound = (hands * hands) as u128 * f + 1;
     let own = 2 * n * (1 + own_bound.min(n));
     (attacked + own + n * (3 + distinct)) * 4 + n
