@@ -258,8 +258,10 @@ pub fn solve_values(
                 if !child_lost && v != WIN_AT[here] {
                     return (0, 0, 0);
                 }
-                // The parents are gathered, their cells fetched meanwhile
-                // (as in `retrograde::solve`), then updated.
+                // The parents are gathered, their cells asked for as they
+                // are, then updated: one position's parents at a time, so
+                // less work overlaps the misses than in the batches of 64 of
+                // `retrograde::solve`.
                 batch.clear();
                 gather_parents_of_pair(graph, &cells, (seat, r0, r1), child_lost, |p| {
                     batch.push(p)

@@ -91,8 +91,8 @@ pub struct Parent {
 /// class `seat` and ranks `(ra, rb)`, and asks the processor to fetch each
 /// parent's cell of `cells` at once ([`prefetch`]), so that by the time the
 /// batch is updated its cache lines have come, while the next parents were
-/// being generated. One loop for each kind of child, so that the update is
-/// compiled with its kind known (the solvers' inner loop).
+/// being generated. Each parent carries the kind of child (`child_lost`), read
+/// when the batch is updated.
 #[inline(always)]
 pub fn gather_parents_of_pair<C>(
     graph: &Graph,
@@ -110,11 +110,7 @@ pub fn gather_parents_of_pair<C>(
             child_lost,
         });
     };
-    if child_lost {
-        graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, true));
-    } else {
-        graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, false));
-    }
+    graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, child_lost));
 }
 
 /// Asks the processor to bring the cache line of `value` in (a hint: nothing

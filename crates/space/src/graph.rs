@@ -148,7 +148,9 @@ impl PlayerTables {
 /// Whether an attack by `values[j]` (a mover's distinct live values, increasing)
 /// repeats the result of an attack by an earlier value, given `lo`, the smallest
 /// value giving that result: the values giving it form a run `lo ..= values[j]`
-/// (checked when the tables are built), so an earlier one gives it when the one
+/// (proved at [`first_values`], asserted there in debug builds, and the graph's
+/// children and parents tested against `Position::moves` on cutoff rulesets
+/// with long runs), so an earlier one gives it when the one
 /// just before is at least `lo`. One comparison instead of a search of the
 /// earlier values' results (under cutoff the results repeat only for attacks
 /// that kill, by every value from `F - y` up).

@@ -45,10 +45,27 @@ fn rulesets() -> Vec<Ruleset> {
     out
 }
 
+/// Two-player cutoff rulesets with more fingers, where many attacking values
+/// kill the same hand (runs of up to nine values giving one child), with
+/// rollover beside them.
+fn long_runs() -> Vec<Ruleset> {
+    let mut out = Vec::new();
+    for (hands, fingers) in [(vec![3, 3], 7), (vec![2, 2], 10), (vec![2, 4], 6)] {
+        for preset in [Preset::Standard, Preset::Simple, Preset::Rollover] {
+            out.push(Ruleset {
+                hands: hands.clone(),
+                fingers,
+                ..preset.ruleset()
+            });
+        }
+    }
+    out
+}
+
 #[test]
 fn children_agree_for_every_position() {
     let mut checked = 0u64;
-    for rules in rulesets() {
+    for rules in rulesets().into_iter().chain(long_runs()) {
         let graph = Graph::new(&rules).unwrap();
         for i in 0..graph.count() {
             let pos = graph.position(i);
@@ -121,7 +138,11 @@ fn exploration_agrees_with_naive_search() {
 #[test]
 fn parents_invert_children() {
     let mut checked = 0;
-    for rules in rulesets().into_iter().filter(|r| r.players() == 2) {
+    for rules in rulesets()
+        .into_iter()
+        .filter(|r| r.players() == 2)
+        .chain(long_runs())
+    {
         let graph = Graph::new(&rules).unwrap();
         let n = graph.count();
         let mut parents: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
@@ -210,20 +231,10 @@ fn terminal_masks_agree_with_is_terminal() {
 /// position.
 #[test]
 fn pair_entry_points_agree_with_the_index() {
-    let mut rules: Vec<Ruleset> = rulesets()
+    let rules = rulesets()
         .into_iter()
         .filter(|r| r.players() == 2)
-        .collect();
-    // Cutoff with many attacking values that kill the same hand.
-    for (hands, fingers) in [(vec![3, 3], 7), (vec![2, 2], 10), (vec![2, 4], 6)] {
-        for preset in [Preset::Standard, Preset::Simple, Preset::Rollover] {
-            rules.push(Ruleset {
-                hands: hands.clone(),
-                fingers,
-                ..preset.ruleset()
-            });
-        }
-    }
+        .chain(long_runs());
     let mut checked = 0u64;
     for rules in rules {
         let graph = Graph::new(&rules).unwrap();
@@ -253,6 +264,7 @@ fn pair_entry_points_agree_with_the_index() {
                 assert_eq!(map.tile_at(parent_seat, q0, q1), map.tile_of(p));
                 parents.push(p);
             });
+            // (`parents_invert_children` checks `parents` against the children.)
             assert_eq!(parents, graph.parents(i));
             let (finished, has_child) = graph.classify(seat, &ranks);
             if finished || !has_child {
