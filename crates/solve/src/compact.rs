@@ -52,7 +52,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::parts::{holds_only_the_lock, io_error, lock_work_dir};
-use crate::retrograde::{for_each_level_zero, WIN};
+use crate::retrograde::{for_each_level_zero, raise_mark, WIN};
 use crate::table::{Encoding, Table};
 use crate::update::{gather_parents_of_pair, update_atomic, CellCode, Parent, Updated};
 use crate::{SolveError, SolveProgress};
@@ -276,10 +276,10 @@ pub fn solve_values(
                         == Updated::Resolved
                     {
                         newly += 1;
-                        let mark = &marks[map.tile_at(parent_seat, p.r0 as u64, p.r1 as u64)];
-                        if mark.load(Relaxed) < next {
-                            mark.fetch_max(next, Relaxed);
-                        }
+                        raise_mark(
+                            &marks[map.tile_at(parent_seat, p.r0 as u64, p.r1 as u64)],
+                            next,
+                        );
                     }
                 }
                 // Only unresolved cells are ever compared and exchanged, so

@@ -223,10 +223,7 @@ pub fn solve(
                                 newly += 1;
                                 next_set.insert(p.index);
                                 let tile = map.tile_at(parent_seat, p.r0 as u64, p.r1 as u64);
-                                let mark = &marks[tile];
-                                if mark.load(Relaxed) < next {
-                                    mark.fetch_max(next, Relaxed);
-                                }
+                                raise_mark(&marks[tile], next);
                             }
                         }
                         parents.clear();
@@ -260,6 +257,16 @@ pub fn solve(
 /// lines asked for when they were gathered
 /// ([`crate::update::gather_parents_of_pair`]) have come.
 const PARENT_BATCH: usize = 64;
+
+/// Marks a tile as having a position resolved at `level` (a tile's mark is
+/// the last such level), written only when it is behind, so that a tile
+/// resolved into by many threads is not a cache line every one writes.
+#[inline(always)]
+pub(crate) fn raise_mark(mark: &AtomicU32, level: u32) {
+    if mark.load(Relaxed) < level {
+        mark.fetch_max(level, Relaxed);
+    }
+}
 
 /// `count` cells holding 0, from zeroed memory (the operating system's zero
 /// pages: nothing is written until a cell is).

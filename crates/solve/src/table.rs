@@ -251,6 +251,24 @@ impl ReadOutcome for ValuesReader<'_> {
     }
 }
 
+/// [`Table::get`]: one outcome, read by the reader of the table's encoding.
+struct ReadOne(u64);
+
+impl WithReader for ReadOne {
+    type Output = Result<Outcome, SolveError>;
+    #[inline(always)]
+    fn run<R: ReadOutcome>(self, reader: &R) -> Result<Outcome, SolveError> {
+        reader.read(self.0)
+    }
+}
+
+impl ReadOutcome for Table {
+    #[inline]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        self.get(index)
+    }
+}
+
 impl ReadOutcome for PagedTable {
     #[inline]
     fn read(&self, index: u64) -> Result<Outcome, SolveError> {
@@ -322,17 +340,7 @@ impl Table {
     /// checks it ([`SolveError::Damaged`] when its checksum fails).
     #[inline]
     pub fn get(&self, index: u64) -> Result<Outcome, SolveError> {
-        Ok(match self {
-            Table::Narrow { packed, .. } => {
-                from_narrow((packed[(index / 2) as usize] >> (8 * (index % 2))) as u8)
-            }
-            Table::Wide(v) => from_wide(v[index as usize]),
-            Table::Values { packed, .. } => {
-                from_values((packed[(index / 4) as usize] >> (2 * (index % 4))) & 3)
-                    .unwrap_or(Outcome::DRAW)
-            }
-            Table::Paged(m) => return m.get(index),
-        })
+        self.read_with(ReadOne(index))
     }
 
     /// The draws among the outcomes `first .. first + len` (`len` at most 64,

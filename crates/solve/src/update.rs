@@ -101,7 +101,7 @@ pub fn gather_parents_of_pair<C>(
     child_lost: bool,
     mut gather: impl FnMut(Parent),
 ) {
-    let mut push = |index: u64, r0: u64, r1: u64, child_lost: bool| {
+    graph.for_each_parent_of_pair(seat, ra, rb, |index, r0, r1| {
         prefetch(&cells[index as usize]);
         gather(Parent {
             index,
@@ -109,8 +109,7 @@ pub fn gather_parents_of_pair<C>(
             r1: r1 as u32,
             child_lost,
         });
-    };
-    graph.for_each_parent_of_pair(seat, ra, rb, |p, r0, r1| push(p, r0, r1, child_lost));
+    });
 }
 
 /// Asks the processor to bring the cache line of `value` in (a hint: nothing

@@ -37,23 +37,40 @@ use crate::retrograde::end_outcome;
 use crate::table::{ReadOutcome, WithReader};
 use crate::{Concept, EvaluatedMove, Outcome, Solution, SolveError};
 
-/// The outcome the rules give a position from its children's stored outcomes.
+/// The outcome the rules give a two-player position from its children's
+/// stored outcomes.
 fn expected(solution: &Solution, graph: &Graph, index: u64) -> Result<Outcome, SolveError> {
-    let mut best: Option<Outcome> = None;
+    let mut ranks = [0u64; 2];
+    let seat = graph.index().split(index, &mut ranks);
+    expected_at(solution.table(), graph, index, seat, &ranks)
+}
+
+/// [`expected`] of the position with index `i`, seat class `seat` and ranks
+/// `ranks` (mover first), its children's outcomes read by `reader`: the best
+/// of them through the move (the smallest [`Outcome::preference_key`]), or the
+/// rules' value of a position with no move.
+#[inline(always)]
+fn expected_at<R: ReadOutcome>(
+    reader: &R,
+    graph: &Graph,
+    i: u64,
+    seat: usize,
+    ranks: &[u64],
+) -> Result<Outcome, SolveError> {
+    let mut best = u64::MAX;
     let mut failed = None;
-    graph.for_each_child(index, |child| match solution.outcome_at(child) {
-        Ok(o) => {
-            let through = o.through_move();
-            if best.is_none_or(|b| through.preference(&b).is_lt()) {
-                best = Some(through);
-            }
-        }
+    graph.for_each_child_at(seat, ranks, |c, _| match reader.through_key(c) {
+        Ok(key) => best = best.min(key),
         Err(e) => failed = Some(e),
     });
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(best.unwrap_or_else(|| end_outcome(graph, index, graph.is_terminal(index)))),
+    if let Some(e) = failed {
+        return Err(e);
     }
+    Ok(if best == u64::MAX {
+        end_outcome(graph, i, graph.is_terminal(i))
+    } else {
+        Outcome::from_preference_key(best)
+    })
 }
 
 impl Solution {
@@ -262,8 +279,8 @@ impl Solution {
 /// The check of one tile of a two-player table, compiled for the table's
 /// encoding: the first position (the smallest index, as a tile is walked in
 /// index order) whose stored outcome is not what its children's give, or
-/// whose outcome or a child's cannot be read. What [`expected`] and
-/// [`Solution::first_wrong_slot`] do for one position, with the children
+/// whose outcome or a child's cannot be read. What
+/// [`Solution::first_wrong_slot`] does for one position, with the children
 /// found from the tile's ranks (no index divided) and read without asking
 /// the encoding each time.
 struct TileCheck<'a> {
@@ -283,21 +300,7 @@ impl WithReader for TileCheck<'_> {
         } = self;
         let consistent = |i: u64, r0: u64, r1: u64| -> Result<bool, SolveError> {
             let stored = reader.read(i)?;
-            // The best child for the mover, as the smallest preference key.
-            let mut best = u64::MAX;
-            let mut failed = None;
-            graph.for_each_child_at(tile.seat, &[r0, r1], |c, _| match reader.through_key(c) {
-                Ok(key) => best = best.min(key),
-                Err(e) => failed = Some(e),
-            });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            let expected = if best == u64::MAX {
-                end_outcome(graph, i, graph.is_terminal(i))
-            } else {
-                Outcome::from_preference_key(best)
-            };
+            let expected = expected_at(reader, graph, i, tile.seat, &[r0, r1])?;
             Ok(solution.agrees(stored, expected))
         };
         let mut bad = None;
