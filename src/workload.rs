@@ -29,9 +29,9 @@ pub fn graph_for_exploring(rules: &Ruleset, quiet: bool) -> Result<Graph> {
 
 /// The move graph of a ruleset whose saved solution is checked against the
 /// rules (`check`).
-pub fn graph_for_checking(rules: &Ruleset, quiet: bool) -> Result<Graph> {
+pub fn graph_for_checking(solution: &chopsticks_solve::Solution, quiet: bool) -> Result<Graph> {
     Ok(chopsticks_driver::graph_for_checking(
-        rules,
+        solution,
         &Shown::new(quiet),
     )?)
 }

@@ -35,6 +35,10 @@ fn a_header_edited_to_misere_is_caught_at_the_end_of_the_line() {
     );
     // The whole-file check finds it too, as text and as JSON.
     fails_with(&["check", text(&db)], "the rules give win in 0");
+    fails_with(
+        &["check", text(&db), "--in-place"],
+        "the rules give win in 0",
+    );
     let out = run(&["check", text(&db), "--json", "--quiet"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -93,6 +97,12 @@ fn an_honest_file_checks_and_is_proven() {
         assert_eq!(v["consistent"], true, "{v}");
         assert_eq!(v["proven"], true, "{v}");
         assert_eq!(v["concept"], concept, "{v}");
+        assert_eq!(v["read"], "memory", "{v}");
+        // Read from the file a block at a time, the same verdict.
+        let v = json(&["check", text(&db), "--json", "--in-place", "--quiet"]);
+        assert_eq!(v["read"], "in place", "{v}");
+        assert_eq!(v["consistent"], true, "{v}");
+        assert_eq!(v["proven"], true, "{v}");
         assert!(v["positions"].as_u64().unwrap() > 100, "{v}");
         let out = stdout(&["check", text(&db)]);
         assert!(

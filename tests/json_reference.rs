@@ -343,6 +343,7 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
         ("check", "check {d}/rollover.sol"),
         ("check", "check {d}/values.sol"),
         ("check", "check {d}/parts.sol"),
+        ("check", "check {d}/values.sol --in-place"),
         ("export", "export"),
         ("export", "export --players 3 --hands 1"),
         ("export", "export --reachable --preset rollover"),

@@ -26,7 +26,7 @@ pub struct CheckArgs {
     /// The solution file to check (written by `solve --save`).
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Print JSON: {"file", "variant", "ruleset", "positions", "encoding",
+    /// Print JSON: {"file", "variant", "ruleset", "positions", "encoding", "read",
     /// "remoteness", "consistent", "proven", "contradiction", "seconds"}; the exit
     /// status is 1 when the file is not consistent, as without --json.
     #[arg(long)]
@@ -34,28 +34,39 @@ pub struct CheckArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Read the table from the file a block at a time (every block's checksum
+    /// checked as it is read) even where it would fit in memory: the way a
+    /// table larger than memory is checked, and the least memory a check takes.
+    #[arg(long)]
+    in_place: bool,
 }
 
 pub fn run(args: &CheckArgs) -> Result<()> {
     let clock = Instant::now();
     let opened = file::open(&args.file)?;
     let rules = opened.rules().clone();
-    let graph = graph_for_checking(&rules, args.quiet)?;
+    let graph = graph_for_checking(&opened, args.quiet)?;
     // The checks read every position's children, scattered over the table: from
     // memory when the table fits (read whole, every block checked), else from the
-    // file a block at a time (about 2.5 times slower, docs/PERFORMANCE.md).
+    // file a block at a time (`--in-place`; docs/PERFORMANCE.md has both rates).
     let table_bytes = opened
         .table()
         .encoding()
         .bytes_for(opened.table().len())
         .unwrap_or(u64::MAX);
-    let in_memory = available_bytes().is_some_and(|a| {
-        table_bytes.saturating_mul(2) <= (a / 4 * 3).saturating_sub(graph.table_bytes())
-    });
+    let in_memory = !args.in_place
+        && available_bytes().is_some_and(|a| {
+            table_bytes.saturating_mul(2) <= (a / 4 * 3).saturating_sub(graph.table_bytes())
+        });
     let solution = if in_memory && opened.table().is_paged() {
         file::load(&args.file)?
     } else {
         opened
+    };
+    let read = if solution.table().is_paged() {
+        "in place"
+    } else {
+        "memory"
     };
     let bar = progress::bar(solution.count(), "checking every position", args.quiet);
     let checked = solution.verify_with_progress(&graph, &|done| bar.set_position(done));
@@ -72,6 +83,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 "concept": solution.concept().name(),
                 "positions": solution.count(),
                 "encoding": solution.table().encoding().name(),
+                "read": read,
                 "remoteness": remoteness,
                 "consistent": checked.is_ok(),
                 "proven": checked.is_ok() && remoteness,
@@ -87,7 +99,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     checked?;
     println!("{path}: the solution of {}", rules.describe());
     println!(
-        "{} positions ({} values, {}): every one is what its moves give, and every finished game what the rules give ({seconds:.2} s).",
+        "{} positions ({} values, {}, read {read}): every one is what its moves give, and every finished game what the rules give ({seconds:.2} s).",
         crate::text::count(solution.count()),
         solution.concept().name(),
         solution.table().encoding().name(),

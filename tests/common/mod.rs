@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod browser;
 pub mod forge;
 pub mod server;
 

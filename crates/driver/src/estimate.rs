@@ -4,7 +4,7 @@
 
 use chopsticks_rules::text::{count as counted_text, human_bytes};
 use chopsticks_rules::Ruleset;
-use chopsticks_solve::Concept;
+use chopsticks_solve::{Concept, Solution};
 use chopsticks_space::Graph;
 
 use crate::{DriverError, Events};
@@ -148,12 +148,44 @@ pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
 /// Seconds to check every position of a saved solution of `graph`'s ruleset
 /// against the rules (`chopsticks check`), from the children of a sample of
 /// positions: how long a check takes depends on the branching far more than
-/// on the count.
-pub fn checking_seconds(graph: &Graph) -> f64 {
+/// on the count. `decided` is the share of positions stored as wins or losses
+/// ([`decided_share`]): a two-player table is checked in two passes that read
+/// all the children of those (and the parents of the losses) but only the first
+/// drawn child of a draw (`chopsticks_solve::verify`), so a mostly drawn table
+/// checks many times faster than its branching says.
+pub fn checking_seconds(graph: &Graph, decided: Option<f64>) -> f64 {
     let rules = graph.rules();
     let width = Concept::of(rules).width(rules.players()) as f64;
-    let children = mean_children(graph) * graph.count() as f64 * width;
-    children / (CHECK_CHILD_RATE * rayon::current_num_threads().max(1) as f64)
+    let mean = mean_children(graph);
+    let per_position = match decided {
+        // Children and parents of the decided positions, two children a draw.
+        Some(d) if Concept::of(rules) == Concept::TwoPlayer => 1.5 * d * mean + 2.0 * (1.0 - d),
+        _ => mean,
+    };
+    per_position * graph.count() as f64 * width
+        / (CHECK_CHILD_RATE * rayon::current_num_threads().max(1) as f64)
+}
+
+/// The share of positions a two-player table stores as won or lost, from
+/// 4,096 positions spread evenly over it; `None` for other concepts or when a
+/// sampled position cannot be read (the check itself will say why).
+pub fn decided_share(solution: &Solution) -> Option<f64> {
+    if solution.concept() != Concept::TwoPlayer {
+        return None;
+    }
+    let count = solution.count();
+    let samples = count.min(4096);
+    if samples == 0 {
+        return None;
+    }
+    let mut decided = 0u64;
+    for k in 0..samples {
+        let outcome = solution.table().get(k * (count / samples)).ok()?;
+        if outcome.value != chopsticks_solve::Value::Draw {
+            decided += 1;
+        }
+    }
+    Some(decided as f64 / samples as f64)
 }
 
 /// The mean number of children over 4,096 positions spread evenly over the index.
@@ -208,6 +240,8 @@ mod tests {
         assert!(values_solving_bytes(1_000) < solving_bytes(&rules, 1_000));
         assert!(solving_seconds_for(&rules, 2_000) > solving_seconds_for(&rules, 1_000));
         let graph = Graph::new(&rules).unwrap();
-        assert!(checking_seconds(&graph) > 0.0);
+        assert!(checking_seconds(&graph, None) > 0.0);
+        // A drawn table checks faster than a decided one of the same rules.
+        assert!(checking_seconds(&graph, Some(0.05)) < checking_seconds(&graph, Some(0.9)));
     }
 }

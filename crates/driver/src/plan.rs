@@ -2,12 +2,12 @@
 
 use chopsticks_rules::text::human_bytes;
 use chopsticks_rules::{PositionIndex, Ruleset};
-use chopsticks_solve::Concept;
+use chopsticks_solve::{Concept, Solution};
 use chopsticks_space::{explore_bytes, explore_on_disk_bytes, Graph};
 
 use crate::estimate::{
-    announce_if_long, checking_seconds, default_budget, ensure_fits, exploring_seconds, positions,
-    solving_bytes, solving_seconds_for, values_solving_bytes,
+    announce_if_long, checking_seconds, decided_share, default_budget, ensure_fits,
+    exploring_seconds, positions, solving_bytes, solving_seconds_for, values_solving_bytes,
 };
 use crate::{DriverError, Events};
 
@@ -191,16 +191,19 @@ pub fn graph_for_solving(rules: &Ruleset, events: &dyn Events) -> Result<Graph, 
     )
 }
 
-/// The move graph of a ruleset whose saved solution is checked against the
+/// The move graph of the ruleset of a saved solution to check against the
 /// rules (`check`), sized like the others and announced with an estimate
-/// from the branching of a sample of positions.
-pub fn graph_for_checking(rules: &Ruleset, events: &dyn Events) -> Result<Graph, DriverError> {
+/// from the branching of a sample of positions and the share of them the
+/// table decides.
+pub fn graph_for_checking(solution: &Solution, events: &dyn Events) -> Result<Graph, DriverError> {
+    let rules = solution.rules();
     let count = PositionIndex::new(rules)?.count();
     let what = positions("checking", count);
     let bytes = explore_bytes(count);
     ensure_fits(bytes, &what)?;
     let graph = Graph::new(rules)?;
-    announce_if_long(&what, bytes, checking_seconds(&graph), events);
+    let seconds = checking_seconds(&graph, decided_share(solution));
+    announce_if_long(&what, bytes, seconds, events);
     Ok(graph)
 }
 

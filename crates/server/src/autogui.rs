@@ -62,9 +62,173 @@ pub enum Layout {
 pub struct General {
     /// Centre index of each seat's first arrow end (one per hand).
     arrows: Vec<usize>,
-    /// Every centre: the board's slots (each seat's name, then its hands, seat by
-    /// seat, as [`Layout::position`] writes them), then the arrow ends.
+    /// Every centre: the board's cells seat by seat (as [`Layout::position`]
+    /// writes them: the marker of the seat to move, the seat's name, then each
+    /// hand's palm, value and finger slots), then the arrow ends.
     centres: Vec<[f64; 2]>,
+    /// Finger slots drawn per hand: `F − 1`, or none when `F > MAX_DRAWN + 1`
+    /// (a hand is then its palm and its value).
+    fingers: usize,
+    /// The image key of each seat's palms.
+    palms: Vec<char>,
+    /// The side of the square a palm and a finger are drawn in.
+    palm_scale: f64,
+    finger_scale: f64,
+}
+
+/// The most fingers a hand is drawn with (`F ≤ 11`).
+const MAX_DRAWN: u32 = 10;
+
+/// The palms' colours, one per seat (GamesmanUni's `general/` discs): Player 1
+/// blue and Player 2 red as on GamesCrafters' board, then the others.
+const PALMS: [(char, &str); 8] = [
+    ('b', "blue"),
+    ('r', "red"),
+    ('g', "green"),
+    ('o', "orange"),
+    ('p', "purple"),
+    ('t', "teal"),
+    ('k', "pink"),
+    ('n', "brown"),
+];
+
+/// The image key of the marker beside the name of the seat to move (a yellow disc).
+const MARKER: char = 'm';
+
+/// The image key of a raised finger (GamesCrafters' `chopsticks/finger.svg`).
+const FINGER: char = 'f';
+
+/// Gap between a palm and its first finger (board units).
+const FIRST_FINGER: f64 = 4.6;
+
+/// A coordinate rounded to a tenth, to keep the theme short.
+fn tenth(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+impl General {
+    fn new(rules: &Ruleset) -> General {
+        use std::f64::consts::PI;
+        let p = rules.players();
+        let radius = 34.0;
+        let fingers = if rules.fingers <= MAX_DRAWN + 1 {
+            rules.fingers.saturating_sub(1) as usize
+        } else {
+            0
+        };
+        // The seats' centres: Player 1 at the bottom, then clockwise.
+        let seats: Vec<[f64; 2]> = (0..p)
+            .map(|s| {
+                // Four or six seats start half a step round, so that no seat
+                // sits on the middle line, its hands' row along a radius.
+                let first = if p > 2 && p.is_multiple_of(2) {
+                    PI / p as f64
+                } else {
+                    0.0
+                };
+                let angle = PI / 2.0 + first + 2.0 * PI * s as f64 / p as f64;
+                [50.0 + radius * angle.cos(), 50.0 + radius * angle.sin()]
+            })
+            .collect();
+        // A seat's hands stand side by side, in a row no wider than the room
+        // between its neighbours and the board's edges; one spacing for all.
+        let between = if p == 2 {
+            60.0
+        } else {
+            2.0 * radius * (PI / p as f64).sin() * 0.85
+        };
+        let step = seats
+            .iter()
+            .zip(&rules.hands)
+            .map(|(c, &h)| {
+                let room = between.min(2.0 * (c[0] - 3.0).min(97.0 - c[0]));
+                (room / h.max(1) as f64).min(10.0)
+            })
+            .fold(10.0, f64::min);
+        // Between fingers: at most 2.4, the column of fingers at most 13 long.
+        let finger_step = if fingers > 1 {
+            (13.0 / (fingers - 1) as f64).min(2.4)
+        } else {
+            2.4
+        };
+        let length = if fingers > 0 {
+            FIRST_FINGER + (fingers - 1) as f64 * finger_step
+        } else {
+            0.0
+        };
+        // Outward from the board's middle line, each hand is: its arrow end,
+        // its palm, its fingers, its value; the seat's name beyond. Fingers
+        // point away from the middle line: up on the upper half (and on it),
+        // down on the lower. The stretch is centred on the seat, within the board.
+        let value = if fingers > 0 { length + 3.5 } else { 5.5 };
+        let name = value + 4.5;
+        let rows: Vec<(f64, f64)> = seats
+            .iter()
+            .map(|c| {
+                let d = if c[1] <= 50.0 + 1e-9 { -1.0 } else { 1.0 };
+                let palm_y = c[1] - d * (name - 13.0) / 2.0;
+                let palm_y = if d < 0.0 {
+                    palm_y.max(2.0 + name)
+                } else {
+                    palm_y.min(98.0 - name)
+                };
+                (d, palm_y)
+            })
+            .collect();
+        // The arrow ends lie on one closed curve (two parabolas, back to back)
+        // between the upper and the lower rows of palms, each straight above or
+        // below its palm: the ends are then in convex position, so no arrow
+        // between two of them runs over a third, and the arrows stay told apart.
+        let upper = rows
+            .iter()
+            .filter(|r| r.0 < 0.0)
+            .map(|r| r.1)
+            .fold(0.0, f64::max);
+        let lower = rows
+            .iter()
+            .filter(|r| r.0 > 0.0)
+            .map(|r| r.1)
+            .fold(100.0, f64::min);
+        let middle = (upper + lower) / 2.0;
+        let half_height = ((lower - upper) / 2.0 - 5.0).max(2.0);
+        let mut cells: Vec<[f64; 2]> = Vec::new();
+        let mut ends: Vec<[f64; 2]> = Vec::new();
+        let mut arrows = Vec::with_capacity(p);
+        let board_length: usize = rules.hands.iter().map(|h| 2 + h * (2 + fingers)).sum();
+        for ((c, &h), &(d, palm_y)) in seats.iter().zip(&rules.hands).zip(&rows) {
+            let name_y = palm_y + d * name;
+            // Beside the name "Pn-to-move", on its left.
+            cells.push([tenth((c[0] - 16.0).max(3.0)), tenth(name_y)]);
+            cells.push([tenth(c[0]), tenth(name_y)]);
+            arrows.push(board_length + ends.len());
+            for i in 0..h {
+                let x = c[0] + (i as f64 - (h as f64 - 1.0) / 2.0) * step;
+                cells.push([tenth(x), tenth(palm_y)]);
+                cells.push([tenth(x), tenth(palm_y + d * value)]);
+                for k in 0..fingers {
+                    let y = palm_y + d * (FIRST_FINGER + k as f64 * finger_step);
+                    cells.push([tenth(x), tenth(y)]);
+                }
+                let across = (1.0 - ((x - 50.0) / 50.0).powi(2)).max(0.0);
+                ends.push([tenth(x), tenth(middle + d * half_height * across)]);
+            }
+        }
+        debug_assert_eq!(cells.len(), board_length);
+        let palms = (0..p)
+            .map(|s| PALMS[if rules.teams { s % 2 } else { s % PALMS.len() }].0)
+            .collect();
+        General {
+            arrows,
+            centres: cells.into_iter().chain(ends).collect(),
+            fingers,
+            palms,
+            // A palm a little narrower than the room of a hand; a finger (a bar
+            // 0.17 of its square wide and 0.04 high) as wide as the palm, and
+            // thinner than the step between fingers.
+            palm_scale: tenth((0.75 * step).min(8.0)),
+            finger_scale: tenth((4.0 * step).min(36.0).min(18.75 * finger_step)),
+        }
+    }
 }
 
 /// GamesCrafters' 42 centres: fingers (0–15, four per hand, hands in the order
@@ -105,37 +269,6 @@ fn classic_upper(k: usize) -> bool {
 /// run from the lower (index 2) to the upper (index 3), as GamesCrafters order them.
 fn classic_hand(seat: usize, i: usize) -> usize {
     2 * seat + i
-}
-
-impl General {
-    fn new(rules: &Ruleset) -> General {
-        let p = rules.players();
-        let mut slots: Vec<[f64; 2]> = Vec::new();
-        let mut ends: Vec<[f64; 2]> = Vec::new();
-        let mut arrows = Vec::with_capacity(p);
-        let board_length: usize = rules.hands.iter().map(|h| h + 1).sum();
-        for (seat, &h) in rules.hands.iter().enumerate() {
-            let angle = std::f64::consts::PI * (1.0 + 2.0 * seat as f64 / p as f64);
-            let (cos, sin) = (angle.cos(), angle.sin());
-            // A point at distance `r` from the middle, `t` along the seat's line.
-            let at = |r: f64, t: f64| -> [f64; 2] {
-                let x = 50.0 + r * cos - t * sin;
-                let y = 50.0 + r * sin + t * cos;
-                [(x * 10.0).round() / 10.0, (y * 10.0).round() / 10.0]
-            };
-            let spacing = (44.0 / h as f64).min(11.0);
-            let offset = |i: usize| (i as f64 - (h as f64 - 1.0) / 2.0) * spacing;
-            // The name beside the seat's line, on the side of its first hand.
-            slots.push(at(36.0, offset(0) - spacing.max(8.0) * 0.9));
-            arrows.push(board_length + ends.len());
-            for i in 0..h {
-                slots.push(at(36.0, offset(i)));
-                ends.push(at(28.0, offset(i)));
-            }
-        }
-        let centres = slots.into_iter().chain(ends).collect();
-        General { arrows, centres }
-    }
 }
 
 /// Whether a variant is drawn on GamesCrafters' own board.
@@ -179,15 +312,34 @@ impl Layout {
                     "animationType": "entityFade",
                 })
             }
-            Layout::General(g) => json!({
-                "space": [100, 100],
-                "centers": g.centres,
-                "charImages": {},
-                "arrowWidth": 1.2,
-                "textEntityFontSize": 6,
-                "textButtonFontSize": 6,
-                "sounds": {SOUND.to_string(): "general/remove.mp3"},
-            }),
+            Layout::General(g) => {
+                let mut images = serde_json::Map::new();
+                images.insert(
+                    FINGER.to_string(),
+                    json!({"image": "chopsticks/finger.svg", "scale": g.finger_scale}),
+                );
+                for &key in &g.palms {
+                    let colour = PALMS.iter().find(|(k, _)| *k == key).expect("a palm").1;
+                    images.insert(
+                        key.to_string(),
+                        json!({"image": format!("general/{colour}_circle.svg"), "scale": g.palm_scale}),
+                    );
+                }
+                images.insert(
+                    MARKER.to_string(),
+                    json!({"image": "general/yellow_circle.svg", "scale": 5}),
+                );
+                json!({
+                    "space": [100, 100],
+                    "centers": g.centres,
+                    "charImages": images,
+                    "arrowWidth": 1.2,
+                    "textEntityFontSize": 4.5,
+                    "textButtonFontSize": 4.5,
+                    "sounds": {SOUND.to_string(): "general/remove.mp3"},
+                    "animationType": "entityFade",
+                })
+            }
         };
         json!({"defaultTheme": THEME, "themes": {THEME: theme}})
     }
@@ -207,20 +359,27 @@ impl Layout {
                     }
                 }
             }
-            Layout::General(_) => {
+            Layout::General(g) => {
                 let mut texts = Vec::new();
                 for (seat, hands) in by_seat.iter().enumerate() {
-                    out.push('.');
                     let mut name = format!("P{}", seat + 1);
+                    let mut marker = '-';
                     if hands.iter().all(|&v| v == 0) {
                         name.push_str("-out");
                     } else if seat == seated.turn() && !seated.position().is_terminal(rules) {
                         name.push_str("-to-move");
+                        marker = MARKER;
                     }
+                    out.push(marker);
+                    out.push('.');
                     texts.push(name);
                     for &v in hands {
+                        out.push(g.palms[seat]);
                         out.push('.');
                         texts.push(v.to_string());
+                        for k in 0..g.fingers {
+                            out.push(if k < v as usize { FINGER } else { '-' });
+                        }
                     }
                 }
                 for t in texts {
@@ -439,5 +598,61 @@ mod tests {
             (0..4).map(|t| gamesman_side(&teams, t)).collect::<Vec<_>>(),
             [1, 2, 1, 2]
         );
+    }
+
+    /// The general board's geometry for many shapes: every centre on the board,
+    /// no two image cells on one spot, and no arrow between two seats' hands
+    /// passing over a third hand's arrow end (the arrows stay told apart).
+    #[test]
+    fn general_boards_keep_arrows_apart() {
+        for players in 2..=4 {
+            for hands in 1..=3 {
+                for fingers in [3, 5, 10, 12] {
+                    let id = format!("rollover.p{players}.h{hands}.f{fingers}");
+                    let rules = Ruleset::from_variant_id(&id).unwrap();
+                    let Layout::General(g) = Layout::of(&rules) else {
+                        assert!(is_classic(&rules), "{id}");
+                        continue;
+                    };
+                    for &[x, y] in &g.centres {
+                        assert!(
+                            (0.0..=100.0).contains(&x) && (0.0..=100.0).contains(&y),
+                            "{id}"
+                        );
+                    }
+                    let board = g.arrows[0];
+                    for a in 0..board {
+                        for b in a + 1..board {
+                            assert_ne!(g.centres[a], g.centres[b], "{id}: cells {a} and {b}");
+                        }
+                    }
+                    let ends: Vec<(usize, [f64; 2])> = (0..players)
+                        .flat_map(|s| (0..hands).map(move |i| (s, i)))
+                        .map(|(s, i)| (s, g.centres[g.arrows[s] + i]))
+                        .collect();
+                    for &(s, a) in &ends {
+                        for &(t, b) in &ends {
+                            if s == t {
+                                continue;
+                            }
+                            for &(_, c) in &ends {
+                                if c == a || c == b {
+                                    continue;
+                                }
+                                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                                let along =
+                                    ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / (dx * dx + dy * dy);
+                                let (px, py) = (a[0] + along * dx, a[1] + along * dy);
+                                let off = ((c[0] - px).powi(2) + (c[1] - py).powi(2)).sqrt();
+                                assert!(
+                                    !(0.0..=1.0).contains(&along) || off > 1.0,
+                                    "{id}: the arrow {a:?} → {b:?} runs over the end {c:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

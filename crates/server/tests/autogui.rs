@@ -31,6 +31,33 @@ async fn get(state: &AppState, uri: &str) -> Value {
     body
 }
 
+/// The images of GamesmanUni v5.0.35 (`src/models/images/svg/`) this server may
+/// name: the client bundles its images and fetches none, so any other path breaks
+/// its board.
+const SHIPPED: &[&str] = &[
+    "chopsticks/0.svg",
+    "chopsticks/1.svg",
+    "chopsticks/2.svg",
+    "chopsticks/3.svg",
+    "chopsticks/4.svg",
+    "chopsticks/6.svg",
+    "chopsticks/7.svg",
+    "chopsticks/8.svg",
+    "chopsticks/9.svg",
+    "chopsticks/finger.svg",
+    "chopsticks/foreground.svg",
+    "chopsticks/knuckles.svg",
+    "general/blue_circle.svg",
+    "general/brown_circle.svg",
+    "general/green_circle.svg",
+    "general/orange_circle.svg",
+    "general/pink_circle.svg",
+    "general/purple_circle.svg",
+    "general/red_circle.svg",
+    "general/teal_circle.svg",
+    "general/yellow_circle.svg",
+];
+
 /// A theme as the renderer reads it.
 struct Theme {
     centres: Vec<[f64; 2]>,
@@ -56,7 +83,11 @@ fn theme(variant: &Value) -> Theme {
         .iter()
         .map(|(k, v)| {
             assert_eq!(k.chars().count(), 1, "image keys are characters");
-            assert!(v["image"].as_str().unwrap().starts_with("chopsticks/"));
+            let image = v["image"].as_str().unwrap();
+            assert!(
+                SHIPPED.contains(&image),
+                "{image}: GamesmanUni draws only the images it ships"
+            );
             k.chars().next().unwrap()
         })
         .collect();
@@ -120,8 +151,10 @@ struct Hands {
 
 /// Reads the hands off a board. Classic board (finger images): sixteen cells, four
 /// per hand, hands 0–1 Player 1's and 2–3 Player 2's, a hand's value the number of
-/// fingers shown. Text board: seats named `P1`… (with `-to-move` or `-out`), each
-/// followed by its hands' values.
+/// fingers shown. General board: seats named `P1`… (with `-to-move` or `-out`),
+/// each followed by its hands' values, every hand's value its raised fingers
+/// (`f` cells after it) where fingers are drawn, and a marker just before the
+/// name of the seat to move and nowhere else.
 fn read_hands(board: &Board) -> Hands {
     if board.texts.is_empty() {
         assert_eq!(board.cells.len(), 16);
@@ -144,9 +177,25 @@ fn read_hands(board: &Board) -> Hands {
         if let Some(name) = text.strip_prefix('P') {
             let number: usize = name.split('-').next().unwrap().parse().unwrap();
             assert_eq!(number, seats.len() + 1, "seats in order");
+            let marked = i > 0 && board.cells[i - 1] == 'm';
+            assert_eq!(marked, name.ends_with("-to-move"), "the marker: {text}");
             seats.push(Vec::new());
         } else {
             let value: u32 = text.parse().unwrap_or_else(|_| panic!("a hand: {text}"));
+            // The hand's finger slots follow its value; its palm precedes it.
+            assert!(
+                !matches!(board.cells[i - 1], '.' | '-' | 'f' | 'm'),
+                "a palm before the hand's value"
+            );
+            let slots: Vec<char> = board.cells[i + 1..]
+                .iter()
+                .take_while(|c| matches!(c, 'f' | '-'))
+                .copied()
+                .collect();
+            if board.cells.contains(&'f') || slots.len() > 1 {
+                let raised = slots.iter().filter(|&&c| c == 'f').count() as u32;
+                assert_eq!(raised, value, "fingers shown for the value {value}");
+            }
             seats
                 .last_mut()
                 .expect("a seat's name first")
@@ -379,7 +428,7 @@ async fn check_variant(state: &AppState, id: &str) -> usize {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_string_of_five_variants_follows_the_grammar() {
+async fn every_string_of_nine_variants_follows_the_grammar() {
     let state = state(1 << 30);
     let mut counts = Vec::new();
     for id in [
@@ -390,6 +439,8 @@ async fn every_string_of_five_variants_follows_the_grammar() {
         "standard.p3",
         "standard.p4.teams.f3",
         "rollover.f7.pass-splits",
+        "standard.f10",
+        "rollover.h1.f12",
     ] {
         let clock = std::time::Instant::now();
         let n = check_variant(&state, id).await;

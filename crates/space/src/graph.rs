@@ -455,6 +455,45 @@ impl Graph {
         }
     }
 
+    /// Whether `found` holds for some child of the two-player position of seat
+    /// class `seat` and ranks `(r0, r1)` (mover first): the children are
+    /// generated as by [`Graph::for_each_child_at`], own moves first (their
+    /// children lie in one row of the table), and no child is read after the
+    /// first for which `found` holds. What a check that needs one child of a
+    /// kind (a drawn child of a draw) asks.
+    #[inline]
+    pub fn any_child_of_pair(
+        &self,
+        seat: usize,
+        r0: u64,
+        r1: u64,
+        mut found: impl FnMut(u64) -> bool,
+    ) -> bool {
+        debug_assert_eq!(self.players, 2);
+        let (mover, target) = (self.tables_of(seat, 0), self.tables_of(seat, 1));
+        if !mover.alive[r0 as usize] || !target.alive[r1 as usize] {
+            return false;
+        }
+        let next = (seat + 1) % self.period;
+        let first = next as u64 * (self.count() / self.period as u64);
+        let row_len = self.index.multiset(self.index.hands_of(next, 1)).count();
+        let row = first + r1 * row_len;
+        if mover
+            .own
+            .get(r0 as usize)
+            .iter()
+            .any(|&r| found(row + r as u64))
+        {
+            return true;
+        }
+        let base = r1 as usize * self.fingers_minus_one;
+        let mut any = false;
+        target.for_each_attacked(mover.live.get(r0 as usize), base, |r| {
+            any = any || found(first + r as u64 * row_len + r0);
+        });
+        any
+    }
+
     /// Whether the position has a child ([`Graph::for_each_child`] emits at
     /// least one), found without generating the children: the first attack or
     /// own move in the move tables answers.
