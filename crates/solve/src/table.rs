@@ -276,6 +276,13 @@ impl ReadOutcome for PagedTable {
     }
 }
 
+impl ReadOutcome for crate::paged::WalkReader<'_> {
+    #[inline]
+    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
+        self.get(index)
+    }
+}
+
 impl Table {
     /// Runs `work` with a reader of this table's encoding (what
     /// [`Table::get`] reads, for every index below [`Table::len`]).
@@ -285,6 +292,17 @@ impl Table {
             Table::Wide(v) => work.run(&WideReader(v)),
             Table::Values { packed, .. } => work.run(&ValuesReader(packed)),
             Table::Paged(m) => work.run(&**m),
+        }
+    }
+
+    /// [`Table::read_with`] for a walk over the whole table: a table read in
+    /// place is read through each thread's own cache of blocks
+    /// ([`crate::paged::WalkReader`]; `crate::paged::release_walk_caches`
+    /// frees it after the walk).
+    pub(crate) fn read_walk_with<W: WithReader>(&self, work: W) -> W::Output {
+        match self {
+            Table::Paged(m) => work.run(&crate::paged::WalkReader(m)),
+            _ => self.read_with(work),
         }
     }
 

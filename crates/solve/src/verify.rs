@@ -279,7 +279,7 @@ impl Solution {
             first_bad = tiles[map.tiles_in(first, len)]
                 .par_iter()
                 .filter_map(|tile| {
-                    self.table().read_with(TileCheck {
+                    self.table().read_walk_with(TileCheck {
                         solution: self,
                         graph,
                         tile,
@@ -300,7 +300,7 @@ impl Solution {
         for &(first, len) in &ranges {
             let drawn = tiles[map.tiles_in(first, len)]
                 .par_iter()
-                .filter_map(|tile| self.table().read_with(DrawnParents { graph, tile }))
+                .filter_map(|tile| self.table().read_walk_with(DrawnParents { graph, tile }))
                 .min();
             first_bad = match (first_bad, drawn) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -308,6 +308,9 @@ impl Solution {
             };
             done += len;
             progress(count / 2 + done / 2);
+        }
+        if self.table().is_paged() {
+            crate::paged::release_walk_caches();
         }
         match first_bad {
             Some(i) => self.check_at(graph, i),
