@@ -119,9 +119,10 @@ impl General {
         // The seats' centres: Player 1 at the bottom, then clockwise.
         let seats: Vec<[f64; 2]> = (0..p)
             .map(|s| {
-                // Four or six seats start half a step round, so that no seat
-                // sits on the middle line, its hands' row along a radius.
-                let first = if p > 2 && p.is_multiple_of(2) {
+                // Four or eight seats start half a step round, so that no
+                // seat sits on the middle line, its hands' row along a radius
+                // (with two, six or an odd number none does).
+                let first = if p.is_multiple_of(4) {
                     PI / p as f64
                 } else {
                     0.0
@@ -600,12 +601,13 @@ mod tests {
         );
     }
 
-    /// The general board's geometry for many shapes: every centre on the board,
-    /// no two image cells on one spot, and no arrow between two seats' hands
+    /// The general board's geometry for many shapes (two to eight players):
+    /// every centre on the board, no two image cells on one spot, no two arrow
+    /// ends together, and up to four players no arrow between two seats' hands
     /// passing over a third hand's arrow end (the arrows stay told apart).
     #[test]
     fn general_boards_keep_arrows_apart() {
-        for players in 2..=4 {
+        for players in 2..=8 {
             for hands in 1..=3 {
                 for fingers in [3, 5, 10, 12] {
                     let id = format!("rollover.p{players}.h{hands}.f{fingers}");
@@ -630,7 +632,17 @@ mod tests {
                         .flat_map(|s| (0..hands).map(move |i| (s, i)))
                         .map(|(s, i)| (s, g.centres[g.arrows[s] + i]))
                         .collect();
-                    for &(s, a) in &ends {
+                    for (k, &(_, a)) in ends.iter().enumerate() {
+                        for &(_, b) in &ends[k + 1..] {
+                            assert!(
+                                (a[0] - b[0]).abs() + (a[1] - b[1]).abs() > 1.0,
+                                "{id}: two arrow ends at {a:?}"
+                            );
+                        }
+                    }
+                    // Up to four players (five and more are crowded: an arrow
+                    // may pass within a unit of a far seat's other end).
+                    for &(s, a) in ends.iter().filter(|_| players <= 4) {
                         for &(t, b) in &ends {
                             if s == t {
                                 continue;

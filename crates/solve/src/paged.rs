@@ -211,6 +211,9 @@ impl WalkReader<'_> {
             }
             let slot = &mut walk.slots[b % WALK_SLOTS];
             if slot.0 != table.id || slot.1 != b {
+                // Unlabelled while it is read: a read that fails leaves the slot
+                // empty, never holding another block's label.
+                slot.0 = 0;
                 let mut bytes = std::mem::take(&mut slot.2);
                 table.with_block(b, |read| {
                     bytes.clear();

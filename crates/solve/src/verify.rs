@@ -313,7 +313,15 @@ impl Solution {
             crate::paged::release_walk_caches();
         }
         match first_bad {
-            Some(i) => self.check_at(graph, i),
+            Some(i) => match self.check_at(graph, i) {
+                Err(e) => Err(e),
+                // Each pass confirms what it finds; a position found
+                // inconsistent that the check of one position accepts is a
+                // fault of this check, never a pass.
+                Ok(()) => Err(SolveError::Inconsistent(format!(
+                    "the check of every position stopped at #{i}, which its own check accepts (a fault of this program)"
+                ))),
+            },
             None => Ok(()),
         }
     }
@@ -406,10 +414,18 @@ impl WithReader for TileCheck<'_> {
             if let Some(e) = failed {
                 return Err(e);
             }
-            Ok(match stored.value {
+            let found = match stored.value {
                 Value::Draw => met == draw_key,
                 _ => met < draw_key,
-            })
+            };
+            if found {
+                return Ok(true);
+            }
+            // Not met: the full rule decides (a finished game's win in 0 has
+            // no child at all; a lost child met before a draw's drawn one
+            // makes it a win).
+            let expected = expected_at(reader, graph, i, tile.seat, &[r0, r1])?;
+            Ok(solution.agrees(stored, expected))
         };
         let mut bad = None;
         tile.for_each_ranks(|i, r0, r1| {
