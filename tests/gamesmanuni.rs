@@ -176,20 +176,27 @@ async fn click(client: &Client, css: &str) {
 }
 
 /// Plays the move the click of `css` makes and checks it led to a child of `from`
-/// whose move is of the kind `kind` (`M_` arrows, or listed buttons).
-async fn play(client: &Client, server: &Server, variant: &str, from: &Value, css: &str) -> Value {
+/// by a move of one of the kinds `kinds` (`detail.type`, as the API says);
+/// returns the API's answer for the child.
+async fn play(
+    client: &Client,
+    server: &Server,
+    (variant, from): (&str, &Value),
+    css: &str,
+    kinds: &[&str],
+) -> Value {
     let here = from["position"].as_str().unwrap();
     click(client, css).await;
     let now = moved_from(client, here).await;
     let answer = shows_the_api(client, server, variant).await;
-    assert!(
-        from["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["position"] == now.as_str()),
-        "{variant}: {now} is no child of {here}"
-    );
+    let played = from["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["position"] == now.as_str())
+        .unwrap_or_else(|| panic!("{variant}: {now} is no child of {here}"));
+    let kind = played["detail"]["type"].as_str().unwrap();
+    assert!(kinds.contains(&kind), "{variant}: {played}");
     answer
 }
 
@@ -241,7 +248,15 @@ fn gamesmanuni_draws_and_plays_every_kind_of_board() {
             assert_eq!(start["autoguiPosition"].as_str().unwrap()[..2], *"1_");
             screenshot(&client, &format!("gamesmanuni-{variant}.png")).await;
             // An attack, by its arrow.
-            let after = play(&client, &server, variant, &start, "path.iag-button-arrow").await;
+            let arrow = "path.iag-button-arrow";
+            let after = play(
+                &client,
+                &server,
+                (variant, &start),
+                arrow,
+                &["tap", "self-tap"],
+            )
+            .await;
             assert_ne!(after["autoguiPosition"], start["autoguiPosition"]);
 
             // A start position of ours, typed into the client's box.
@@ -282,7 +297,7 @@ fn gamesmanuni_draws_and_plays_every_kind_of_board() {
             } else {
                 "#listed-moves .move"
             };
-            play(&client, &server, variant, &custom, split).await;
+            play(&client, &server, (variant, &custom), split, &["split"]).await;
         }
         // The client asked this server for nothing that failed.
         let log = client.issue_cmd(BrowserLog).await.unwrap();

@@ -36,7 +36,8 @@ pub struct CheckArgs {
     quiet: bool,
     /// Read the table from the file a block at a time (every block's checksum
     /// checked as it is read) even where it would fit in memory: the way a
-    /// table larger than memory is checked, and the least memory a check takes.
+    /// table larger than memory is checked (each thread keeps 32 MiB of the
+    /// blocks it read).
     #[arg(long)]
     in_place: bool,
 }

@@ -26,9 +26,11 @@
 //! drawn child is met (stopping with an error at a lost one met first) and a win
 //! without remoteness until a lost child is met; the second visits every lost
 //! position's parents and requires none of them to be stored as a draw. A draw
-//! then has a drawn child and no lost one, exactly as the full check requires,
-//! and the work is the children of the decided positions plus the parents of
-//! the lost ones, what the solver itself touches.
+//! then has a drawn child and no lost one, exactly as the full check requires;
+//! a position the first pass does not settle that way (a finished game's win in
+//! 0 has no child at all) is decided by the full rule. The work is the children
+//! of the decided positions plus the parents of the lost ones, what the solver
+//! itself touches.
 //!
 //! **Tables without remoteness** (`--no-remoteness`) are checked for their values
 //! alone. That is weaker: the induction above rests on remoteness, and a cycle of
