@@ -9,7 +9,7 @@
 //! of centres: `M_a_b_s` an arrow from centre `a` to centre `b`, `A_t_n_s` a token
 //! (the image of key `t`) at centre `n`; any other string is a button beside the
 //! board whose text is the move's name. Images are not served by us: GamesmanUni
-//! bundles them, so only the Chopsticks images it ships can be named.
+//! bundles them and fetches none, so only images it ships can be named.
 //!
 //! Two layouts:
 //!
@@ -24,12 +24,18 @@
 //!   divisions, suicides) digit tokens on the mover's side: the amount moved, with a
 //!   downward arrow (`1`–`4`, from the upper hand to the lower) or an upward one
 //!   (`6`–`9`, showing 10 − the digit). A pass is a button named `pass`.
-//! - [`Layout::General`], for every other count of players, hands and fingers: each
-//!   seat on a circle, in turn order clockwise from the left, its hands as text
-//!   entities (their values) on a line across the radius, its name above them
-//!   (`P1`, with `-to-move` for the seat to move and `-out` for a seat with no
-//!   hand left); attacks and self-attacks are arrows between the hands' inner arrow
-//!   ends; splits and passes are buttons named by the move (`split 13→22`).
+//! - [`Layout::General`], for every other count of players, hands and fingers:
+//!   the seats round the board, Player 1 at the bottom and the others clockwise
+//!   in turn order (four or eight seats half a step round, so that none sits on
+//!   the middle line); each seat's hands side by side, each hand a palm in the
+//!   seat's colour (GamesmanUni's `general/` discs; with teams, the team's) and
+//!   its raised fingers (GamesCrafters' finger image, up to ten) stacked away
+//!   from the middle, its value as a text entity; the seat's name beyond (`P1`,
+//!   with `-to-move` for the seat to move, beside a yellow disc, and `-out` for a
+//!   seat with no hand left). Attacks and self-attacks are arrows between the
+//!   hands' arrow ends, which lie on one convex curve between the rows of palms,
+//!   each straight above or below its palm, so that no arrow runs over another
+//!   end; splits and passes are buttons named by the move (`split 13→22`).
 //!
 //! **Sides.** GamesmanUni knows two players, and reads whose turn it is from the
 //! first character of every position string. Two players: the seat to move. Team
