@@ -279,6 +279,7 @@ fn gamesmanuni_draws_and_plays_every_kind_of_board() {
                 .click()
                 .await
                 .unwrap();
+            moved_from(&client, after["position"].as_str().unwrap()).await;
             let custom = shows_the_api(&client, &server, variant).await;
             assert_eq!(custom["position"], with_split, "{variant}");
             let start_box = client
