@@ -1,14 +1,12 @@
 //! `chopsticks moves POSITION`: the legal moves and the positions they lead to.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use chopsticks_rules::SeatedPosition;
 use clap::Args;
-use serde_json::json;
 
 use crate::rules_args::{NotationArgs, RulesArgs};
 
-/// The most moves `moves` lists (checked against a bound before listing them).
-pub const MAX_LISTED_MOVES: u64 = 100_000;
+pub use chopsticks_report::MAX_LISTED_MOVES;
 
 #[derive(Args, Debug)]
 pub struct MovesArgs {
@@ -29,39 +27,20 @@ pub fn run(args: &MovesArgs) -> Result<()> {
     let rules = args.rules.ruleset()?;
     let printed = args.notation.printed(&rules)?;
     let seated = SeatedPosition::parse(&args.position, &rules)?;
+    if args.json {
+        super::print_json(&chopsticks_report::moves(&rules, &seated, printed)?);
+        return Ok(());
+    }
     let position = seated.position();
     let bound = position.move_count_bound(&rules);
     if bound > MAX_LISTED_MOVES {
-        bail!(
-            "this position may have up to {bound} moves (F = {} allows that many transfers); \
-             `moves` lists at most {MAX_LISTED_MOVES}",
-            rules.fingers
-        );
+        return Err(chopsticks_report::ReportError::TooManyMoves {
+            bound,
+            fingers: rules.fingers,
+        }
+        .into());
     }
     let moves = position.moves_with_steps(&rules);
-    if args.json {
-        let list = moves
-            .iter()
-            .map(|(m, q, step)| {
-                Ok(json!({
-                    "move": seated.move_name(&rules, m),
-                    "kind": m.kind(),
-                    "to": super::child_text(&rules, printed, &seated, q, *step)?,
-                }))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        super::print_json(&super::with_variant(
-            &rules,
-            json!({
-                "position": seated.write(&rules, printed)?,
-                "player": seated.mover().number(),
-                "hands": seated.hands_by_seat(),
-                "terminal": position.is_terminal(&rules),
-                "moves": list,
-            }),
-        ));
-        return Ok(());
-    }
     println!(
         "{}  {} ({})",
         seated.write(&rules, printed)?,

@@ -16,7 +16,6 @@ use chopsticks_rules::{
     Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE, MOVE_TARGET_TABLE,
 };
 use clap::{Args, ValueEnum};
-use serde_json::json;
 
 use super::solved::{solved, DbArgs, Solved, SolvedChecks};
 use crate::progress;
@@ -98,27 +97,6 @@ fn board(rules: &Ruleset, position: &str) -> String {
     }
 }
 
-/// A puzzle as JSON; `--hide-answers` leaves the answers out, as in the text.
-fn view_json(v: &PuzzleView, hide_answers: bool) -> Result<serde_json::Value> {
-    let mut value = serde_json::to_value(v)?;
-    if hide_answers {
-        if let Some(map) = value.as_object_mut() {
-            map.remove("answer");
-        }
-        // The moves without what they give, in the order of their names (best
-        // first would give the answer away).
-        if let Some(moves) = value["moves"].as_array_mut() {
-            for m in moves.iter_mut() {
-                if let Some(map) = m.as_object_mut() {
-                    map.retain(|k, _| k == "move" || k == "to");
-                }
-            }
-            moves.sort_by(|a, b| a["move"].as_str().cmp(&b["move"].as_str()));
-        }
-    }
-    Ok(value)
-}
-
 pub fn run(args: &PuzzlesArgs) -> Result<()> {
     let filter = Filter {
         kind: match args.kind {
@@ -143,6 +121,16 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
     let bar = progress::counter("finding puzzles: exploring", args.output.quiet);
     let set = PuzzleSet::find(graph, &s.solution, start, &|n| bar.set_position(n))?;
     bar.finish_and_clear();
+    if args.output.json {
+        let choice = chopsticks_report::PuzzleChoice {
+            filter,
+            count: args.count,
+            seed: args.seed,
+            hide_answers: args.hide_answers,
+        };
+        super::print_json(&chopsticks_report::puzzle_set(&s, &set, &choice)?);
+        return Ok(());
+    }
     let chosen = set.choose(&filter, args.count, args.seed);
     let mut checker = s.checker()?;
     let views = chosen
@@ -150,24 +138,6 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
         .collect::<Result<Vec<_>, _>>()?;
     let counts = set.counts();
-    if args.output.json {
-        let puzzles = views
-            .iter()
-            .map(|v| view_json(v, args.hide_answers))
-            .collect::<Result<Vec<_>>>()?;
-        super::print_json(&super::with_variant(
-            &s.rules,
-            json!({
-                "reachable": set.reachable,
-                "total": set.puzzles.len(),
-                "win_by_grade": counts[0],
-                "hold_by_grade": counts[1],
-                "seed": args.seed,
-                "puzzles": puzzles,
-            }),
-        ));
-        return Ok(());
-    }
     let sum = |k: usize| counts[k].iter().sum::<u64>();
     println!(
         "{} ({}): {} among the {} positions reachable from the start: {} to win (by grade 1–5: {}), {} to hold a draw (by grade: {}).",
@@ -246,18 +216,19 @@ fn print_answer(number: usize, v: &PuzzleView) {
 
 fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let seated = SeatedPosition::parse(text, &s.rules).context("--position")?;
+    if args.output.json {
+        super::print_json(&chopsticks_report::puzzle_at(
+            &s,
+            &seated,
+            args.hide_answers,
+        )?);
+        return Ok(());
+    }
     let position = seated.position();
     let mut checker = s.checker()?;
     checker.around(&s.solution, position)?;
     let puzzle = puzzle_at_seated(&s.solution, &seated)?;
     let v = view_seated(&s.solution, &puzzle, &seated, &mut checker)?;
-    if args.output.json {
-        super::print_json(&super::with_variant(
-            &s.rules,
-            view_json(&v, args.hide_answers)?,
-        ));
-        return Ok(());
-    }
     if args.play {
         return play(&s.rules, std::slice::from_ref(&v));
     }

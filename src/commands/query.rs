@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 use chopsticks_learn::{optimal_line, Line};
+use chopsticks_report::by_player;
 use chopsticks_rules::{team_seats, team_text, Player, SeatedPosition};
-use chopsticks_solve::{Concept, Outcome};
+use chopsticks_solve::Concept;
 use clap::Args;
-use serde_json::json;
 
-use super::solved::{outcome_json, outcome_text, solved, verdict, DbArgs, SolvedChecks};
+use super::solved::{outcome_text, solved, verdict, DbArgs, SolvedChecks};
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
@@ -36,6 +36,10 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let printed = args.notation.printed(&s.rules)?;
     let seated = SeatedPosition::parse(&args.position, &s.rules)?;
+    if args.output.json {
+        super::print_json(&chopsticks_report::query(&s, &seated, printed, args.line)?);
+        return Ok(());
+    }
     let position = seated.position().clone();
     s.check_around(&position)?;
     let moves = s.solution.evaluate_moves(&position)?;
@@ -61,39 +65,6 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         (None, Vec::new())
     };
     let written = seated.write(&s.rules, printed)?;
-    if args.output.json {
-        let list = moves
-            .iter()
-            .enumerate()
-            .map(|(k, m)| {
-                let mut entry = json!({
-                    "move": seated.move_name(&s.rules, &m.mv),
-                    "kind": m.mv.kind(),
-                    "to": super::child_text(&s.rules, printed, &seated, &m.to, m.step)?,
-                    "value": m.outcome.value.name(),
-                    "remoteness": m.outcome.remoteness,
-                    "players": players_json(&seated, &m.seats),
-                });
-                if let Some(l) = move_lines.get(k) {
-                    entry["line"] = serde_json::to_value(l)?;
-                }
-                Ok(entry)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let mut value = outcome_json(&seats[0]);
-        value["position"] = json!(written);
-        value["player"] = json!(mover.number());
-        value["hands"] = json!(seated.hands_by_seat());
-        value["terminal"] = json!(position.is_terminal(&s.rules));
-        value["concept"] = json!(s.solution.concept());
-        value["players"] = players_json(&seated, &seats);
-        value["moves"] = json!(list);
-        if let Some(l) = &line {
-            value["line"] = serde_json::to_value(l)?;
-        }
-        super::print_json(&super::with_variant(&s.rules, value));
-        return Ok(());
-    }
     let head = format!("{written}  {}", seated.hands_line());
     match concept {
         Concept::Coalition => {
@@ -159,28 +130,4 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The outcomes of `seats` (counted from the mover of `seated`) by player,
-/// Player 1 first.
-fn by_player<'a>(seated: &SeatedPosition, seats: &'a [Outcome]) -> Vec<(Player, &'a Outcome)> {
-    let mut list: Vec<(Player, &Outcome)> = seats
-        .iter()
-        .enumerate()
-        .map(|(k, o)| (Player::from_seat(seated.seat_of(k)), o))
-        .collect();
-    list.sort_by_key(|(p, _)| *p);
-    list
-}
-
-/// `[{"player": 1, "value": "win", "remoteness": 5}, …]`, Player 1 first.
-fn players_json(seated: &SeatedPosition, seats: &[Outcome]) -> serde_json::Value {
-    by_player(seated, seats)
-        .into_iter()
-        .map(|(p, o)| {
-            let mut entry = outcome_json(o);
-            entry["player"] = json!(p.number());
-            entry
-        })
-        .collect()
 }

@@ -102,26 +102,16 @@ pub fn run(args: &ReviewArgs) -> Result<()> {
     let (s, replay) = solved_ruleset(rules, &args.db, args.output.quiet, |rules| {
         record.replay(rules).with_context(|| name.clone())
     })?;
-    let mut checker = s.checker()?;
-    let r = review(&s.solution, &replay, &mut checker)?;
     if args.output.json {
-        let mut value = serde_json::to_value(&r)?;
-        // `--no-lines` and `--mistakes` shape the JSON as they shape the text.
-        if let Some(moves) = value["moves"].as_array_mut() {
-            if args.mistakes {
-                moves.retain(|m| m["verdict"]["kind"] != "best");
-            }
-            if args.no_lines {
-                for m in moves.iter_mut() {
-                    // The keys stay, as every key of the reference does.
-                    m["best_line"] = serde_json::Value::Null;
-                    m["refutation"] = serde_json::Value::Null;
-                }
-            }
-        }
-        super::print_json(&super::with_variant(&s.rules, value));
+        let shape = chopsticks_report::ReviewShape {
+            mistakes_only: args.mistakes,
+            no_lines: args.no_lines,
+        };
+        super::print_json(&chopsticks_report::review(&s, &replay, shape)?);
         return Ok(());
     }
+    let mut checker = s.checker()?;
+    let r = review(&s.solution, &replay, &mut checker)?;
     print_review(&r, &s.rules, args)?;
     Ok(())
 }

@@ -46,12 +46,7 @@ impl SolvedChecks for Solved {
     }
 
     fn checker(&self) -> Result<chopsticks_learn::Checker<'_>> {
-        if !self.needs_line_checks() {
-            return Ok(chopsticks_learn::Checker::trusted());
-        }
-        Ok(chopsticks_learn::Checker::against_rules(
-            self.graph_for_checks()?,
-        ))
+        Ok(chopsticks_report::checker(self)?)
     }
 
     fn check_all(&self, quiet: bool) -> Result<()> {
@@ -129,10 +124,7 @@ pub fn outcome_text(o: &Outcome) -> String {
     o.to_string()
 }
 
-/// The outcome as JSON: `{"value": "win", "remoteness": 5}`.
-pub fn outcome_json(o: &Outcome) -> serde_json::Value {
-    serde_json::json!({"value": o.value.name(), "remoteness": o.remoteness})
-}
+pub use chopsticks_report::outcome_json;
 
 /// Who wins from a position whose mover, `mover`, has this outcome, in words.
 pub fn verdict(o: &Outcome, mover: chopsticks_rules::Player) -> String {

@@ -1,0 +1,338 @@
+//! The JSON documents of the analyses, built once.
+//!
+//! `chopsticks query --json`, `moves --json`, `review --json` and `puzzles
+//! --json` print what this crate builds, and the Python package
+//! (`crates/python`) returns the same documents as dictionaries, so that a
+//! field has one name and one meaning for scripts in every language. The
+//! documents are described, key by key, in `docs/JSON.md` (checked by
+//! `tests/json_reference.rs`).
+//!
+//! The model: every function takes what the caller already has (a ruleset, a
+//! [`SeatedPosition`] read by the one reader of positions, a [`Solved`]
+//! table) and returns a [`serde_json::Value`] object; nothing here prints,
+//! reads files or solves. A document about one variant carries `variant`,
+//! `description` and `ruleset` ([`with_variant`]). Positions are written as
+//! seated ids unless a mover-first notation is asked for (`printed`), and
+//! players are numbered from 1.
+//!
+//! A table read from a file is not believed blindly: [`query`] checks the
+//! optimal lines around the position first, and the lines that reviews and
+//! puzzles show are checked against the rules ([`checker`]), as the command
+//! line always did.
+
+use chopsticks_learn::{
+    optimal_line, puzzles, review as review_game, Checker, LearnError, Line, PuzzleSet, Replay,
+};
+use chopsticks_rules::{Notation, Player, Position, RulesError, Ruleset, SeatedPosition};
+use chopsticks_solve::{Outcome, SolveError, Solved};
+use serde_json::{json, Value};
+use thiserror::Error;
+
+/// The most moves [`moves`] lists (checked against a bound before listing them).
+pub const MAX_LISTED_MOVES: u64 = 100_000;
+
+/// Why a document cannot be built.
+#[derive(Debug, Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error(transparent)]
+    Learn(#[from] LearnError),
+    /// A position with more moves than a list holds.
+    #[error(
+        "this position may have up to {bound} moves (F = {fingers} allows that many transfers); \
+         `moves` lists at most {MAX_LISTED_MOVES}"
+    )]
+    TooManyMoves { bound: u64, fingers: u32 },
+}
+
+/// Adds the keys every document about one variant carries to `value` (an
+/// object): `variant` (its id, as `--variant` reads it), `description` (the
+/// ruleset in words) and `ruleset` (every rule as a field).
+pub fn with_variant(rules: &Ruleset, mut value: Value) -> Value {
+    if let Some(map) = value.as_object_mut() {
+        map.insert("variant".into(), rules.variant_id().into());
+        map.insert("description".into(), rules.describe().into());
+        map.insert(
+            "ruleset".into(),
+            serde_json::to_value(rules).expect("rulesets serialise"),
+        );
+    }
+    value
+}
+
+/// An outcome: `{"value": "win", "remoteness": 5}`.
+pub fn outcome_json(o: &Outcome) -> Value {
+    json!({"value": o.value.name(), "remoteness": o.remoteness})
+}
+
+/// Writes a position reached by one move from `parent`, a `step` of seats on: as
+/// its seated id by default (`printed` is `None`), else in the mover-first
+/// notation asked for, the child's mover first as in every notation (in the
+/// paper's, its mover is Left), so that the text reads back as the child.
+pub fn child_text(
+    rules: &Ruleset,
+    printed: Option<Notation>,
+    parent: &SeatedPosition,
+    child: &Position,
+    step: usize,
+) -> Result<String, RulesError> {
+    let Some(notation) = printed else {
+        return parent.after(child.clone(), step).to_text(rules);
+    };
+    child.to_notation(rules, notation)
+}
+
+/// The outcomes of `seats` (counted from the mover of `seated`) by player,
+/// Player 1 first.
+pub fn by_player<'a>(seated: &SeatedPosition, seats: &'a [Outcome]) -> Vec<(Player, &'a Outcome)> {
+    let mut list: Vec<(Player, &Outcome)> = seats
+        .iter()
+        .enumerate()
+        .map(|(k, o)| (Player::from_seat(seated.seat_of(k)), o))
+        .collect();
+    list.sort_by_key(|(p, _)| *p);
+    list
+}
+
+/// `[{"player": 1, "value": "win", "remoteness": 5}, …]`, Player 1 first.
+pub fn players_json(seated: &SeatedPosition, seats: &[Outcome]) -> Value {
+    by_player(seated, seats)
+        .into_iter()
+        .map(|(p, o)| {
+            let mut entry = outcome_json(o);
+            entry["player"] = json!(p.number());
+            entry
+        })
+        .collect()
+}
+
+/// What checks the lines a review, a puzzle or a query shows: for a table read
+/// from a file, against the rules; for one solved here (or checked whole),
+/// nothing.
+pub fn checker(solved: &Solved) -> Result<Checker<'_>, SolveError> {
+    if !solved.needs_line_checks() {
+        return Ok(Checker::trusted());
+    }
+    Ok(Checker::against_rules(solved.graph_for_checks()?))
+}
+
+/// `moves --json`: the legal moves of a position and the positions they lead
+/// to, without a solution.
+pub fn moves(
+    rules: &Ruleset,
+    seated: &SeatedPosition,
+    printed: Option<Notation>,
+) -> Result<Value, ReportError> {
+    let position = seated.position();
+    let bound = position.move_count_bound(rules);
+    if bound > MAX_LISTED_MOVES {
+        return Err(ReportError::TooManyMoves {
+            bound,
+            fingers: rules.fingers,
+        });
+    }
+    let list = position
+        .moves_with_steps(rules)
+        .iter()
+        .map(|(m, q, step)| {
+            Ok(json!({
+                "move": seated.move_name(rules, m),
+                "kind": m.kind(),
+                "to": child_text(rules, printed, seated, q, *step)?,
+            }))
+        })
+        .collect::<Result<Vec<_>, RulesError>>()?;
+    Ok(with_variant(
+        rules,
+        json!({
+            "position": seated.write(rules, printed)?,
+            "player": seated.mover().number(),
+            "hands": seated.hands_by_seat(),
+            "terminal": position.is_terminal(rules),
+            "moves": list,
+        }),
+    ))
+}
+
+/// `query --json`: a position's value for every player and every move's value,
+/// best first; with `lines`, the optimal line from the position and after each
+/// move. A table read from a file has the lines around the position checked
+/// first.
+pub fn query(
+    solved: &Solved,
+    seated: &SeatedPosition,
+    printed: Option<Notation>,
+    lines: bool,
+) -> Result<Value, ReportError> {
+    let rules = &solved.rules;
+    let position = seated.position();
+    solved.check_lines(position)?;
+    let moves = solved.solution.evaluate_moves(position)?;
+    let seats = solved.solution.seat_outcomes(position)?;
+    let (line, move_lines) = if lines {
+        let mut checker = checker(solved)?;
+        let here = optimal_line(&solved.solution, seated, &mut checker)?;
+        let after = moves
+            .iter()
+            .map(|m| {
+                optimal_line(
+                    &solved.solution,
+                    &seated.after(m.to.clone(), m.step),
+                    &mut checker,
+                )
+            })
+            .collect::<Result<Vec<Line>, _>>()?;
+        (Some(here), after)
+    } else {
+        (None, Vec::new())
+    };
+    let list = moves
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let mut entry = json!({
+                "move": seated.move_name(rules, &m.mv),
+                "kind": m.mv.kind(),
+                "to": child_text(rules, printed, seated, &m.to, m.step)?,
+                "value": m.outcome.value.name(),
+                "remoteness": m.outcome.remoteness,
+                "players": players_json(seated, &m.seats),
+            });
+            if let Some(l) = move_lines.get(k) {
+                entry["line"] = serde_json::to_value(l).expect("lines serialise");
+            }
+            Ok(entry)
+        })
+        .collect::<Result<Vec<_>, RulesError>>()?;
+    let mut value = outcome_json(&seats[0]);
+    value["position"] = json!(seated.write(rules, printed)?);
+    value["player"] = json!(seated.mover().number());
+    value["hands"] = json!(seated.hands_by_seat());
+    value["terminal"] = json!(position.is_terminal(rules));
+    value["concept"] = json!(solved.solution.concept());
+    value["players"] = players_json(seated, &seats);
+    value["moves"] = json!(list);
+    if let Some(l) = &line {
+        value["line"] = serde_json::to_value(l).expect("lines serialise");
+    }
+    Ok(with_variant(rules, value))
+}
+
+/// The optimal line from a position, both sides playing their best (`query
+/// --line`'s `line`, on its own), with the variant's keys.
+pub fn line(solved: &Solved, seated: &SeatedPosition) -> Result<Value, ReportError> {
+    solved.check_lines(seated.position())?;
+    let mut checker = checker(solved)?;
+    let line = optimal_line(&solved.solution, seated, &mut checker)?;
+    Ok(with_variant(
+        &solved.rules,
+        serde_json::to_value(&line).expect("lines serialise"),
+    ))
+}
+
+/// How `review --json` is shaped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReviewShape {
+    /// Only the moves that were not best (`--mistakes`).
+    pub mistakes_only: bool,
+    /// Without the best lines and refutations (`--no-lines`: their keys stay,
+    /// `null`).
+    pub no_lines: bool,
+}
+
+/// `review --json`: every move of a replayed game with its value before and
+/// after, classified, with the best moves instead and the refutation lines.
+pub fn review(solved: &Solved, replay: &Replay, shape: ReviewShape) -> Result<Value, ReportError> {
+    let mut checker = checker(solved)?;
+    let r = review_game(&solved.solution, replay, &mut checker)?;
+    let mut value = serde_json::to_value(&r).expect("reviews serialise");
+    if let Some(moves) = value["moves"].as_array_mut() {
+        if shape.mistakes_only {
+            moves.retain(|m| m["verdict"]["kind"] != "best");
+        }
+        if shape.no_lines {
+            for m in moves.iter_mut() {
+                m["best_line"] = Value::Null;
+                m["refutation"] = Value::Null;
+            }
+        }
+    }
+    Ok(with_variant(&solved.rules, value))
+}
+
+/// A puzzle as JSON; `hide_answers` leaves the answers out (and lists the moves
+/// without what they give, in the order of their names).
+pub fn puzzle_json(v: &puzzles::PuzzleView, hide_answers: bool) -> Value {
+    let mut value = serde_json::to_value(v).expect("puzzles serialise");
+    if hide_answers {
+        if let Some(map) = value.as_object_mut() {
+            map.remove("answer");
+        }
+        if let Some(moves) = value["moves"].as_array_mut() {
+            for m in moves.iter_mut() {
+                if let Some(map) = m.as_object_mut() {
+                    map.retain(|k, _| k == "move" || k == "to");
+                }
+            }
+            moves.sort_by(|a, b| a["move"].as_str().cmp(&b["move"].as_str()));
+        }
+    }
+    value
+}
+
+/// `puzzles --position --json`: the puzzle at one position (an error if it is
+/// not one).
+pub fn puzzle_at(
+    solved: &Solved,
+    seated: &SeatedPosition,
+    hide_answers: bool,
+) -> Result<Value, ReportError> {
+    if !solved.solution.has_remoteness() {
+        return Err(SolveError::NoRemoteness.into());
+    }
+    let mut checker = checker(solved)?;
+    checker.around(&solved.solution, seated.position())?;
+    let puzzle = puzzles::puzzle_at_seated(&solved.solution, seated)?;
+    let v = puzzles::view_seated(&solved.solution, &puzzle, seated, &mut checker)?;
+    Ok(with_variant(&solved.rules, puzzle_json(&v, hide_answers)))
+}
+
+/// What [`puzzle_set`] chooses.
+#[derive(Clone, Debug)]
+pub struct PuzzleChoice {
+    pub filter: puzzles::Filter,
+    pub count: usize,
+    pub seed: u64,
+    pub hide_answers: bool,
+}
+
+/// `puzzles --json`: `count` puzzles chosen by `seed` among every puzzle
+/// reachable from the start (found in `set`), with the counts by grade.
+pub fn puzzle_set(
+    solved: &Solved,
+    set: &PuzzleSet,
+    choice: &PuzzleChoice,
+) -> Result<Value, ReportError> {
+    let graph = solved.graph()?;
+    let chosen = set.choose(&choice.filter, choice.count, choice.seed);
+    let mut checker = checker(solved)?;
+    let views = chosen
+        .iter()
+        .map(|p| puzzles::view(&solved.solution, p, &graph.position(p.index), &mut checker))
+        .collect::<Result<Vec<_>, _>>()?;
+    let counts = set.counts();
+    Ok(with_variant(
+        &solved.rules,
+        json!({
+            "reachable": set.reachable,
+            "total": set.puzzles.len(),
+            "win_by_grade": counts[0],
+            "hold_by_grade": counts[1],
+            "seed": choice.seed,
+            "puzzles": views.iter().map(|v| puzzle_json(v, choice.hide_answers)).collect::<Vec<_>>(),
+        }),
+    ))
+}
