@@ -227,22 +227,10 @@ impl NotationArgs {
     /// The printing of commands that know whose turn it is: `None` for the seated
     /// id (the default), `Some(notation)` for a mover-first notation.
     pub fn printed(&self, rules: &Ruleset) -> Result<Option<Notation>> {
-        let Some(name) = &self.notation else {
-            return Ok(None);
-        };
-        if name.eq_ignore_ascii_case("seated") {
-            return Ok(None);
-        }
-        let Some(notation) = Notation::from_name(name) else {
-            bail!(
-                "unknown notation `{}`; use seated, compact, dashed or paper",
-                quoted(name)
-            );
-        };
-        // Whether a notation can write a ruleset's positions depends on the rules
-        // only, so the start tells.
-        chopsticks_rules::Position::start(rules).to_notation(rules, notation)?;
-        Ok(Some(notation))
+        Ok(chopsticks_report::printed_notation(
+            self.notation.as_deref(),
+            rules,
+        )?)
     }
 }
 

@@ -12,7 +12,7 @@ use chopsticks_solve::{Concept, Value};
 use clap::Args;
 use serde_json::json;
 
-use super::solved::{concept_text, outcome_json, outcome_text, turn_label};
+use super::solved::{concept_text, outcome_text, turn_label};
 use crate::memory::human_bytes;
 use crate::progress;
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
@@ -81,11 +81,8 @@ pub struct SolveArgs {
     output: OutputArgs,
 }
 
-/// The largest index `solve` explores from the start without `--reachable`: the
-/// exploration (6–12 million positions a second) would otherwise take longer than
-/// the solve itself, which on the largest variants touches only the decided
-/// positions.
-pub const EXPLORE_BY_DEFAULT: u64 = 100_000_000;
+/// The largest index `solve` explores from the start without `--reachable`.
+pub use chopsticks_report::EXPLORE_BY_DEFAULT;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let clock = Instant::now();
@@ -176,39 +173,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     if args.output.json {
-        // Player 1 first, as every list of players.
-        let mut by_player = start_players.clone();
-        by_player.sort_by_key(|(p, _)| *p);
-        let start_by_player: Vec<serde_json::Value> = by_player
-            .iter()
-            .map(|(p, o)| {
-                let mut entry = outcome_json(o);
-                entry["player"] = json!(p.number());
-                entry
-            })
-            .collect();
-        super::print_json(&super::with_variant(
-            &s.rules,
-            json!({
-                "positions": s.solution.count(),
-                "reachable": explored.then_some(summary.reachable),
-                "counted": if explored { "reachable" } else { "index" },
+        let mut value = chopsticks_report::solve_summary(
+            &s,
+            &summary,
+            explored,
+            &start_seated,
+            &start_text,
+            longest.clone(),
+        );
+        let more = json!({
                 "explored_on_disk": explored_on_disk,
                 "explored_on_workers": on_workers.is_some(),
                 "explore_messages": on_workers.as_ref().map(|c| c.messages),
-                "win": summary.win,
-                "lose": summary.lose,
-                "draw": summary.draw,
-                "terminal": summary.terminal,
-                "start_position": start_text,
-                "start": outcome_json(&summary.start),
-                "concept": s.solution.concept(),
-                "start_player": start_seated.mover().number(),
-                "start_players": start_by_player,
-                "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
-                    "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
-                })).collect::<Vec<_>>(),
-                "longest_win": longest.as_ref().map(|(p, r)| json!({"position": p, "remoteness": r})),
                 "seconds": seconds,
                 "solve_seconds": solve_seconds,
                 "positions_per_second": rate,
@@ -242,8 +218,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "bits_per_position": s.solution.table().bits_per_entry()
                     * s.solution.concept().width(s.rules.players()) as u64,
                 "saved": args.save.as_ref().map(|p| p.display().to_string()),
-            }),
-        ));
+        });
+        if let (Some(all), Some(more)) = (value.as_object_mut(), more.as_object()) {
+            all.extend(more.clone());
+        }
+        super::print_json(&super::with_variant(&s.rules, value));
         return Ok(());
     }
     let concept = s.solution.concept();

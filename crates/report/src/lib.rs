@@ -46,6 +46,40 @@ pub enum ReportError {
          `moves` lists at most {MAX_LISTED_MOVES}"
     )]
     TooManyMoves { bound: u64, fingers: u32 },
+    /// A notation that cannot be read or cannot write the ruleset.
+    #[error("{0}")]
+    Notation(String),
+}
+
+/// The largest index a summary explores from the start unless asked: the
+/// exploration (6–12 million positions a second) would otherwise take longer
+/// than the solve itself, which on the largest variants touches only the
+/// decided positions.
+pub const EXPLORE_BY_DEFAULT: u64 = 100_000_000;
+
+/// How positions are printed, from a notation's name: `None` (or `seated`)
+/// for the seated id, else `compact`, `dashed` or `paper`, refused when it
+/// cannot write the positions of `rules`.
+pub fn printed_notation(
+    name: Option<&str>,
+    rules: &Ruleset,
+) -> Result<Option<Notation>, ReportError> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    if name.eq_ignore_ascii_case("seated") {
+        return Ok(None);
+    }
+    let Some(notation) = Notation::from_name(name) else {
+        return Err(ReportError::Notation(format!(
+            "unknown notation `{}`; use seated, compact, dashed or paper",
+            chopsticks_rules::quoted(name)
+        )));
+    };
+    // Whether a notation can write a ruleset's positions depends on the rules
+    // only, so the start tells.
+    Position::start(rules).to_notation(rules, notation)?;
+    Ok(Some(notation))
 }
 
 /// Adds the keys every document about one variant carries to `value` (an
@@ -335,4 +369,60 @@ pub fn puzzle_set(
             "puzzles": views.iter().map(|v| puzzle_json(v, choice.hide_answers)).collect::<Vec<_>>(),
         }),
     ))
+}
+
+/// `table outcomes --json`: the outcome counts of an atlas of Simple
+/// Chopsticks, in all and by the hand counts of the two sides.
+pub fn atlas_summary(s: &chopsticks_atlas::Summary) -> Value {
+    let counts = |c: &chopsticks_atlas::Counts| json!({"L": c[0], "R": c[1], "N": c[2], "P": c[3]});
+    let mut by_hands = Vec::new();
+    for (l, row) in s.by_hands.iter().enumerate() {
+        for (r, c) in row.iter().enumerate() {
+            let mut v = counts(c);
+            v["left"] = json!(l);
+            v["right"] = json!(r);
+            by_hands.push(v);
+        }
+    }
+    json!({
+        "n": s.n,
+        "max_hands": s.max_hands,
+        "positions": s.total.iter().sum::<u64>(),
+        "counts": counts(&s.total),
+        "by_hands": by_hands,
+    })
+}
+
+/// The summary of a solve (`solve --json`'s counts and start, without how the
+/// solve ran): the outcomes of the positions counted (those reachable from the
+/// start when `explored`, else every position of the index), the start's
+/// outcome for every player, and the longest win (written by the caller, in
+/// the notation asked for).
+pub fn solve_summary(
+    solved: &Solved,
+    summary: &chopsticks_solve::Summary,
+    explored: bool,
+    start: &SeatedPosition,
+    start_text: &str,
+    longest_win: Option<(String, u32)>,
+) -> Value {
+    json!({
+        "positions": solved.solution.count(),
+        "reachable": explored.then_some(summary.reachable),
+        "counted": if explored { "reachable" } else { "index" },
+        "win": summary.win,
+        "lose": summary.lose,
+        "draw": summary.draw,
+        "terminal": summary.terminal,
+        "start_position": start_text,
+        "start": outcome_json(&summary.start),
+        "concept": solved.solution.concept(),
+        "start_player": start.mover().number(),
+        "start_players": players_json(start, &summary.start_seats),
+        "by_turn": summary.seats.iter().enumerate().map(|(after, c)| json!({
+            "after_mover": after, "win": c.win, "lose": c.lose, "draw": c.draw,
+        })).collect::<Vec<_>>(),
+        "longest_win": longest_win.map(|(p, r)| json!({"position": p, "remoteness": r})),
+        "encoding": solved.solution.table().encoding(),
+    })
 }

@@ -12,7 +12,6 @@ use chopsticks_cgt::Outcome;
 use chopsticks_values::picture::GridPicture;
 use clap::{Args, ValueEnum};
 use rayon::prelude::*;
-use serde_json::json;
 
 use crate::memory::ensure_fits;
 use crate::progress;
@@ -205,7 +204,7 @@ pub(super) fn run(args: &OutcomesArgs) -> Result<()> {
         OutcomesFormat::Text => {
             let summary = atlas.summary();
             if args.json {
-                super::super::print_json(&summary_json(&summary));
+                super::super::print_json(&chopsticks_report::atlas_summary(&summary));
             } else {
                 print_summary(&summary);
             }
@@ -289,7 +288,7 @@ fn run_levels(
         super::write_pictures(&pic, args.png.as_deref(), args.svg.as_deref(), args.quiet)?;
     }
     if args.json {
-        super::super::print_json(&summary_json(&summary));
+        super::super::print_json(&chopsticks_report::atlas_summary(&summary));
     } else {
         print_summary(&summary);
     }
@@ -362,29 +361,6 @@ fn write_lines(atlas: &Atlas, format: OutcomesFormat, out: &mut impl Write) -> s
         }
     }
     flush(&mut batch)
-}
-
-fn counts_json(c: &Counts) -> serde_json::Value {
-    json!({"L": c[0], "R": c[1], "N": c[2], "P": c[3]})
-}
-
-fn summary_json(s: &Summary) -> serde_json::Value {
-    let mut by_hands = Vec::new();
-    for (l, row) in s.by_hands.iter().enumerate() {
-        for (r, c) in row.iter().enumerate() {
-            let mut v = counts_json(c);
-            v["left"] = json!(l);
-            v["right"] = json!(r);
-            by_hands.push(v);
-        }
-    }
-    json!({
-        "n": s.n,
-        "max_hands": s.max_hands,
-        "positions": s.total.iter().sum::<u64>(),
-        "counts": counts_json(&s.total),
-        "by_hands": by_hands,
-    })
 }
 
 /// Adds `c` into `acc`.

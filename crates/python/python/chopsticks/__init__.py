@@ -1,0 +1,29 @@
+"""Solve and analyse the hand game Chopsticks in all its generalisations.
+
+>>> import chopsticks
+>>> chopsticks.solve("standard").query("1111")["remoteness"]
+23
+
+The same vocabulary as the command line and its ``--json`` (docs/JSON.md):
+positions are read in every notation (seated ids ``2_1312``, ``1213``,
+``12-13``, ``(1,2|1,3)_4``) and written as seated ids; players are numbered
+from 1; every answer is a ``dict`` with the keys ``chopsticks … --json`` prints.
+See docs/PYTHON.md.
+"""
+
+from ._errors import ChopsticksError, RulesError, SolutionFileError, TooLargeError
+from ._native import OUTCOMES, Atlas, Ruleset, Solution, load, moves, solve
+
+__all__ = [
+    "Atlas",
+    "ChopsticksError",
+    "OUTCOMES",
+    "Ruleset",
+    "RulesError",
+    "Solution",
+    "SolutionFileError",
+    "TooLargeError",
+    "load",
+    "moves",
+    "solve",
+]

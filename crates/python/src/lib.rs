@@ -1,0 +1,940 @@
+//! The Python package `chopsticks`: the toolkit's library crates called from
+//! Python through PyO3, with no second implementation.
+//!
+//! The model: Python holds three kinds of objects, each wrapping one value of a
+//! library crate, and every answer is a `dict` (or a list of them) built by
+//! `chopsticks-report`, the crate that builds the command line's `--json`
+//! documents, converted key for key. So a field has the same name and meaning in
+//! `chopsticks query --json`, in the Python package and in `docs/JSON.md`;
+//! positions are read by the one reader of positions
+//! (`SeatedPosition::parse`: seated ids `2_1312` and every mover-first
+//! notation) and written as seated ids unless a notation is asked for; players
+//! are numbered from 1.
+//!
+//! - [`PyRuleset`] (`chopsticks.Ruleset`): a ruleset read from a variant id;
+//!   positions, moves and their notations, without solving.
+//! - [`PySolution`] (`chopsticks.Solution`): a solved table, solved here
+//!   (`chopsticks.solve`) or opened from a saved file (`chopsticks.load`, read
+//!   in place and checked around every position shown, as the command line
+//!   does); queries, lines, reviews, puzzles, the summary.
+//! - [`PyAtlas`] (`chopsticks.Atlas`): the outcome class of every Simple
+//!   Chopsticks position up to a number of hands a side, as records or as a
+//!   flat array of outcome codes.
+//!
+//! Errors are Python exceptions, defined in `chopsticks/_errors.py` so that
+//! they can also be Python's own kinds (`RulesError` is a `ValueError`); each
+//! carries the message the command line prints. Long work (solves, atlases,
+//! puzzle searches) releases the interpreter lock while it runs.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use chopsticks_atlas::{Atlas, AtlasError};
+use chopsticks_driver::{DriverError, Events, SolveRequest};
+use chopsticks_learn::puzzles::{Filter, PuzzleKind};
+use chopsticks_learn::{Difficulty, GameRecord, LearnError, PuzzleSet};
+use chopsticks_report::ReportError;
+use chopsticks_rules::{
+    Notation, Position, PositionIndex, Preset, RulesError, Ruleset, SeatedPosition,
+};
+use chopsticks_solve::{file, SolveError, Solved};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pyo3::IntoPyObjectExt;
+use serde_json::{json, Value};
+
+/// Which Python exception an error becomes (see `chopsticks/_errors.py`).
+#[derive(Clone, Copy)]
+enum Kind {
+    /// An impossible ruleset, variant id, position, move, notation or record.
+    Rules,
+    /// Work refused before it starts, with its estimate.
+    TooLarge,
+    /// A saved solution that cannot be read, is damaged, or contradicts the rules.
+    File,
+    /// Anything else the toolkit refuses.
+    Other,
+}
+
+/// An error of the toolkit as a Python exception of its kind, with its message.
+struct Failure(Kind, String);
+
+impl From<Failure> for PyErr {
+    fn from(Failure(kind, message): Failure) -> PyErr {
+        Python::attach(|py| {
+            let name = match kind {
+                Kind::Rules => "RulesError",
+                Kind::TooLarge => "TooLargeError",
+                Kind::File => "SolutionFileError",
+                Kind::Other => "ChopsticksError",
+            };
+            match py
+                .import("chopsticks._errors")
+                .and_then(|m| m.getattr(name))
+                .and_then(|t| t.cast_into::<PyType>().map_err(PyErr::from))
+            {
+                Ok(ty) => PyErr::from_type(ty, message),
+                Err(e) => e,
+            }
+        })
+    }
+}
+
+fn rules_failure(e: RulesError) -> Failure {
+    Failure(Kind::Rules, e.to_string())
+}
+
+fn solve_failure(e: SolveError) -> Failure {
+    let kind = match &e {
+        SolveError::Rules(_) => Kind::Rules,
+        SolveError::File { .. }
+        | SolveError::Damaged { .. }
+        | SolveError::Inconsistent(_)
+        | SolveError::Io(_)
+        | SolveError::Save(_)
+        | SolveError::Checkpoint(_) => Kind::File,
+        SolveError::Players(_) | SolveError::TooManyMoves(_) | SolveError::Remoteness(_) => {
+            Kind::TooLarge
+        }
+        _ => Kind::Other,
+    };
+    Failure(kind, e.to_string())
+}
+
+fn learn_failure(e: LearnError) -> Failure {
+    match e {
+        LearnError::Solve(e) => solve_failure(e),
+        LearnError::Sheet(m) => Failure(Kind::Other, m),
+        e => Failure(Kind::Rules, e.to_string()),
+    }
+}
+
+fn report_failure(e: ReportError) -> Failure {
+    match e {
+        ReportError::Rules(e) => rules_failure(e),
+        ReportError::Solve(e) => solve_failure(e),
+        ReportError::Learn(e) => learn_failure(e),
+        e @ ReportError::TooManyMoves { .. } => Failure(Kind::TooLarge, e.to_string()),
+        e @ ReportError::Notation(_) => Failure(Kind::Rules, e.to_string()),
+    }
+}
+
+fn driver_failure(e: DriverError) -> Failure {
+    match e {
+        DriverError::Rules(e) => rules_failure(e),
+        DriverError::Solve(e) => solve_failure(e),
+        DriverError::Refused(m) => Failure(Kind::TooLarge, m),
+        e @ DriverError::Io { .. } => Failure(Kind::File, e.to_string()),
+        e => Failure(Kind::Other, e.to_string()),
+    }
+}
+
+fn atlas_failure(e: AtlasError) -> Failure {
+    match e {
+        AtlasError::TooLarge(m) => Failure(Kind::TooLarge, m),
+        e => Failure(Kind::Rules, e.to_string()),
+    }
+}
+
+/// A JSON document as Python objects: objects become `dict`s (keys in the
+/// document's order), arrays `list`s, numbers `int` or `float`.
+fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_bound_py_any(py)?,
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_bound_py_any(py)?
+            } else if let Some(u) = n.as_u64() {
+                u.into_bound_py_any(py)?
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py)?
+            }
+        }
+        Value::String(s) => s.into_bound_py_any(py)?,
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_python(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The ruleset named by a Python argument: a `Ruleset`, or a variant id.
+fn ruleset_of(arg: Option<&Bound<'_, PyAny>>) -> PyResult<Ruleset> {
+    let Some(arg) = arg else {
+        return Ok(Preset::Standard.ruleset());
+    };
+    if let Ok(r) = arg.cast::<PyRuleset>() {
+        return Ok(r.get().rules.clone());
+    }
+    if let Ok(id) = arg.extract::<String>() {
+        return Ok(Ruleset::from_variant_id(&id).map_err(rules_failure)?);
+    }
+    Err(PyTypeError::new_err(format!(
+        "the variant must be a variant id (a str such as \"standard\" or \"rollover.h3.f7\") \
+         or a chopsticks.Ruleset, not {}",
+        arg.get_type().name()?
+    )))
+}
+
+/// The position named by a Python argument (the start when `None`).
+fn seated_of(rules: &Ruleset, text: Option<&str>) -> Result<SeatedPosition, Failure> {
+    match text {
+        None => Ok(SeatedPosition::start(rules)),
+        Some(t) => SeatedPosition::parse(t, rules).map_err(rules_failure),
+    }
+}
+
+fn printed(rules: &Ruleset, notation: Option<&str>) -> Result<Option<Notation>, Failure> {
+    chopsticks_report::printed_notation(notation, rules).map_err(report_failure)
+}
+
+/// A ruleset of Chopsticks: players, hands, fingers, overflow and every switch.
+/// Read from a variant id (`"standard"`, `"rollover.h3.f7"`,
+/// `"standard.p4.teams"`: `chopsticks rules --list` names the presets).
+#[pyclass(name = "Ruleset", module = "chopsticks", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PyRuleset {
+    rules: Ruleset,
+}
+
+#[pymethods]
+impl PyRuleset {
+    #[new]
+    #[pyo3(signature = (variant = "standard"))]
+    fn new(variant: &str) -> PyResult<PyRuleset> {
+        Ok(PyRuleset {
+            rules: Ruleset::from_variant_id(variant).map_err(rules_failure)?,
+        })
+    }
+
+    /// The canonical variant id (`--variant` reads it).
+    #[getter]
+    fn variant(&self) -> String {
+        self.rules.variant_id()
+    }
+
+    /// The ruleset in words.
+    #[getter]
+    fn description(&self) -> String {
+        self.rules.describe()
+    }
+
+    /// The number of players.
+    #[getter]
+    fn players(&self) -> usize {
+        self.rules.players()
+    }
+
+    /// The number of hands of each player, Player 1 first.
+    #[getter]
+    fn hands(&self) -> Vec<usize> {
+        self.rules.hands.clone()
+    }
+
+    /// F: a hand reaching F fingers is out (cutoff) or wraps round (rollover).
+    #[getter]
+    fn fingers(&self) -> u32 {
+        self.rules.fingers
+    }
+
+    /// The number of positions of the dense index (what a solve stores).
+    #[getter]
+    fn positions(&self) -> PyResult<u64> {
+        Ok(PositionIndex::new(&self.rules)
+            .map_err(rules_failure)?
+            .count())
+    }
+
+    /// `{"variant", "description", "ruleset"}`: the keys every JSON document
+    /// about this variant carries (`ruleset`: every rule as a field).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &chopsticks_report::with_variant(&self.rules, json!({})))
+    }
+
+    /// The start position, as a seated id (or in `notation`: "compact",
+    /// "dashed", "paper").
+    #[pyo3(signature = (notation = None))]
+    fn start(&self, notation: Option<&str>) -> PyResult<String> {
+        let printed = printed(&self.rules, notation)?;
+        Ok(SeatedPosition::start(&self.rules)
+            .write(&self.rules, printed)
+            .map_err(rules_failure)?)
+    }
+
+    /// A position read in any notation (the start when `None`): its seated id,
+    /// the player to move, every player's hands, whether the game is over, and
+    /// the position in every notation that can write it (`None` where one
+    /// cannot).
+    #[pyo3(signature = (position = None))]
+    fn position<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seated = seated_of(&self.rules, position)?;
+        let mut notations = serde_json::Map::new();
+        notations.insert(
+            "seated".into(),
+            json!(seated.to_text(&self.rules).map_err(rules_failure)?),
+        );
+        for n in [Notation::Compact, Notation::Dashed, Notation::Paper] {
+            notations.insert(
+                n.name().into(),
+                json!(seated.write(&self.rules, Some(n)).ok()),
+            );
+        }
+        let value = json!({
+            "position": seated.to_text(&self.rules).map_err(rules_failure)?,
+            "player": seated.mover().number(),
+            "hands": seated.hands_by_seat(),
+            "terminal": seated.position().is_terminal(&self.rules),
+            "notations": notations,
+        });
+        to_python(py, &chopsticks_report::with_variant(&self.rules, value))
+    }
+
+    /// The legal moves of a position (the start when `None`) and the positions
+    /// they lead to: `chopsticks moves --json`.
+    #[pyo3(signature = (position = None, *, notation = None))]
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<&str>,
+        notation: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let printed = printed(&self.rules, notation)?;
+        let seated = seated_of(&self.rules, position)?;
+        let value =
+            chopsticks_report::moves(&self.rules, &seated, printed).map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// The position after a move (`"tap 1→2"`, `"t12"`, `"split 13→22"`, …),
+    /// as a seated id (or in `notation`).
+    #[pyo3(signature = (position, move_text, *, notation = None))]
+    fn play(&self, position: &str, move_text: &str, notation: Option<&str>) -> PyResult<String> {
+        let printed = printed(&self.rules, notation)?;
+        let seated = seated_of(&self.rules, Some(position))?;
+        let (_, after) = seated
+            .find_move(&self.rules, move_text)
+            .map_err(rules_failure)?;
+        Ok(after.write(&self.rules, printed).map_err(rules_failure)?)
+    }
+
+    /// Every preset: `[{"variant", "description", "ruleset"}]`.
+    #[staticmethod]
+    fn presets<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list: Vec<Value> = Preset::ALL
+            .iter()
+            .map(|p| {
+                json!({"variant": p.name(), "description": p.description(), "ruleset": p.ruleset()})
+            })
+            .collect();
+        to_python(py, &Value::Array(list))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("chopsticks.Ruleset({:?})", self.rules.variant_id())
+    }
+
+    fn __str__(&self) -> String {
+        self.rules.describe()
+    }
+}
+
+/// Progress of long work on standard error, when asked for.
+struct Progress {
+    shown: bool,
+}
+
+impl Events for Progress {
+    fn announce(&self, text: &str) {
+        if self.shown {
+            eprintln!("{text}");
+        }
+    }
+    fn begin(&self, what: &str, _total: Option<u64>) {
+        if self.shown {
+            eprintln!("{what} …");
+        }
+    }
+    fn warn(&self, line: &str) {
+        // Warnings are shown whatever `progress` says, as on the command line.
+        eprintln!("warning: {line}");
+    }
+}
+
+/// A solved table of one ruleset: every position's value (win, lose or draw
+/// for the player to move) with its remoteness. Made by `chopsticks.solve` or
+/// `chopsticks.load`.
+#[pyclass(name = "Solution", module = "chopsticks", frozen)]
+struct PySolution {
+    solved: Solved,
+    /// Every puzzle reachable from the start, found when first asked for.
+    puzzles: OnceLock<PuzzleSet>,
+}
+
+impl PySolution {
+    fn seated(&self, position: Option<&str>) -> Result<SeatedPosition, Failure> {
+        seated_of(&self.solved.rules, position)
+    }
+}
+
+#[pymethods]
+impl PySolution {
+    /// The ruleset solved.
+    #[getter]
+    fn ruleset(&self) -> PyRuleset {
+        PyRuleset {
+            rules: self.solved.rules.clone(),
+        }
+    }
+
+    /// The variant id of the ruleset solved.
+    #[getter]
+    fn variant(&self) -> String {
+        self.solved.rules.variant_id()
+    }
+
+    /// The number of positions in the table.
+    #[getter]
+    fn positions(&self) -> u64 {
+        self.solved.solution.count()
+    }
+
+    /// What the values mean: "two-player", "coalition" or "teams".
+    #[getter]
+    fn concept(&self) -> PyResult<String> {
+        Ok(serde_json::to_value(self.solved.solution.concept())
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default())
+    }
+
+    /// Whether the table holds remoteness (not solved values-only).
+    #[getter]
+    fn remoteness(&self) -> bool {
+        self.solved.solution.has_remoteness()
+    }
+
+    /// Seconds the solve took (0 for a table read from a file).
+    #[getter]
+    fn solve_seconds(&self) -> f64 {
+        self.solved.solve_time.as_secs_f64()
+    }
+
+    /// The file the table was read from, or `None`.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.solved.path().map(|p| p.display().to_string())
+    }
+
+    /// A position's value for every player and every move's value, best first
+    /// (the start when `position` is `None`): `chopsticks query --json`. With
+    /// `lines`, the optimal line from the position and after each move.
+    #[pyo3(signature = (position = None, *, lines = false, notation = None))]
+    fn query<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<&str>,
+        lines: bool,
+        notation: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let printed = printed(&self.solved.rules, notation)?;
+        let seated = self.seated(position)?;
+        let value = py
+            .detach(|| chopsticks_report::query(&self.solved, &seated, printed, lines))
+            .map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// The value of a position for the player to move, without its moves:
+    /// `{"position", "player", "value", "remoteness"}`.
+    #[pyo3(signature = (position = None))]
+    fn outcome<'py>(&self, py: Python<'py>, position: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let seated = self.seated(position)?;
+        let value = py.detach(|| -> Result<Value, Failure> {
+            self.solved
+                .check_lines(seated.position())
+                .map_err(solve_failure)?;
+            let outcome = self
+                .solved
+                .solution
+                .outcome(seated.position())
+                .map_err(solve_failure)?;
+            let mut v = chopsticks_report::outcome_json(&outcome);
+            v["position"] = json!(seated.to_text(&self.solved.rules).map_err(rules_failure)?);
+            v["player"] = json!(seated.mover().number());
+            Ok(v)
+        })?;
+        to_python(py, &value)
+    }
+
+    /// The optimal line from a position (the start when `None`), both sides
+    /// playing their best: to the end of the game, or for a draw to the first
+    /// position met again.
+    #[pyo3(signature = (position = None))]
+    fn line<'py>(&self, py: Python<'py>, position: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let seated = self.seated(position)?;
+        let value = py
+            .detach(|| chopsticks_report::line(&self.solved, &seated))
+            .map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// A review of a game: every move with its value before and after,
+    /// mistakes marked, the best moves instead and the refutation lines
+    /// (`chopsticks review --json`). `game` is a game record (the text
+    /// `chopsticks play --record` and the page write) or a list of moves from
+    /// the start.
+    #[pyo3(signature = (game, *, mistakes_only = false, lines = true))]
+    fn review<'py>(
+        &self,
+        py: Python<'py>,
+        game: &Bound<'py, PyAny>,
+        mistakes_only: bool,
+        lines: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let text = if let Ok(text) = game.extract::<String>() {
+            text
+        } else if let Ok(moves) = game.extract::<Vec<String>>() {
+            moves.join("\n")
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "the game must be a game record (str) or a list of moves (list[str]), not {}",
+                game.get_type().name()?
+            )));
+        };
+        let rules = &self.solved.rules;
+        let record = GameRecord::parse(&text).map_err(learn_failure)?;
+        let record_rules = record.rules(Some(rules)).map_err(learn_failure)?;
+        let replay = record.replay(&record_rules).map_err(learn_failure)?;
+        let shape = chopsticks_report::ReviewShape {
+            mistakes_only,
+            no_lines: !lines,
+        };
+        let value = py
+            .detach(|| chopsticks_report::review(&self.solved, &replay, shape))
+            .map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// Puzzles: positions reachable from the start where exactly one move wins
+    /// (`kind="win"`) or keeps a draw (`"hold"`), graded 1 (beginner) to 5
+    /// (expert); `count` of them chosen by `seed`, as `chopsticks puzzles
+    /// --json`. `difficulty` is a grade (1–5 or its name) or a pair
+    /// `(lowest, highest)`.
+    #[pyo3(signature = (count = 10, *, seed = 1, kind = "any", difficulty = None, hide_answers = false))]
+    fn puzzles<'py>(
+        &self,
+        py: Python<'py>,
+        count: usize,
+        seed: u64,
+        kind: &str,
+        difficulty: Option<&Bound<'py, PyAny>>,
+        hide_answers: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kind = match kind {
+            "any" => None,
+            "win" => Some(PuzzleKind::Win),
+            "hold" => Some(PuzzleKind::Hold),
+            other => {
+                return Err(Failure(
+                    Kind::Rules,
+                    format!("unknown puzzle kind `{other}`; use win, hold or any"),
+                )
+                .into())
+            }
+        };
+        let difficulty = difficulty.map(grades).transpose()?;
+        if !self.solved.solution.has_remoteness() {
+            return Err(solve_failure(SolveError::NoRemoteness).into());
+        }
+        let choice = chopsticks_report::PuzzleChoice {
+            filter: Filter { kind, difficulty },
+            count,
+            seed,
+            hide_answers,
+        };
+        let value = py.detach(|| -> Result<Value, Failure> {
+            if self.puzzles.get().is_none() {
+                // Finding puzzles reads every reachable position: a table read
+                // from a file is checked whole first.
+                if self.solved.needs_line_checks() {
+                    self.solved.check_whole(&|_| {}).map_err(solve_failure)?;
+                }
+                let graph = self.solved.graph().map_err(solve_failure)?;
+                let start = graph.index_of(&Position::start(&self.solved.rules));
+                let set = PuzzleSet::find(graph, &self.solved.solution, start, &|_| {})
+                    .map_err(learn_failure)?;
+                let _ = self.puzzles.set(set);
+            }
+            let set = self.puzzles.get().expect("found above");
+            chopsticks_report::puzzle_set(&self.solved, set, &choice).map_err(report_failure)
+        })?;
+        to_python(py, &value)
+    }
+
+    /// The puzzle at one position, or a `RulesError` saying why it is not one
+    /// (`chopsticks puzzles --position P --json`).
+    #[pyo3(signature = (position, *, hide_answers = false))]
+    fn puzzle<'py>(
+        &self,
+        py: Python<'py>,
+        position: &str,
+        hide_answers: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seated = self.seated(Some(position))?;
+        let value = py
+            .detach(|| chopsticks_report::puzzle_at(&self.solved, &seated, hide_answers))
+            .map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// The counts of wins, losses, draws and finished games, the start's value
+    /// for every player and the longest win (`chopsticks solve --json`'s
+    /// summary keys). Counted over the positions reachable from the start
+    /// (`reachable=True`, the default up to 100 million positions) or over
+    /// the whole index.
+    #[pyo3(signature = (*, reachable = None))]
+    fn summary<'py>(
+        &self,
+        py: Python<'py>,
+        reachable: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let solved = &self.solved;
+        let explored =
+            reachable.unwrap_or(solved.solution.count() <= chopsticks_report::EXPLORE_BY_DEFAULT);
+        let value = py.detach(|| -> Result<Value, Failure> {
+            let rules = &solved.rules;
+            let start = SeatedPosition::start(rules);
+            let scratch = chopsticks_driver::scratch::Scratch::of(
+                rules,
+                None,
+                chopsticks_driver::scratch::Kind::Explore,
+            );
+            let reach = if explored {
+                chopsticks_driver::Reach::Explored {
+                    on_disk: false,
+                    dir: &scratch.dir,
+                }
+            } else {
+                chopsticks_driver::Reach::Index
+            };
+            let of = chopsticks_driver::summarise(
+                solved,
+                start.position(),
+                reach,
+                &Progress { shown: false },
+            )
+            .map_err(driver_failure)?;
+            let graph = solved.graph().map_err(solve_failure)?;
+            let notation = Notation::default_for(rules);
+            let longest = match of.summary.longest_win {
+                Some((i, r)) => Some((
+                    graph
+                        .position(i)
+                        .to_notation(rules, notation)
+                        .map_err(rules_failure)?,
+                    r,
+                )),
+                None => None,
+            };
+            let text = start.to_text(rules).map_err(rules_failure)?;
+            let mut v = chopsticks_report::solve_summary(
+                solved,
+                &of.summary,
+                explored,
+                &start,
+                &text,
+                longest,
+            );
+            v["solve_seconds"] = json!(solved.solve_time.as_secs_f64());
+            Ok(chopsticks_report::with_variant(rules, v))
+        })?;
+        to_python(py, &value)
+    }
+
+    /// Saves the table to `path` (the format `chopsticks solve --save` writes
+    /// and `--db` reads), through a temporary file renamed at the end.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        py.detach(|| file::save(&self.solved.solution, &path))
+            .map_err(solve_failure)?;
+        Ok(())
+    }
+
+    /// Checks every position of the table against the rules (`chopsticks
+    /// check`); raises `SolutionFileError` at the first inconsistency.
+    fn check(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.solved.check_whole(&|_| {}))
+            .map_err(solve_failure)?;
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        match self.solved.path() {
+            Some(p) => format!(
+                "<chopsticks.Solution of {:?} read from {}: {} positions>",
+                self.solved.rules.variant_id(),
+                p.display(),
+                self.solved.solution.count()
+            ),
+            None => format!(
+                "<chopsticks.Solution of {:?}: {} positions>",
+                self.solved.rules.variant_id(),
+                self.solved.solution.count()
+            ),
+        }
+    }
+}
+
+/// Grades from Python: `3`, `"medium"`, or a pair `(2, 4)`.
+fn grades(arg: &Bound<'_, PyAny>) -> PyResult<(Difficulty, Difficulty)> {
+    let one = |a: &Bound<'_, PyAny>| -> PyResult<Difficulty> {
+        let text = match a.extract::<i64>() {
+            Ok(n) => n.to_string(),
+            Err(_) => a.extract::<String>().map_err(|_| {
+                PyTypeError::new_err("a difficulty is a grade 1–5 (int) or its name (str)")
+            })?,
+        };
+        Difficulty::parse(&text).ok_or_else(|| {
+            Failure(
+                Kind::Rules,
+                format!(
+                    "unknown difficulty `{text}`; use 1–5 or beginner, easy, medium, hard, expert"
+                ),
+            )
+            .into()
+        })
+    };
+    if let Ok((lo, hi)) = arg.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        let (lo, hi) = (one(&lo)?, one(&hi)?);
+        if lo > hi {
+            return Err(Failure(
+                Kind::Rules,
+                "the difficulty range is empty (the lower grade comes first)".into(),
+            )
+            .into());
+        }
+        return Ok((lo, hi));
+    }
+    let g = one(arg)?;
+    Ok((g, g))
+}
+
+/// Solves a ruleset (a variant id or a `Ruleset`; the standard game when
+/// `None`): every position's value with its remoteness, or values alone with
+/// `remoteness=False` (half the memory). `save` writes the table to a file as
+/// it is solved (checkpointed, resumable). Variants too large for memory are
+/// refused with the estimate (`TooLargeError`); `memory` sets the budget in
+/// bytes. `progress=True` reports on standard error.
+#[pyfunction]
+#[pyo3(signature = (variant = None, *, remoteness = true, save = None, memory = None, progress = false))]
+fn solve(
+    py: Python<'_>,
+    variant: Option<&Bound<'_, PyAny>>,
+    remoteness: bool,
+    save: Option<PathBuf>,
+    memory: Option<u64>,
+    progress: bool,
+) -> PyResult<PySolution> {
+    let rules = ruleset_of(variant)?;
+    let mut request = SolveRequest::new(rules);
+    request.save = save;
+    request.memory = memory;
+    request.no_remoteness = !remoteness;
+    let solved = py.detach(|| -> Result<Solved, Failure> {
+        if let Some(path) = &request.save {
+            chopsticks_files::check_writable(path)
+                .map_err(|e| Failure(Kind::File, format!("cannot save the solution: {e}")))?;
+        }
+        let plan = request.plan().map_err(driver_failure)?;
+        let (solved, _) = chopsticks_driver::solve(&request, plan, &Progress { shown: progress })
+            .map_err(driver_failure)?;
+        Ok(solved)
+    })?;
+    Ok(PySolution {
+        solved,
+        puzzles: OnceLock::new(),
+    })
+}
+
+/// Opens a saved solution (`chopsticks solve --save`), read in place: only the
+/// blocks asked for are read, and every position shown is checked against the
+/// rules around it first, as the command line does.
+#[pyfunction]
+fn load(py: Python<'_>, path: PathBuf) -> PyResult<PySolution> {
+    let solved = py.detach(|| Solved::open(&path)).map_err(solve_failure)?;
+    Ok(PySolution {
+        solved,
+        puzzles: OnceLock::new(),
+    })
+}
+
+/// The legal moves of a position and where they lead, without solving
+/// (`chopsticks moves --json`).
+#[pyfunction]
+#[pyo3(signature = (position = None, variant = None, *, notation = None))]
+fn moves<'py>(
+    py: Python<'py>,
+    position: Option<&str>,
+    variant: Option<&Bound<'py, PyAny>>,
+    notation: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = PyRuleset {
+        rules: ruleset_of(variant)?,
+    };
+    rules.moves(py, position, notation)
+}
+
+/// The outcome class (L, R, N or P) of every position of Simple Chopsticks
+/// `(x|y)_n` with at most `max_hands` hands a side (`chopsticks table
+/// outcomes`).
+#[pyclass(name = "Atlas", module = "chopsticks", frozen)]
+struct PyAtlas {
+    atlas: Atlas,
+}
+
+/// The outcome codes of [`PyAtlas::array`], in this order.
+const OUTCOME_CODES: [&str; 4] = ["L", "R", "N", "P"];
+
+fn outcome_code(o: chopsticks_cgt::Outcome) -> u8 {
+    OUTCOME_CODES
+        .iter()
+        .position(|c| *c == o.to_string())
+        .expect("four outcome classes") as u8
+}
+
+#[pymethods]
+impl PyAtlas {
+    /// Solves the atlas of `(x|y)_n` with up to `max_hands` hands a side
+    /// (refused with its size when too large).
+    #[new]
+    fn new(py: Python<'_>, n: u32, max_hands: usize) -> PyResult<PyAtlas> {
+        let atlas = py
+            .detach(|| Atlas::solve(n, max_hands, None))
+            .map_err(atlas_failure)?;
+        Ok(PyAtlas { atlas })
+    }
+
+    /// n: a hand passing n fingers is removed (F = n + 1).
+    #[getter]
+    fn n(&self) -> u32 {
+        self.atlas.n()
+    }
+
+    /// The most hands a side.
+    #[getter]
+    fn max_hands(&self) -> usize {
+        self.atlas.max_hands()
+    }
+
+    /// Every side (a list of live hands, ascending), in the order of the rows
+    /// and columns of `array`.
+    fn sides(&self) -> Vec<Vec<u32>> {
+        let sides = self.atlas.sides();
+        (0..sides.count())
+            .map(|r| sides.values(r).collect())
+            .collect()
+    }
+
+    /// The outcome class of `(left | right)_n`: "L", "R", "N" or "P".
+    fn outcome(&self, left: Vec<u32>, right: Vec<u32>) -> PyResult<String> {
+        Ok(self
+            .atlas
+            .outcome(&left, &right)
+            .map_err(atlas_failure)?
+            .to_string())
+    }
+
+    /// Outcome counts, in all and by hand counts (`table outcomes --json`).
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &chopsticks_report::atlas_summary(&self.atlas.summary()))
+    }
+
+    /// The outcomes as one byte a position, row `left` and column `right` in
+    /// the order of `sides()` (`numpy.frombuffer(a.array(), numpy.uint8)
+    /// .reshape(k, k)`); codes 0 = L, 1 = R, 2 = N, 3 = P (`OUTCOMES`).
+    fn array<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let count = self.atlas.sides().count();
+        PyBytes::new_with(py, count as usize * count as usize, |bytes| {
+            for l in 0..count {
+                for r in 0..count {
+                    bytes[(l * count + r) as usize] = outcome_code(self.atlas.outcome_at(l, r));
+                }
+            }
+            Ok(())
+        })
+        .expect("filling bytes cannot fail")
+    }
+
+    /// One record a position, DataFrame-ready: `{"position", "left", "right",
+    /// "outcome"}` (the paper's notation, both sides' hands, the class).
+    /// Refused beyond `limit` positions (use `array` for large atlases).
+    #[pyo3(signature = (*, limit = 1_000_000))]
+    fn records<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyList>> {
+        if self.atlas.len() > limit {
+            return Err(Failure(
+                Kind::TooLarge,
+                format!(
+                    "the atlas has {} positions, more than the limit of {limit} records; \
+                     raise `limit` or use `array()`",
+                    self.atlas.len()
+                ),
+            )
+            .into());
+        }
+        let sides = self.sides();
+        let list = PyList::empty(py);
+        let count = sides.len() as u32;
+        for l in 0..count {
+            for r in 0..count {
+                let d = PyDict::new(py);
+                d.set_item("position", self.atlas.paper(l, r))?;
+                d.set_item("left", &sides[l as usize])?;
+                d.set_item("right", &sides[r as usize])?;
+                d.set_item("outcome", self.atlas.outcome_at(l, r).to_string())?;
+                list.append(d)?;
+            }
+        }
+        Ok(list)
+    }
+
+    fn __len__(&self) -> usize {
+        self.atlas.len() as usize
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<chopsticks.Atlas of (x|y)_{} with up to {} hands a side: {} positions>",
+            self.atlas.n(),
+            self.atlas.max_hands(),
+            self.atlas.len()
+        )
+    }
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRuleset>()?;
+    m.add_class::<PySolution>()?;
+    m.add_class::<PyAtlas>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(moves, m)?)?;
+    m.add("OUTCOMES", OUTCOME_CODES.to_vec())?;
+    Ok(())
+}
