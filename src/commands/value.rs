@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use chopsticks_cgt::{Answer, GameStore, Outcome};
+use chopsticks_report::value::{ValueOptions, ValueReportError};
 use chopsticks_rules::{quoted, Ruleset};
-use chopsticks_values::{estimate, Limits, LoopyEvaluation, Plan, ValueError, MAX_LOOPY_VERTICES};
+use chopsticks_values::{estimate, Limits, Plan, ValueError, MAX_LOOPY_VERTICES};
 use clap::Args;
 use serde_json::json;
 
@@ -71,33 +71,9 @@ pub struct ValueArgs {
     output: OutputArgs,
 }
 
-/// The longest value printed; longer ones (sums of many switches print
-/// exponentially long) are reported as too large, and as `null` in JSON.
-const MAX_PRINTED: u64 = 1 << 20;
-
 /// A value's text, or a note that it is too long to print.
-fn shown(text: &Option<String>) -> &str {
-    text.as_deref()
-        .unwrap_or("(too long to print: more than 1,048,576 characters)")
-}
-
-/// The `--details` figures of a value.
-struct Details {
-    birthday: num_bigint::BigInt,
-    left_stop: String,
-    right_stop: String,
-    mean: String,
-    temperature: String,
-}
-
-/// The outcome class in words.
-pub fn outcome_words(o: Outcome) -> &'static str {
-    match o {
-        Outcome::L => "Left wins",
-        Outcome::R => "Right wins",
-        Outcome::N => "first player wins",
-        Outcome::P => "second player wins",
-    }
+fn shown(text: Option<&str>) -> &str {
+    text.unwrap_or("(too long to print: more than 1,048,576 characters)")
 }
 
 /// Stack for the evaluation thread. The game engine does not recurse on game
@@ -483,7 +459,6 @@ fn position_note(base: &Ruleset, written: &str) -> Option<String> {
 /// The answer for one expression (see [`reply`]).
 fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
     let base = args.rules.ruleset()?;
-    let mut store = GameStore::new();
     let limits = Limits {
         max_positions: args.max_positions,
         max_work: args.max_work,
@@ -551,28 +526,43 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
             }
         }
     }
-    // The loopy value, within the same work limit.
-    let loopy = || -> Result<Reply> {
-        let e = chopsticks_loopy::with_work_limit(limits.max_work, || {
-            plan.evaluate_loopy(args.max_vertices)
-        })
-        .map_err(loopy_error)?;
-        loopy_reply(args, expression, &e)
+    let options = ValueOptions {
+        limits,
+        max_vertices: args.max_vertices,
+        uptimal: args.uptimal,
+        details: args.details,
     };
-    // Loopy games written in CGSuite notation (`over`, `{pass|*}`) are not short
-    // games: the loopy engine reads them.
-    if plan.short_expression().is_err() {
-        return loopy();
-    }
     let bar = progress::counter("positions evaluated", args.output.quiet);
     let report = |count: u64| bar.set_position(count);
-    let evaluation = plan.evaluate_answer(&mut store, limits, Some(&report));
+    let document = chopsticks_report::value::value(&plan, expression, &options, Some(&report));
     bar.finish_and_clear();
-    if let Err(ValueError::Loop { .. }) = evaluation {
-        // Play can cycle: the value is a loopy game.
-        return loopy();
+    let document = document.map_err(|e| match e {
+        ValueReportError::Short(e) => short_error(e),
+        ValueReportError::Loopy(e) => loopy_error(e),
+        e => anyhow!(e),
+    })?;
+    let cyclic = document["components"]
+        .as_array()
+        .is_some_and(|c| c.iter().any(|c| c.get("cyclic").is_some()));
+    let loopy = plan.short_expression().is_err() || cyclic;
+    if document.get("holds").is_some() {
+        if (args.uptimal || args.details) && !loopy {
+            eprintln!("note: --uptimal and --details are for games; this is a comparison");
+        }
+    } else if args.uptimal && loopy {
+        eprintln!("note: --uptimal is for short games; this value is loopy");
     }
-    let (components, answer) = evaluation.map_err(|e| match e {
+    if args.output.json {
+        return Ok(Reply::Json(document));
+    }
+    // The components are listed unless the expression is one position as written.
+    let alone = plan.positions.len() == 1 && plan.positions[0].text.trim() == expression.trim();
+    Ok(Reply::Text(text_of(&document, alone, args)))
+}
+
+/// A short evaluation's error, with the flag that sets a bound.
+fn short_error(e: ValueError) -> anyhow::Error {
+    match e {
         ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),
         ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
             anyhow!("{e}; --max-work sets the limit")
@@ -581,174 +571,6 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
             anyhow!("{e}; --max-positions sets the limit")
         }
         e => anyhow!(e),
-    })?;
-    let mut shown_components = Vec::new();
-    for c in &components {
-        shown_components.push((
-            c,
-            store.format_within(c.value, MAX_PRINTED),
-            store.outcome(c.value),
-            c.position.paper(c.rules.fingers),
-        ));
-    }
-    let components_json = || {
-        shown_components
-            .iter()
-            .map(|(c, v, o, p)| {
-                json!({
-                    "position": p,
-                    "n": c.rules.fingers - 1,
-                    "fingers": c.rules.fingers,
-                    "hands": c.rules.hands,
-                    "variant": c.rules.variant_id(),
-                    "description": c.rules.describe(),
-                    "ruleset": c.rules,
-                    "value": v,
-                    "outcome": o.to_string(),
-                    "left_first": first_winners(*o).0,
-                    "right_first": first_winners(*o).1,
-                    "stopper": true,
-                    "stopper_sided": true,
-                })
-            })
-            .collect::<Vec<_>>()
-    };
-    let write_components = |out: &mut String| {
-        if shown_components.len() > 1
-            || (shown_components.len() == 1
-                && shown_components[0].0.text.trim() != expression.trim())
-        {
-            for (c, v, o, p) in &shown_components {
-                let _ = writeln!(
-                    out,
-                    "{p} = {}  ({o}, {}; {})",
-                    shown(v),
-                    outcome_words(*o),
-                    c.rules.describe()
-                );
-            }
-        } else if let Some((c, _, _, _)) = shown_components.first() {
-            let _ = writeln!(out, "Rules:    {}", c.rules.describe());
-        }
-    };
-    let mut out = String::new();
-    let g = match answer {
-        Answer::Truth(holds) => {
-            let relation = plan
-                .short_expression()
-                .ok()
-                .and_then(|e| e.relation())
-                .map_or("", |r| r.symbol());
-            if args.uptimal || args.details {
-                eprintln!("note: --uptimal and --details are for games; this is a comparison");
-            }
-            if args.output.json {
-                return Ok(Reply::Json(json!({
-                    "expression": expression,
-                    "relation": relation,
-                    "holds": holds,
-                    "components": components_json(),
-                })));
-            }
-            write_components(&mut out);
-            let _ = writeln!(out, "Answer:   {holds}");
-            return Ok(Reply::Text(out));
-        }
-        Answer::Game(g) => g,
-    };
-    // A measure of a game (`G.Temperature`, `G.AtomicWeight`) is a value, not a
-    // game to play: it has no outcome class.
-    let measure = plan.short_expression().is_ok_and(|e| e.is_measure());
-    let value = store.format_value_within(&g, MAX_PRINTED);
-    let outcome = if measure {
-        None
-    } else {
-        Some(store.value_outcome(&g).ok_or_else(|| {
-            anyhow!(
-                "the outcome cannot be decided: the value's numbers are too large for the engine"
-            )
-        })?)
-    };
-    let details = args.details.then(|| {
-        let (left_stop, right_stop) = store.value_stops(&g);
-        Details {
-            birthday: store.value_birthday(&g),
-            left_stop: left_stop.to_string(),
-            right_stop: right_stop.to_string(),
-            mean: store.value_mean(&g).to_string(),
-            temperature: store.value_temperature(&g).to_string(),
-        }
-    });
-    // The uptimal search is bounded by the work limit too; `Err` when it ran out.
-    let uptimal = if args.uptimal {
-        store
-            .with_work_limit(limits.max_work, |s| s.try_value_uptimal(&g))
-            .map(|u| u.map(|(u, number)| u.text_with_number(&number)))
-    } else {
-        Ok(None)
-    };
-    if args.output.json {
-        let mut out = json!({
-            "expression": expression,
-            "value": value,
-            "outcome": outcome.map(|o| o.to_string()),
-            "outcome_words": outcome.map(outcome_words),
-            "left_first": outcome.map(|o| first_winners(o).0),
-            "right_first": outcome.map(|o| first_winners(o).1),
-            "stopper": true,
-            "stopper_sided": true,
-            "components": components_json(),
-        });
-        if args.uptimal {
-            out["uptimal"] = json!(uptimal.as_ref().ok().cloned().flatten());
-            if uptimal.is_err() {
-                out["uptimal_note"] = json!("not found within the work limit");
-            }
-        }
-        if let Some(d) = &details {
-            out["birthday"] = match u64::try_from(&d.birthday) {
-                Ok(b) => json!(b),
-                Err(_) => json!(d.birthday.to_string()),
-            };
-            out["left_stop"] = json!(d.left_stop);
-            out["right_stop"] = json!(d.right_stop);
-            out["mean"] = json!(d.mean);
-            out["temperature"] = json!(d.temperature);
-        }
-        return Ok(Reply::Json(out));
-    }
-    write_components(&mut out);
-    let _ = writeln!(out, "Value:    {}", shown(&value));
-    if let Some(outcome) = outcome {
-        let _ = writeln!(out, "Outcome:  {outcome} ({})", outcome_words(outcome));
-    }
-    if let Some(d) = &details {
-        let _ = writeln!(out, "Birthday: {}", d.birthday);
-        let _ = writeln!(
-            out,
-            "Stops:    {} (Left), {} (Right)",
-            d.left_stop, d.right_stop
-        );
-        let _ = writeln!(out, "Mean:     {}", d.mean);
-        let _ = writeln!(out, "Temperature: {}", d.temperature);
-    }
-    if args.uptimal {
-        let _ = match uptimal {
-            Ok(Some(u)) => writeln!(out, "Uptimal:  {u}"),
-            Ok(None) => writeln!(out, "Uptimal:  not an uptimal"),
-            Err(e) => writeln!(out, "Uptimal:  not found within the work limit ({e})"),
-        };
-    }
-    Ok(Reply::Text(out))
-}
-
-/// Who wins a short game when Left starts and when Right starts.
-fn first_winners(o: Outcome) -> (&'static str, &'static str) {
-    match o {
-        Outcome::L => ("left", "left"),
-        Outcome::R => ("right", "right"),
-        Outcome::N => ("left", "right"),
-        Outcome::P => ("right", "left"),
     }
 }
 
@@ -763,145 +585,94 @@ fn loopy_error(e: ValueError) -> anyhow::Error {
     }
 }
 
-/// What kind of loopy value it is, in words.
-fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
-    if v.is_stopper() {
-        "a stopper"
-    } else if v.is_stopper_sided() {
-        "stopper-sided, not a stopper: onside & offside"
-    } else {
-        "not a stopper; the bounded search did not reduce a side to a stopper, so the \
-         sides are printed as simplified graphs (onside & offside); it may not be \
-         stopper-sided"
-    }
-}
-
-/// The JSON of each position in a loopy expression (the same fields for a
-/// value and for a comparison).
-fn loopy_components_json(e: &LoopyEvaluation) -> Vec<serde_json::Value> {
-    e.components
-        .iter()
-        .map(|c| {
-            let o = c.value.outcome();
-            json!({
-                "position": c.position.paper(c.rules.fingers),
-                "n": c.rules.fingers - 1,
-                "fingers": c.rules.fingers,
-                "hands": c.rules.hands,
-                "variant": c.rules.variant_id(),
-                "description": c.rules.describe(),
-                "ruleset": c.rules,
-                "value": c.value.to_string(),
-                "outcome": o.name(),
-                "left_first": o.left_starts().as_str(),
-                "right_first": o.right_starts().as_str(),
-                "stopper": c.value.is_stopper(),
-                "stopper_sided": c.value.is_stopper_sided(),
-                "positions": c.vertices,
-                "cyclic": c.cyclic,
-            })
-        })
-        .collect()
-}
-
-fn loopy_reply(args: &ValueArgs, expression: &str, e: &LoopyEvaluation) -> Result<Reply> {
+/// The text of a value's document (`chopsticks_report::value`), for people.
+fn text_of(d: &serde_json::Value, alone: bool, args: &ValueArgs) -> String {
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or("").to_string();
     let mut out = String::new();
-    if let Some((relation, holds)) = e.comparison {
-        if args.output.json {
-            return Ok(Reply::Json(json!({
-                "expression": expression,
-                "relation": relation.symbol(),
-                "holds": holds,
-                "components": loopy_components_json(e),
-            })));
-        }
-        for c in &e.components {
-            let _ = writeln!(out, "{} = {}", c.position.paper(c.rules.fingers), c.value);
-        }
-        let _ = writeln!(out, "Answer:   {holds}");
-        return Ok(Reply::Text(out));
-    }
-    let text = e.value.to_string();
-    if text.len() as u64 > MAX_PRINTED {
-        bail!("the value is too long to print (more than 1,048,576 characters)");
-    }
-    let outcome = e.value.outcome();
-    if args.uptimal {
-        eprintln!("note: --uptimal is for short games; this value is loopy");
-    }
-    // Stops of the sides that are stoppers: pseudonumbers.
-    let stops = |s: Option<&chopsticks_loopy::Stopper>| {
-        s.and_then(|s| s.stops().ok())
-            .map(|(l, r)| (l.to_string(), r.to_string()))
-    };
-    let (onside_stops, offside_stops) = (stops(e.value.onside()), stops(e.value.offside()));
-    if args.output.json {
-        let mut out = json!({
-            "expression": expression,
-            "value": text,
-            "outcome": outcome.name(),
-            "outcome_words": outcome.describe(),
-            "left_first": outcome.left_starts().as_str(),
-            "right_first": outcome.right_starts().as_str(),
-            "stopper": e.value.is_stopper(),
-            "stopper_sided": e.value.is_stopper_sided(),
-            "components": loopy_components_json(e),
-        });
-        if args.details {
-            if e.value.is_stopper() {
-                if let Some((l, r)) = &onside_stops {
-                    out["left_stop"] = json!(l);
-                    out["right_stop"] = json!(r);
-                }
-            } else {
-                out["onside_stops"] = json!(onside_stops.as_ref().map(|(l, r)| [l, r]));
-                out["offside_stops"] = json!(offside_stops.as_ref().map(|(l, r)| [l, r]));
-            }
-        }
-        return Ok(Reply::Json(out));
-    }
-    if e.components.len() > 1
-        || (e.components.len() == 1 && e.components[0].text.trim() != expression.trim())
-    {
-        for c in &e.components {
-            let o = c.value.outcome();
+    let components = d["components"].as_array().cloned().unwrap_or_default();
+    let loopy = d.get("kind").is_some() || components.iter().any(|c| c.get("cyclic").is_some());
+    // Each component on a line, unless the expression is that one position.
+    if components.len() > 1 || (components.len() == 1 && !alone) {
+        for c in &components {
             let _ = writeln!(
                 out,
                 "{} = {}  ({}, {}; {})",
-                c.position.paper(c.rules.fingers),
-                c.value,
-                o.name(),
-                o.describe(),
-                c.rules.describe()
+                text(&c["position"]),
+                shown(c["value"].as_str()),
+                text(&c["outcome"]),
+                text(&c["outcome_words"]),
+                text(&c["description"])
             );
         }
-    } else if let Some(c) = e.components.first() {
-        let _ = writeln!(out, "Rules:    {}", c.rules.describe());
-        let _ = writeln!(
-            out,
-            "Graph:    {} positions reachable{}",
-            c.vertices,
-            if c.cyclic { ", play can cycle" } else { "" }
-        );
-    }
-    let _ = writeln!(out, "Value:    {text}");
-    let _ = writeln!(out, "Kind:     {}", loopy_kind(&e.value));
-    let _ = writeln!(out, "Outcome:  {} ({})", outcome.name(), outcome.describe());
-    if args.details {
-        let shown = |s: &Option<(String, String)>| match s {
-            Some((l, r)) => format!("{l} (Left), {r} (Right)"),
-            None => "not a stopper: no stops".to_string(),
-        };
-        if e.value.is_stopper() {
-            let _ = writeln!(out, "Stops:    {}", shown(&onside_stops));
-        } else {
+    } else if let Some(c) = components.first() {
+        let _ = writeln!(out, "Rules:    {}", text(&c["description"]));
+        if loopy && d.get("relation").is_none() {
             let _ = writeln!(
                 out,
-                "Stops:    onside {}; offside {}",
-                shown(&onside_stops),
-                shown(&offside_stops)
+                "Graph:    {} positions reachable{}",
+                c["positions"],
+                if c["cyclic"] == true {
+                    ", play can cycle"
+                } else {
+                    ""
+                }
             );
         }
     }
-    Ok(Reply::Text(out))
+    if let Some(holds) = d.get("holds") {
+        let _ = writeln!(out, "Answer:   {holds}");
+        return out;
+    }
+    let _ = writeln!(out, "Value:    {}", shown(d["value"].as_str()));
+    if let Some(kind) = d.get("kind") {
+        let _ = writeln!(out, "Kind:     {}", text(kind));
+    }
+    if let Some(outcome) = d["outcome"].as_str() {
+        let _ = writeln!(out, "Outcome:  {outcome} ({})", text(&d["outcome_words"]));
+    }
+    if args.details {
+        if loopy {
+            let pair = |v: Option<&serde_json::Value>| match v.and_then(|v| v.as_array()) {
+                Some(p) if p.len() == 2 => {
+                    format!("{} (Left), {} (Right)", text(&p[0]), text(&p[1]))
+                }
+                _ => "not a stopper: no stops".to_string(),
+            };
+            if d["stopper"] == true {
+                let stops = d
+                    .get("left_stop")
+                    .map(|l| serde_json::json!([l, d["right_stop"]]));
+                let _ = writeln!(out, "Stops:    {}", pair(stops.as_ref()));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "Stops:    onside {}; offside {}",
+                    pair(d.get("onside_stops")),
+                    pair(d.get("offside_stops"))
+                );
+            }
+        } else if d.get("birthday").is_some() {
+            let _ = writeln!(
+                out,
+                "Birthday: {}",
+                d["birthday"].to_string().trim_matches('"')
+            );
+            let _ = writeln!(
+                out,
+                "Stops:    {} (Left), {} (Right)",
+                text(&d["left_stop"]),
+                text(&d["right_stop"])
+            );
+            let _ = writeln!(out, "Mean:     {}", text(&d["mean"]));
+            let _ = writeln!(out, "Temperature: {}", text(&d["temperature"]));
+        }
+    }
+    if args.uptimal && !loopy {
+        let _ = match (d.get("uptimal"), d.get("uptimal_note")) {
+            (_, Some(note)) => writeln!(out, "Uptimal:  {}", text(note)),
+            (Some(u), _) if u.is_string() => writeln!(out, "Uptimal:  {}", text(u)),
+            _ => writeln!(out, "Uptimal:  not an uptimal"),
+        };
+    }
+    out
 }

@@ -33,6 +33,7 @@ use chopsticks_atlas::{Atlas, AtlasError};
 use chopsticks_driver::{DriverError, Events, SolveRequest};
 use chopsticks_learn::puzzles::{Filter, PuzzleKind};
 use chopsticks_learn::{Difficulty, GameRecord, LearnError, PuzzleSet};
+use chopsticks_report::value::{ValueOptions, ValueReportError};
 use chopsticks_report::ReportError;
 use chopsticks_rules::{
     Notation, Position, PositionIndex, Preset, RulesError, Ruleset, SeatedPosition,
@@ -926,6 +927,109 @@ impl PyAtlas {
     }
 }
 
+fn value_failure(e: ValueReportError) -> Failure {
+    use chopsticks_values::ValueError as E;
+    let short = matches!(e, ValueReportError::Short(_));
+    match e {
+        ValueReportError::Short(E::Work(_))
+        | ValueReportError::Loopy(E::Loopy(chopsticks_loopy::LoopyError::Work { .. })) => {
+            Failure(Kind::TooLarge, format!("{e}; max_work= sets the limit"))
+        }
+        ValueReportError::Short(E::Parse { ref error, .. }) if error.work_limit.is_some() => {
+            Failure(Kind::TooLarge, format!("{e}; max_work= sets the limit"))
+        }
+        ValueReportError::Short(E::TooLarge { .. } | E::Estimated { .. } | E::Memory { .. })
+        | ValueReportError::Loopy(E::TooLarge { .. } | E::Memory { .. }) => Failure(
+            Kind::TooLarge,
+            format!(
+                "{e}; {} sets the limit",
+                if short {
+                    "max_positions="
+                } else {
+                    "max_vertices="
+                }
+            ),
+        ),
+        ValueReportError::Unwritable(m) => Failure(Kind::TooLarge, m),
+        e => Failure(Kind::Rules, e.to_string()),
+    }
+}
+
+/// Stack for the evaluation of a game value, as on the command line: the game
+/// engine does not recurse on game trees and the parser's nesting is bounded;
+/// this is a comfortable margin.
+const VALUE_STACK_BYTES: usize = 64 << 20;
+
+/// The canonical game value of positions of Simple Chopsticks (or another
+/// loop-free ruleset), of sums of them and of games in CGSuite notation; under
+/// rules whose play can cycle, the loopy value (`chopsticks value --json`).
+/// `expression` is a position in the paper's notation `(1|1)_4` (its `_n`
+/// sets F = n + 1), a sum `(1|1)_12 + (2|5)_40`, a CGSuite game `{0|^[2]}`,
+/// or a comparison (`<=`, `>=`, `==`, `||`, …). `variant` gives the rules
+/// (`simple`, the paper's, by default); `hands` the hands of Left and Right.
+#[pyfunction]
+#[pyo3(signature = (
+    expression,
+    variant = None,
+    *,
+    hands = None,
+    details = false,
+    uptimal = false,
+    max_positions = chopsticks_values::Limits::DEFAULT.max_positions,
+    max_work = chopsticks_values::Limits::DEFAULT.max_work,
+    max_vertices = chopsticks_values::MAX_LOOPY_VERTICES
+))]
+#[allow(clippy::too_many_arguments)]
+fn value<'py>(
+    py: Python<'py>,
+    expression: &str,
+    variant: Option<&Bound<'py, PyAny>>,
+    hands: Option<Vec<usize>>,
+    details: bool,
+    uptimal: bool,
+    max_positions: u64,
+    max_work: u64,
+    max_vertices: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let base = match variant {
+        None => Preset::Simple.ruleset(),
+        Some(_) => ruleset_of(variant)?,
+    };
+    chopsticks_report::value::check_two_players(&base)
+        .map_err(|e| Failure(Kind::Rules, e.to_string().replace(": drop --players", "")))?;
+    let plan = chopsticks_values::Plan::new(&base, hands.as_deref(), expression)
+        .map_err(|e| value_failure(ValueReportError::Short(e)))?;
+    let options = ValueOptions {
+        limits: chopsticks_values::Limits {
+            max_positions,
+            max_work,
+        },
+        max_vertices,
+        uptimal,
+        details,
+    };
+    let document = py.detach(|| {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("value".into())
+                .stack_size(VALUE_STACK_BYTES)
+                .spawn_scoped(scope, || {
+                    chopsticks_report::value::value(&plan, expression, &options, None)
+                })
+                .map_err(|e| {
+                    Failure(
+                        Kind::Other,
+                        format!("cannot start the evaluation thread: {e}"),
+                    )
+                })?
+                .join()
+                .map_err(|_| Failure(Kind::Other, "the evaluation failed unexpectedly".into()))?
+                .map_err(value_failure)
+        })
+    })?;
+    to_python(py, &document)
+}
+
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -935,6 +1039,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(moves, m)?)?;
+    m.add_function(wrap_pyfunction!(value, m)?)?;
     m.add("OUTCOMES", OUTCOME_CODES.to_vec())?;
     Ok(())
 }

@@ -20,6 +20,8 @@
 //! puzzles show are checked against the rules ([`checker`]), as the command
 //! line always did.
 
+pub mod value;
+
 use chopsticks_learn::{
     optimal_line, puzzles, review as review_game, Checker, LearnError, Line, PuzzleSet, Replay,
 };

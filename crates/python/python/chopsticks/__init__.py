@@ -12,7 +12,7 @@ See docs/PYTHON.md.
 """
 
 from ._errors import ChopsticksError, RulesError, SolutionFileError, TooLargeError
-from ._native import OUTCOMES, Atlas, Ruleset, Solution, load, moves, solve
+from ._native import OUTCOMES, Atlas, Ruleset, Solution, load, moves, solve, value
 
 __all__ = [
     "Atlas",
@@ -26,4 +26,5 @@ __all__ = [
     "load",
     "moves",
     "solve",
+    "value",
 ]
