@@ -218,7 +218,7 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let seated = SeatedPosition::parse(text, &s.rules).context("--position")?;
     if args.output.json {
         super::print_json(&chopsticks_report::puzzle_at(
-            &s,
+            s,
             &seated,
             args.hide_answers,
         )?);
