@@ -11,13 +11,13 @@
 //! notation) and written as seated ids unless a notation is asked for; players
 //! are numbered from 1.
 //!
-//! - [`PyRuleset`] (`chopsticks.Ruleset`): a ruleset read from a variant id;
+//! - `PyRuleset` (`chopsticks.Ruleset`): a ruleset read from a variant id;
 //!   positions, moves and their notations, without solving.
-//! - [`PySolution`] (`chopsticks.Solution`): a solved table, solved here
+//! - `PySolution` (`chopsticks.Solution`): a solved table, solved here
 //!   (`chopsticks.solve`) or opened from a saved file (`chopsticks.load`, read
 //!   in place and checked around every position shown, as the command line
 //!   does); queries, lines, reviews, puzzles, the summary.
-//! - [`PyAtlas`] (`chopsticks.Atlas`): the outcome class of every Simple
+//! - `PyAtlas` (`chopsticks.Atlas`): the outcome class of every Simple
 //!   Chopsticks position up to a number of hands a side, as records or as a
 //!   flat array of outcome codes.
 //!

@@ -1,0 +1,217 @@
+"""Type hints of the chopsticks package's native module (PyO3).
+
+Every answer is a ``dict`` with the keys the command line's ``--json`` prints
+(docs/JSON.md); the most used ones are typed here. Positions are ``str`` in any
+notation the toolkit reads; players are numbered from 1.
+"""
+
+from os import PathLike
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
+
+OUTCOMES: List[str]
+"""The outcome classes in the order of ``Atlas.array``'s codes: L, R, N, P."""
+
+ValueName = Literal["win", "lose", "draw"]
+Notation = Literal["seated", "compact", "dashed", "paper"]
+Variant = Union[str, "Ruleset"]
+Grade = Union[int, str]
+
+class Outcome(TypedDict):
+    value: ValueName
+    remoteness: Optional[int]
+
+class PlayerOutcome(TypedDict):
+    player: int
+    value: ValueName
+    remoteness: Optional[int]
+
+class Move(TypedDict):
+    move: str
+    kind: str
+    to: str
+
+class EvaluatedMove(TypedDict, total=False):
+    move: str
+    kind: str
+    to: str
+    value: ValueName
+    remoteness: Optional[int]
+    players: List[PlayerOutcome]
+    line: Dict[str, Any]
+
+class Query(TypedDict, total=False):
+    variant: str
+    description: str
+    ruleset: Dict[str, Any]
+    position: str
+    player: int
+    hands: List[List[int]]
+    terminal: bool
+    concept: str
+    value: ValueName
+    remoteness: Optional[int]
+    players: List[PlayerOutcome]
+    moves: List[EvaluatedMove]
+    line: Dict[str, Any]
+
+class PositionOutcome(TypedDict):
+    position: str
+    player: int
+    value: ValueName
+    remoteness: Optional[int]
+
+class Moves(TypedDict):
+    variant: str
+    description: str
+    ruleset: Dict[str, Any]
+    position: str
+    player: int
+    hands: List[List[int]]
+    terminal: bool
+    moves: List[Move]
+
+class AtlasRecord(TypedDict):
+    position: str
+    left: List[int]
+    right: List[int]
+    outcome: Literal["L", "R", "N", "P"]
+
+class Ruleset:
+    """A ruleset of Chopsticks, read from a variant id (``"standard"``,
+    ``"rollover.h3.f7"``, ``"standard.p4.teams"``)."""
+
+    def __init__(self, variant: str = "standard") -> None: ...
+    @property
+    def variant(self) -> str:
+        """The canonical variant id."""
+    @property
+    def description(self) -> str:
+        """The ruleset in words."""
+    @property
+    def players(self) -> int: ...
+    @property
+    def hands(self) -> List[int]:
+        """Hands of each player, Player 1 first."""
+    @property
+    def fingers(self) -> int:
+        """F: a hand reaching F fingers is out (cutoff) or wraps (rollover)."""
+    @property
+    def positions(self) -> int:
+        """Positions of the dense index (what a solve stores)."""
+    def to_dict(self) -> Dict[str, Any]:
+        """``{"variant", "description", "ruleset"}``."""
+    def start(self, notation: Optional[Notation] = None) -> str:
+        """The start position, as a seated id or in ``notation``."""
+    def position(self, position: Optional[str] = None) -> Dict[str, Any]:
+        """A position read in any notation, with its seated id, player to move,
+        hands, whether the game is over, and every notation (``notations``)."""
+    def moves(self, position: Optional[str] = None, *, notation: Optional[Notation] = None) -> Moves:
+        """The legal moves and where they lead (``chopsticks moves --json``)."""
+    def play(self, position: str, move_text: str, *, notation: Optional[Notation] = None) -> str:
+        """The position after a move (``"tap 1→2"``, ``"t12"``, ``"split 13→22"``)."""
+    @staticmethod
+    def presets() -> List[Dict[str, Any]]:
+        """Every preset: ``[{"variant", "description", "ruleset"}]``."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Solution:
+    """A solved table: every position's value with its remoteness."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def concept(self) -> Literal["two-player", "coalition", "teams"]: ...
+    @property
+    def remoteness(self) -> bool:
+        """Whether the table holds remoteness (not solved values-only)."""
+    @property
+    def solve_seconds(self) -> float: ...
+    @property
+    def path(self) -> Optional[str]:
+        """The file the table was read from, or None."""
+    def query(
+        self, position: Optional[str] = None, *, lines: bool = False, notation: Optional[Notation] = None
+    ) -> Query:
+        """A position's value and every move's value, best first (``chopsticks query --json``)."""
+    def outcome(self, position: Optional[str] = None) -> PositionOutcome:
+        """The value of a position for the player to move, without its moves."""
+    def line(self, position: Optional[str] = None) -> Dict[str, Any]:
+        """The optimal line from a position, both sides playing their best."""
+    def review(
+        self, game: Union[str, Sequence[str]], *, mistakes_only: bool = False, lines: bool = True
+    ) -> Dict[str, Any]:
+        """A review of a game record or a list of moves (``chopsticks review --json``)."""
+    def puzzles(
+        self,
+        count: int = 10,
+        *,
+        seed: int = 1,
+        kind: Literal["any", "win", "hold"] = "any",
+        difficulty: Union[None, Grade, Tuple[Grade, Grade]] = None,
+        hide_answers: bool = False,
+    ) -> Dict[str, Any]:
+        """Puzzles chosen by ``seed`` (``chopsticks puzzles --json``)."""
+    def puzzle(self, position: str, *, hide_answers: bool = False) -> Dict[str, Any]:
+        """The puzzle at one position (``puzzles --position P --json``)."""
+    def summary(self, *, reachable: Optional[bool] = None) -> Dict[str, Any]:
+        """Counts of wins, losses, draws, the start's value and the longest win."""
+    def save(self, path: Union[str, PathLike]) -> None:
+        """Writes the table (``solve --save``'s format) through a temporary file."""
+    def check(self) -> None:
+        """Checks every position against the rules; raises SolutionFileError."""
+
+class Atlas:
+    """The outcome class of every Simple Chopsticks position ``(x|y)_n`` with
+    at most ``max_hands`` hands a side."""
+
+    def __init__(self, n: int, max_hands: int) -> None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def max_hands(self) -> int: ...
+    def sides(self) -> List[List[int]]:
+        """Every side, in the order of ``array``'s rows and columns."""
+    def outcome(self, left: Sequence[int], right: Sequence[int]) -> Literal["L", "R", "N", "P"]: ...
+    def summary(self) -> Dict[str, Any]:
+        """Outcome counts in all and by hand counts (``table outcomes --json``)."""
+    def array(self) -> bytes:
+        """One byte a position (codes of ``OUTCOMES``), rows Left's side."""
+    def records(self, *, limit: int = 1_000_000) -> List[AtlasRecord]:
+        """One record a position, DataFrame-ready."""
+    def __len__(self) -> int: ...
+
+def solve(
+    variant: Optional[Variant] = None,
+    *,
+    remoteness: bool = True,
+    save: Union[None, str, PathLike] = None,
+    memory: Optional[int] = None,
+    progress: bool = False,
+) -> Solution:
+    """Solves a ruleset (the standard game by default)."""
+
+def load(path: Union[str, PathLike]) -> Solution:
+    """Opens a saved solution, read in place and checked around what is shown."""
+
+def moves(
+    position: Optional[str] = None, variant: Optional[Variant] = None, *, notation: Optional[Notation] = None
+) -> Moves:
+    """The legal moves of a position, without solving."""
+
+def value(
+    expression: str,
+    variant: Optional[Variant] = None,
+    *,
+    hands: Optional[Sequence[int]] = None,
+    details: bool = False,
+    uptimal: bool = False,
+    max_positions: int = ...,
+    max_work: int = ...,
+    max_vertices: int = ...,
+) -> Dict[str, Any]:
+    """The canonical (or loopy) game value of an expression (``chopsticks value --json``)."""

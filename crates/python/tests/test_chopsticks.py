@@ -1,0 +1,256 @@
+"""Tests of the Python package, as a notebook user would call it.
+
+The package must answer what the command line answers: several tests run
+`chopsticks … --json` (the binary `cargo test --release` builds, or the one
+named by $CHOPSTICKS_BIN) and compare whole documents.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import chopsticks
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def binary():
+    path = pathlib.Path(os.environ.get("CHOPSTICKS_BIN", ROOT / "target" / "release" / "chopsticks"))
+    if not path.is_file():
+        pytest.fail(f"the command line {path} is missing: run `cargo build --release` first")
+    return str(path)
+
+
+def cli(*args, stdin=None):
+    """The command line's JSON for `args`."""
+    out = subprocess.run(
+        [binary(), *args, "--json"], input=stdin, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def cli_error(*args):
+    """The command line's error message for `args` (it must fail)."""
+    out = subprocess.run([binary(), *args], capture_output=True, text=True)
+    assert out.returncode != 0
+    return out.stderr
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return chopsticks.solve("standard")
+
+
+# The first lines a user types.
+def test_the_start_of_the_standard_game_is_a_win_in_23(standard):
+    q = chopsticks.solve("standard").query("1111")
+    assert (q["value"], q["remoteness"]) == ("win", 23)
+    assert q["position"] == "1_1111" and q["player"] == 1
+    assert standard.outcome() == {"position": "1_1111", "player": 1, "value": "win", "remoteness": 23}
+    assert standard.summary()["start"] == {"value": "win", "remoteness": 23}
+
+
+@pytest.mark.parametrize(
+    "variant, position",
+    [
+        ("standard", "1111"),
+        ("standard", "2_1213"),
+        ("standard", "(1,2|1,3)_4"),
+        ("rollover", "12-13"),
+        ("simple", "1_1111"),
+        ("standard.p3", "1_11-11-11"),
+        ("standard.p4.teams", "3_11-12-11-13"),
+        ("standard.misere", "1_0111"),
+    ],
+)
+def test_query_is_the_command_lines_query(variant, position):
+    solution = chopsticks.solve(variant)
+    assert solution.query(position) == cli("query", position, "--variant", variant)
+    assert solution.query(position, lines=True, notation="dashed") == cli(
+        "query", position, "--variant", variant, "--line", "--notation", "dashed"
+    )
+
+
+def test_moves_review_puzzles_and_summary_are_the_command_lines(standard, tmp_path):
+    assert chopsticks.moves("1_1213") == cli("moves", "1_1213")
+    assert chopsticks.Ruleset("rollover.h3").moves("111111", notation="compact") == cli(
+        "moves", "111111", "--variant", "rollover.h3", "--notation", "compact"
+    )
+    record = "variant standard\n1. tap 1→1\n2. tap 2→1\n3. tap 1→2\n4. tap 1→1\n"
+    game = tmp_path / "game.txt"
+    game.write_text(record)
+    assert standard.review(record) == cli("review", str(game))
+    # A list of moves is a record without a variant line (the solution's).
+    bare = tmp_path / "bare.txt"
+    bare.write_text("tap 1→1\ntap 2→1\ntap 1→2\ntap 1→1\n")
+    assert standard.review(["tap 1→1", "tap 2→1", "tap 1→2", "tap 1→1"]) == cli("review", str(bare))
+    assert standard.review(record, mistakes_only=True, lines=False) == cli(
+        "review", str(game), "--mistakes", "--no-lines"
+    )
+    assert standard.puzzles(5, seed=7, kind="win", difficulty=(2, 4)) == cli(
+        "puzzles", "--count", "5", "--seed", "7", "--kind", "win", "--difficulty", "2-4"
+    )
+    puzzle = standard.puzzles(1)["puzzles"][0]["position"]
+    assert standard.puzzle(puzzle, hide_answers=True) == cli("puzzles", "--position", puzzle, "--hide-answers")
+    summary = standard.summary()
+    solved = cli("solve")
+    for key, value in summary.items():
+        if key not in ("solve_seconds",):
+            assert solved[key] == value, key
+
+
+def test_values_are_the_command_lines():
+    for expression, args in [
+        ("(1|1)_4", []),
+        ("(1,1|2)_4 + (1|1)_12", []),
+        ("{0|^[2]}", ["--details", "--uptimal"]),
+        ("(1|1)_4 <= 0", []),
+        ("(1|1)_4", ["--variant", "rollover.f5", "--details"]),
+    ]:
+        py = chopsticks.value(
+            expression,
+            "rollover.f5" if "rollover.f5" in args else None,
+            details="--details" in args,
+            uptimal="--uptimal" in args,
+        )
+        assert py == cli("value", expression, *args), expression
+    assert chopsticks.value("(1|1)_4")["value"] == "*"
+    assert chopsticks.value("(1|1)_4 + *")["value"] == "0"
+
+
+def test_positions_in_every_notation_read_back():
+    rules = chopsticks.Ruleset("standard")
+    p = rules.position("2_1213")
+    assert p["position"] == "2_1213" and p["player"] == 2 and p["hands"] == [[1, 2], [1, 3]]
+    for name, text in p["notations"].items():
+        if name == "seated":
+            assert rules.position(text)["position"] == "2_1213"
+        else:
+            # Mover-first notations do not say whose turn it is: Player 1 to move.
+            assert rules.position(text)["hands"] == [[1, 3], [1, 2]]
+    assert rules.start() == "1_1111" and rules.start("paper") == "(1,1|1,1)_4"
+    assert rules.play("1_1111", "tap 1→1") == "2_1112"
+    assert rules.play("1_1111", "t11", notation="compact") == "1211"
+    assert rules.variant == "standard" and rules.players == 2 and rules.hands == [2, 2] and rules.fingers == 5
+    assert rules == chopsticks.Ruleset("standard") and hash(rules) == hash(chopsticks.Ruleset("standard"))
+    assert rules.to_dict() == {k: cli("rules", "--variant", "standard")[k] for k in ("variant", "description", "ruleset")}
+    assert [p["variant"] for p in chopsticks.Ruleset.presets()] == [p["variant"] for p in cli("rules", "--list")]
+
+
+def test_a_saved_solution_answers_as_the_solved_one(standard, tmp_path):
+    path = tmp_path / "standard.sol"
+    standard.save(path)
+    loaded = chopsticks.load(path)
+    assert loaded.path == str(path) and loaded.positions == standard.positions
+    for position in ["1111", "2_1213", "1_0112"]:
+        assert loaded.query(position, lines=True) == standard.query(position, lines=True)
+    assert loaded.query("1111") == cli("query", "1111", "--db", str(path))
+    loaded.check()
+    # Values alone: half the memory, no remoteness.
+    values = chopsticks.solve("standard", remoteness=False)
+    assert not values.remoteness and values.query("1111")["remoteness"] is None
+    with pytest.raises(chopsticks.ChopsticksError, match="remoteness"):
+        values.puzzles()
+
+
+def test_bad_input_is_a_python_exception_with_the_command_lines_message(standard, tmp_path):
+    with pytest.raises(chopsticks.RulesError) as e:
+        standard.query("9999")
+    assert isinstance(e.value, ValueError)
+    assert str(e.value) in cli_error("query", "9999")
+    with pytest.raises(chopsticks.RulesError):
+        chopsticks.Ruleset("standard.bogus")
+    with pytest.raises(chopsticks.RulesError):
+        chopsticks.Ruleset("standard").play("1111", "tap 3→1")
+    with pytest.raises(chopsticks.RulesError, match="notation"):
+        standard.query("1111", notation="klingon")
+    with pytest.raises(chopsticks.RulesError, match="variant"):
+        standard.review("variant rollover\ntap 1→1\n")
+    with pytest.raises(chopsticks.RulesError):
+        standard.puzzle("1_0000")
+    with pytest.raises(chopsticks.RulesError):
+        chopsticks.value("(1|1")
+    with pytest.raises(TypeError):
+        chopsticks.solve(5)
+    with pytest.raises(TypeError):
+        standard.query(1111)
+    with pytest.raises(TypeError):
+        standard.review(42)
+    # Too large: refused at once, with the estimate.
+    with pytest.raises(chopsticks.TooLargeError, match="memory"):
+        chopsticks.solve("standard.h12.f12")
+    with pytest.raises(chopsticks.TooLargeError):
+        chopsticks.Atlas(3, 200)
+    with pytest.raises(chopsticks.TooLargeError, match="max_positions"):
+        chopsticks.value("(1,1,1,1,1,1|1,1,1,1,1,1)_40", max_positions=1000)
+    # Files: missing, not a solution, damaged.
+    with pytest.raises(chopsticks.SolutionFileError) as e:
+        chopsticks.load(tmp_path / "missing.sol")
+    assert isinstance(e.value, OSError)
+    junk = tmp_path / "junk.sol"
+    junk.write_bytes(b"not a solution at all" * 100)
+    with pytest.raises(chopsticks.SolutionFileError):
+        chopsticks.load(junk)
+    path = tmp_path / "s.sol"
+    standard.save(path)
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    damaged = tmp_path / "damaged.sol"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(chopsticks.SolutionFileError):
+        chopsticks.load(damaged).check()
+    with pytest.raises(chopsticks.SolutionFileError):
+        standard.save(tmp_path / "no" / "such" / "dir.sol")
+    assert not list(tmp_path.glob("**/*.tmp*"))
+
+
+def test_the_atlas_as_arrays_and_records():
+    atlas = chopsticks.Atlas(3, 3)
+    sides = atlas.sides()
+    codes = atlas.array()
+    assert len(codes) == len(sides) ** 2 == len(atlas)
+    records = atlas.records()
+    assert len(records) == len(atlas)
+    for k, r in enumerate(records):
+        assert r["left"] == sides[k // len(sides)] and r["right"] == sides[k % len(sides)]
+        assert chopsticks.OUTCOMES[codes[k]] == r["outcome"] == atlas.outcome(r["left"], r["right"])
+    # Proposition 2 of the paper: (1|1)_n is P for even n... and (1,1|1,1)_2 is N.
+    assert chopsticks.Atlas(2, 2).outcome([1, 1], [1, 1]) == "N"
+    assert atlas.summary() == cli("table", "outcomes", "--n", "3", "--max-hands", "3")
+    with pytest.raises(chopsticks.TooLargeError):
+        atlas.records(limit=10)
+
+
+def test_long_work_lets_other_threads_run():
+    # A solve releases the interpreter lock: another thread runs meanwhile.
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            stop.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    chopsticks.solve("standard.h6.f7")
+    stop.set()
+    t.join()
+    assert len(ticks) > 5
+
+
+def test_the_notebook_example_runs(tmp_path):
+    example = ROOT / "docs" / "python" / "notebook.py"
+    out = subprocess.run(
+        [sys.executable, str(example), str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "atlas.png").stat().st_size > 10_000
+    assert "win in 23" in out.stdout
