@@ -45,6 +45,12 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 use pyo3::IntoPyObjectExt;
 use serde_json::{json, Value};
 
+/// The extension's own allocator: a query builds and frees thousands of small
+/// objects (its moves, their texts, the document), which glibc's allocator,
+/// shared with the interpreter, spends a third of the time on.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Which Python exception an error becomes (see `chopsticks/_errors.py`).
 #[derive(Clone, Copy)]
 enum Kind {
@@ -388,8 +394,28 @@ struct PySolution {
 }
 
 impl PySolution {
+    /// The position asked about, for a table that is still the one opened: a
+    /// file read in place that changed since is refused (its blocks would no
+    /// longer be those checked).
     fn seated(&self, position: Option<&str>) -> Result<SeatedPosition, Failure> {
+        self.unchanged()?;
         seated_of(&self.solved.rules, position)
+    }
+
+    fn unchanged(&self) -> Result<(), Failure> {
+        self.solved.check_source().map_err(|what| {
+            Failure(
+                Kind::File,
+                format!(
+                    "the saved solution {} changed since it was loaded: it {what}; \
+                     load it again",
+                    self.solved
+                        .path()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ),
+            )
+        })
     }
 }
 
@@ -518,6 +544,7 @@ impl PySolution {
                 game.get_type().name()?
             )));
         };
+        self.unchanged()?;
         let rules = &self.solved.rules;
         let record = GameRecord::parse(&text).map_err(learn_failure)?;
         let record_rules = record.rules(Some(rules)).map_err(learn_failure)?;
@@ -560,6 +587,7 @@ impl PySolution {
             }
         };
         let difficulty = difficulty.map(grades).transpose()?;
+        self.unchanged()?;
         if !self.solved.solution.has_remoteness() {
             return Err(solve_failure(SolveError::NoRemoteness).into());
         }
@@ -615,6 +643,7 @@ impl PySolution {
         py: Python<'py>,
         reachable: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.unchanged()?;
         let solved = &self.solved;
         let explored =
             reachable.unwrap_or(solved.solution.count() <= chopsticks_report::EXPLORE_BY_DEFAULT);
@@ -679,6 +708,7 @@ impl PySolution {
     /// Checks every position of the table against the rules (`chopsticks
     /// check`); raises `SolutionFileError` at the first inconsistency.
     fn check(&self, py: Python<'_>) -> PyResult<()> {
+        self.unchanged()?;
         py.detach(|| self.solved.check_whole(&|_| {}))
             .map_err(solve_failure)?;
         Ok(())

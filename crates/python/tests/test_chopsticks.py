@@ -207,6 +207,14 @@ def test_bad_input_is_a_python_exception_with_the_command_lines_message(standard
     with pytest.raises(chopsticks.SolutionFileError):
         standard.save(tmp_path / "no" / "such" / "dir.sol")
     assert not list(tmp_path.glob("**/*.tmp*"))
+    # A file rewritten under a loaded solution is refused, not read.
+    moving = tmp_path / "moving.sol"
+    standard.save(moving)
+    opened = chopsticks.load(moving)
+    opened.query("1111")
+    chopsticks.solve("standard.misere").save(moving)
+    with pytest.raises(chopsticks.SolutionFileError, match="changed since it was loaded"):
+        opened.query("1111")
 
 
 def test_the_atlas_as_arrays_and_records():

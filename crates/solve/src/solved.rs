@@ -10,9 +10,10 @@
 //! graph is built when first asked for: a query of a saved file needs none, and
 //! building the tables of a large variant takes longer than the query.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use chopsticks_rules::{Position, Ruleset};
@@ -54,7 +55,14 @@ pub struct Solved {
     /// Whether every position of the table is known to be what the rules give:
     /// true for a solution solved here, and for an opened one once checked whole.
     checked: AtomicBool,
+    /// The positions whose lines around were checked already
+    /// ([`Solved::check_lines`]): asked again, they are not checked again.
+    /// Emptied when it holds [`LINES_REMEMBERED`] positions.
+    lines_checked: Mutex<HashSet<u64>>,
 }
+
+/// The most positions [`Solved::check_lines`] remembers (8 MiB or so).
+pub const LINES_REMEMBERED: usize = 1 << 18;
 
 impl Solved {
     /// A solution solved here, with its graph.
@@ -66,6 +74,7 @@ impl Solved {
             solve_time,
             source: None,
             checked: AtomicBool::new(true),
+            lines_checked: Mutex::new(HashSet::new()),
         }
     }
 
@@ -95,6 +104,7 @@ impl Solved {
             solve_time: Duration::ZERO,
             source: Some((path.to_path_buf(), identity)),
             checked: AtomicBool::new(false),
+            lines_checked: Mutex::new(HashSet::new()),
         })
     }
 
@@ -135,14 +145,26 @@ impl Solved {
     /// For an opened solution not checked whole: checks what showing `position`
     /// with the values of its moves relies on, the optimal line from it and
     /// from every position one move away, against the rules
-    /// (`Solution::check_lines_around`). Nothing otherwise.
+    /// (`Solution::check_lines_around`). Nothing otherwise, and nothing for a
+    /// position checked so before (the table does not change while it is
+    /// open: a file rewritten since is refused by [`Solved::check_source`]).
     pub fn check_lines(&self, position: &Position) -> Result<(), SolveError> {
         if !self.needs_line_checks() {
             return Ok(());
         }
+        let rank = self.solution.rank(position);
+        let remembered = |set: &HashSet<u64>| set.contains(&rank);
+        if remembered(&self.lines_checked.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(());
+        }
         self.solution
-            .check_lines_around(self.graph_for_checks()?, position)
-            .map(|_| ())
+            .check_lines_around(self.graph_for_checks()?, position)?;
+        let mut set = self.lines_checked.lock().unwrap_or_else(|e| e.into_inner());
+        if set.len() >= LINES_REMEMBERED {
+            set.clear();
+        }
+        set.insert(rank);
+        Ok(())
     }
 
     /// Checks every position of an opened solution not checked whole yet
@@ -190,6 +212,22 @@ impl Solved {
 mod tests {
     use super::*;
     use chopsticks_rules::Preset;
+
+    #[test]
+    fn a_position_whose_lines_were_checked_is_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sol");
+        let here = Solved::solve(Preset::Standard.ruleset()).unwrap();
+        file::save(&here.solution, &path).unwrap();
+        let opened = Solved::open(&path).unwrap();
+        let start = Position::start(&opened.rules);
+        let rank = opened.solution.rank(&start);
+        assert!(!opened.lines_checked.lock().unwrap().contains(&rank));
+        opened.check_lines(&start).unwrap();
+        assert!(opened.lines_checked.lock().unwrap().contains(&rank));
+        opened.check_lines(&start).unwrap();
+        assert_eq!(opened.lines_checked.lock().unwrap().len(), 1);
+    }
 
     #[test]
     fn an_opened_solution_is_checked_and_its_file_watched() {
