@@ -277,3 +277,42 @@ fn the_help_gives_each_option_its_heading() {
     assert!(output.contains("--json") && output.contains("--quiet"));
     assert!(section("Input").contains("--file"));
 }
+
+/// CGSuite's `!=`, `===` and `!==` (issue 45), with its answers; `<=>` is
+/// refused with the relations to ask instead.
+#[test]
+fn comparisons_spelled_as_cgsuite_spells_them() {
+    for (expression, relation, holds) in [
+        ("*!=0", "!=", true),
+        ("1!=0", "!=", true),
+        ("0 != 0", "!=", false),
+        ("25+* === 25+*", "===", true),
+        ("25+* !== 25", "!==", true),
+        ("25+* === 25", "===", false),
+        ("{0|0} === *", "===", true),
+        ("(1|1)_4 === *", "===", true),
+        ("(1|1)_4 != *", "!=", false),
+        ("over === over", "===", true),
+        ("over != over", "!=", false),
+        ("over !== under", "!==", true),
+        ("(1|1)_4 != (1|1)_4", "!=", false),
+    ] {
+        let text = stdout(&["value", expression]);
+        assert!(
+            text.ends_with(&format!("Answer:   {holds}\n")),
+            "{expression}: {text}"
+        );
+        let v = json(&["value", expression, "--json"]);
+        assert_eq!(v["relation"], relation, "{expression}");
+        assert_eq!(v["holds"], holds, "{expression}");
+    }
+    // Under rules whose play can cycle, the loopy engine answers.
+    let v = json(&["value", "(1|1)_4 === (1|1)_4", "--rollover", "--json"]);
+    assert_eq!(v["holds"], true, "{v}");
+    for expression in ["1 <=> 0", "over <=> 0"] {
+        fails_with(
+            &["value", expression],
+            "`<=>` (CGSuite's three-way comparison) is not read",
+        );
+    }
+}

@@ -66,6 +66,14 @@ pub enum Relation {
     LessOrConfused,
     /// `G |> H`: greater than or confused with (`G ⧐ H`, not `G <= H`).
     GreaterOrConfused,
+    /// `G != H`: not equal.
+    NotEqual,
+    /// `G === H`: identical, CGSuite's test of the same object. Values are held
+    /// in canonical form (short games hash-consed, stoppers simplest), so two
+    /// values are identical when they are equal and written the same.
+    Identical,
+    /// `G !== H`: not identical.
+    NotIdentical,
 }
 
 impl Relation {
@@ -80,11 +88,22 @@ impl Relation {
             Relation::Confused => "<>",
             Relation::LessOrConfused => "<|",
             Relation::GreaterOrConfused => "|>",
+            Relation::NotEqual => "!=",
+            Relation::Identical => "===",
+            Relation::NotIdentical => "!==",
         }
     }
 
-    /// Whether it holds, given whether `G <= H` and whether `G >= H`.
+    /// Whether it holds, given whether `G <= H` and whether `G >= H` (for
+    /// [`Relation::Identical`], of canonical values: equal is identical; see
+    /// [`Relation::holds_written`] for values whose text may differ).
     pub fn holds(self, le: bool, ge: bool) -> bool {
+        self.holds_written(le, ge, true)
+    }
+
+    /// Whether it holds, given whether `G <= H`, whether `G >= H`, and whether
+    /// the two values are written the same (which only identity asks).
+    pub fn holds_written(self, le: bool, ge: bool, same_text: bool) -> bool {
         match self {
             Relation::AtMost => le,
             Relation::AtLeast => ge,
@@ -94,6 +113,9 @@ impl Relation {
             Relation::Confused => !le && !ge,
             Relation::LessOrConfused => !ge,
             Relation::GreaterOrConfused => !le,
+            Relation::NotEqual => !(le && ge),
+            Relation::Identical => le && ge && same_text,
+            Relation::NotIdentical => !(le && ge && same_text),
         }
     }
 }
@@ -251,6 +273,12 @@ impl Expression {
         };
         let root = p.expr()?;
         p.cursor.skip_ws();
+        if p.cursor.looking_at("<=>") {
+            return Err(p.error(
+                "`<=>` (CGSuite's three-way comparison) is not read: ask one relation, \
+                 `<=`, `>=`, `==`, `!=`, `<>`, `<|` or `|>`",
+            ));
+        }
         let relation = match p.relation() {
             Some(r) => {
                 let rhs = p.expr()?;
@@ -386,7 +414,11 @@ impl Parser {
 
     /// Reads a relation if one comes next (whitespace already skipped).
     fn relation(&mut self) -> Option<Relation> {
-        const RELATIONS: [(&str, Relation); 8] = [
+        // The longest spellings first: `===` before `==`, `!==` before `!=`.
+        const RELATIONS: [(&str, Relation); 11] = [
+            ("===", Relation::Identical),
+            ("!==", Relation::NotIdentical),
+            ("!=", Relation::NotEqual),
             ("<=", Relation::AtMost),
             (">=", Relation::AtLeast),
             ("==", Relation::Equal),

@@ -348,7 +348,9 @@ proptest! {
         let ge = matches!(outcome.as_str(), "L" | "P");
         for (relation, holds) in [
             ("<=", le), (">=", ge), ("<", le && !ge), (">", ge && !le), ("==", le && ge),
-            ("<>", !le && !ge), ("<|", !ge), ("|>", !le),
+            ("<>", !le && !ge), ("<|", !ge), ("|>", !le), ("!=", !(le && ge)),
+            // Canonical forms: equal values are the same object.
+            ("===", le && ge), ("!==", !(le && ge)),
         ] {
             let text = format!("({gt}) {relation} ({ht})");
             prop_assert_eq!(answer(&mut s, &text), holds.to_string(), "{}", text);

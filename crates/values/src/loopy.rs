@@ -193,6 +193,15 @@ pub(crate) fn read_terms(
 /// Checks that the expression reads as a sum of positions and loopy games,
 /// without computing any game (see [`chopsticks_loopy::check_syntax`]).
 pub(crate) fn check_terms(rewritten: &str, positions: usize) -> Result<(), ValueError> {
+    if let Some((_, Relation::AtMost, right)) = split_relation(rewritten) {
+        if right.starts_with('>') {
+            return Err(ValueError::Expression(
+                "`<=>` (CGSuite's three-way comparison) is not read: ask one relation, \
+                 `<=`, `>=`, `==`, `!=`, `<>`, `<|` or `|>`"
+                    .into(),
+            ));
+        }
+    }
     if let Some((left, _, right)) = split_relation(rewritten) {
         if split_relation(right).is_some() {
             return Err(ValueError::Expression(
@@ -302,7 +311,11 @@ impl Plan {
             (Some((relation, _)), Some(right)) => {
                 let other = total(right)?;
                 let (le, ge) = (other.ge(&value)?, value.ge(&other)?);
-                Some((relation, relation.holds(le, ge)))
+                // Identity (`===`): equal, and the same canonical text (sides
+                // that no bounded search reduced print as graphs, which may
+                // differ for equal values).
+                let same = le && ge && value.to_string() == other.to_string();
+                Some((relation, relation.holds_written(le, ge, same)))
             }
             _ => None,
         };

@@ -72,7 +72,8 @@ pub fn looks_loopy(text: &str) -> bool {
 }
 
 /// Splits a comparison `G <= H` at its relation (the first `<=`, `>=`, `==`,
-/// `<>`, `<|`, `|>`, `<` or `>` outside braces, parentheses, brackets and the
+/// `!=`, `===`, `!==`, `<>`, `<|`, `|>`, `<` or `>` outside braces,
+/// parentheses, brackets and the
 /// `<…>` of `^<on>`): the text before, the relation, the text after.
 pub fn split_relation(text: &str) -> Option<(&str, Relation, &str)> {
     let bytes = text.as_bytes();
@@ -88,7 +89,14 @@ pub fn split_relation(text: &str) -> Option<(&str, Relation, &str)> {
             b'>' if angle > 0 => angle -= 1,
             _ if depth == 0 && angle == 0 => {
                 let two = text.get(i..i + 2).unwrap_or("");
-                let relation = match two {
+                let three = text.get(i..i + 3).unwrap_or("");
+                let relation = match (three, two) {
+                    ("===", _) => Some((Relation::Identical, 3)),
+                    ("!==", _) => Some((Relation::NotIdentical, 3)),
+                    (_, "!=") => Some((Relation::NotEqual, 2)),
+                    _ => None,
+                };
+                let relation = relation.or(match two {
                     "<=" => Some((Relation::AtMost, 2)),
                     ">=" => Some((Relation::AtLeast, 2)),
                     "==" => Some((Relation::Equal, 2)),
@@ -98,7 +106,7 @@ pub fn split_relation(text: &str) -> Option<(&str, Relation, &str)> {
                     _ if c == b'<' => Some((Relation::Less, 1)),
                     _ if c == b'>' => Some((Relation::Greater, 1)),
                     _ => None,
-                };
+                });
                 if let Some((r, len)) = relation {
                     return Some((&text[..i], r, &text[i + len..]));
                 }
