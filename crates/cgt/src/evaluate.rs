@@ -17,6 +17,7 @@ use crate::dyadic::Dyadic;
 use crate::notation::{ParseError, MAX_EXPONENT, MAX_NUMBER_BITS, MAX_UPS, MAX_WORK};
 use crate::operations::OperationError;
 use crate::parse::{Ast, Expression, Function, Term, UpsKind};
+use crate::rational::Rational;
 use crate::store::{GameId, GameStore, Kind, WorkLimit};
 use crate::value::{Answer, Value};
 
@@ -89,6 +90,15 @@ impl GameStore {
                 ),
                 work_limit: None,
             }),
+            Answer::Rational(r) => Err(ParseError {
+                position: 0,
+                character: 0,
+                message: format!(
+                    "{r} is a number but not a game: only numbers whose denominator is a \
+                     power of 2 are short games"
+                ),
+                work_limit: None,
+            }),
             Answer::Truth(_) => Err(ParseError {
                 position: 0,
                 character: 0,
@@ -140,6 +150,23 @@ impl GameStore {
                 bounds: HashMap::new(),
                 deepening: false,
             };
+            // An expression of numbers alone is computed exactly: its value may
+            // be a rational that is not a game (`1/3`), and such numbers compare.
+            let exact_root = exact(&expression.root).transpose()?;
+            match (&expression.relation, &exact_root) {
+                (None, Some(r)) if r.to_dyadic().is_none() => {
+                    return Ok(Answer::Rational(r.clone()));
+                }
+                (Some((relation, rhs)), Some(x)) => {
+                    if let Some(y) = exact(rhs).transpose()? {
+                        if x.to_dyadic().is_none() || y.to_dyadic().is_none() {
+                            let (le, ge) = (x <= &y, x >= &y);
+                            return Ok(Answer::Truth(relation.holds(le, ge)));
+                        }
+                    }
+                }
+                _ => {}
+            }
             let left = e.eval(&expression.root)?;
             match &expression.relation {
                 None if e.deepening => Ok(Answer::Game(e.shallow(left, 0)?)),
@@ -200,6 +227,77 @@ fn number_bits(x: Dyadic) -> u32 {
     64 - int.leading_zeros()
 }
 
+/// The most bits the numerator and denominator of a number computed exactly
+/// may hold together.
+const MAX_EXACT_BITS: u64 = 1 << 16;
+
+/// The exact value of an expression made of numbers alone (numbers, `-`, sums,
+/// products and quotients): `None` when it holds anything else; an error for a
+/// division by zero or a number too large.
+fn exact(ast: &Ast) -> Option<Result<Rational, ParseError>> {
+    let at = ast.at;
+    let checked = |r: Rational| {
+        if r.bits() > MAX_EXACT_BITS {
+            Err(error(at, "number too large (more than 65,536 bits)"))
+        } else {
+            Ok(r)
+        }
+    };
+    Some(match &ast.term {
+        Term::Number(x) => Ok(Rational::from_dyadic(x)),
+        Term::Neg(a) => exact(a)?.map(|r| r.neg()),
+        Term::Sum(first, rest) => {
+            let mut parts = Vec::with_capacity(rest.len() + 1);
+            parts.push((false, exact(first)?));
+            for (minus, t) in rest {
+                parts.push((*minus, exact(t)?));
+            }
+            let mut acc: Option<Rational> = None;
+            for (minus, part) in parts {
+                let part = match part {
+                    Ok(p) => p,
+                    Err(e) => return Some(Err(e)),
+                };
+                let part = if minus { part.neg() } else { part };
+                acc = Some(match acc {
+                    None => part,
+                    Some(a) => match checked(a.add(&part)) {
+                        Ok(r) => r,
+                        Err(e) => return Some(Err(e)),
+                    },
+                });
+            }
+            Ok(acc.expect("a sum has a first term"))
+        }
+        Term::Product(a, b) => {
+            let (x, y) = (exact(a)?, exact(b)?);
+            x.and_then(|x| y.and_then(|y| checked(x.mul(&y))))
+        }
+        Term::Quotient(a, b) => {
+            let (x, y) = (exact(a)?, exact(b)?);
+            x.and_then(|x| {
+                y.and_then(|y| {
+                    x.div(&y)
+                        .ok_or_else(|| error(b.at, "division by zero"))
+                        .and_then(checked)
+                })
+            })
+        }
+        _ => return None,
+    })
+}
+
+/// Whether an expression's tree holds a quotient `a / b`.
+fn divides(ast: &Ast) -> bool {
+    match &ast.term {
+        Term::Quotient(..) => true,
+        Term::Neg(a) | Term::Product(a, _) if divides(a) => true,
+        Term::Product(_, b) => divides(b),
+        Term::Sum(first, rest) => divides(first) || rest.iter().any(|(_, t)| divides(t)),
+        _ => false,
+    }
+}
+
 fn error(at: usize, message: impl Into<String>) -> ParseError {
     ParseError {
         position: at,
@@ -230,6 +328,27 @@ fn arena_number(x: &BigDyadic) -> Option<Dyadic> {
 impl Evaluator<'_> {
     fn eval(&mut self, ast: &Ast) -> Result<Value, ParseError> {
         let at = ast.at;
+        // Numbers divided (`3 / 4 * 6`): computed exactly, a game when dyadic.
+        if matches!(
+            ast.term,
+            Term::Quotient(..) | Term::Product(..) | Term::Sum(..) | Term::Neg(..)
+        ) && divides(ast)
+        {
+            if let Some(r) = exact(ast) {
+                let r = r?;
+                let Some(x) = r.to_dyadic() else {
+                    return Err(error(
+                        at,
+                        format!(
+                            "{r} is a number but not a game: only numbers whose denominator is \
+                             a power of 2 are short games (CGSuite keeps {r} as a rational \
+                             number, which cannot be played or added to a game)"
+                        ),
+                    ));
+                };
+                return self.value(GameId::ZERO, x, at);
+            }
+        }
         match &ast.term {
             Term::Number(x) => self.value(GameId::ZERO, x.clone(), at),
             Term::Given(k) => Ok(Value::of(self.games[*k])),
@@ -300,6 +419,18 @@ impl Evaluator<'_> {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
                 let p = self.product(&x, &y, at)?;
                 self.shallow(p, at)
+            }
+            Term::Quotient(a, b) => {
+                // Not numbers alone (those were computed above).
+                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                let which = if self.as_number(&x).is_none() { a } else { b };
+                let _ = y;
+                Err(error(
+                    which.at,
+                    "`/` divides numbers, and this is a game that is not a number \
+                     (CGSuite divides numbers only; a game can be multiplied by an \
+                     integer, `n * G`)",
+                ))
             }
             Term::Ordinal(a, b) => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
@@ -538,8 +669,9 @@ impl Evaluator<'_> {
             _ => {
                 return Err(error(
                     at,
-                    "`*` multiplies by an integer: write `n * G` (or a product of two \
-                     numbers); `3*5` without spaces is 3 + *5",
+                    "`*` multiplies a game by an integer (`n * G`, n copies of G) or two \
+                     numbers; a game that is not a number times a fraction is not defined \
+                     (CGSuite refuses it too); `3*5` without spaces is 3 + *5",
                 ))
             }
         };

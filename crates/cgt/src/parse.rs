@@ -239,6 +239,8 @@ pub(crate) enum Term {
     Sum(Box<Ast>, Vec<(bool, Ast)>),
     /// `a * b`, one of them an integer (or both numbers).
     Product(Box<Ast>, Box<Ast>),
+    /// `a / b`, both numbers (`3 / 4`; a literal `3/4` is a `Number`).
+    Quotient(Box<Ast>, Box<Ast>),
     /// `g : h`, the ordinal sum.
     Ordinal(Box<Ast>, Box<Ast>),
     /// `g.Method(args)` or `Function(g, args)`: the game first.
@@ -332,7 +334,7 @@ fn measure(ast: &Ast) -> Option<bool> {
         Term::Call(f, _) => f.is_measure().then_some(true),
         Term::Neg(a) => measure(a),
         Term::Sum(first, rest) => all(std::iter::once(&**first).chain(rest.iter().map(|r| &r.1))),
-        Term::Product(a, b) => all([&**a, &**b]),
+        Term::Product(a, b) | Term::Quotient(a, b) => all([&**a, &**b]),
         _ => None,
     }
 }
@@ -568,22 +570,32 @@ impl Parser {
         self.product()
     }
 
-    /// product := ordinal ('*' ordinal)*
+    /// product := ordinal (('*' | '/') ordinal)*, left to right as CGSuite
+    /// reads them (`3 / 4 * 6` is `(3/4) * 6`).
     fn product(&mut self) -> Result<Ast, ParseError> {
         let at = self.at();
         let mut acc = self.unary()?;
         loop {
             let save = self.cursor.pos;
             self.skip_ws();
-            if self.peek() != Some('*') {
-                self.cursor.pos = save;
-                return Ok(acc);
-            }
+            let divide = match self.peek() {
+                Some('*') => false,
+                Some('/') => true,
+                _ => {
+                    self.cursor.pos = save;
+                    return Ok(acc);
+                }
+            };
             self.cursor.pos += 1;
             let rhs = self.unary()?;
+            let (a, b) = (Box::new(acc), Box::new(rhs));
             acc = Ast {
                 at,
-                term: Term::Product(Box::new(acc), Box::new(rhs)),
+                term: if divide {
+                    Term::Quotient(a, b)
+                } else {
+                    Term::Product(a, b)
+                },
             };
         }
     }
@@ -798,6 +810,9 @@ impl Parser {
     /// `negative` when a `-` came before a digit.
     fn compound(&mut self, at: usize, negative: bool) -> Result<Ast, ParseError> {
         let mut x = BigDyadic::zero();
+        // A fraction that is not dyadic (`1/3`): the quotient of two numbers,
+        // a rational number but not a game (see `crate::rational`).
+        let mut denominator = None;
         let has_number = self.peek().is_some_and(|c| c.is_ascii_digit());
         if let Some(n) = self.big_unsigned()? {
             let mut value = BigDyadic::integer(n.clone());
@@ -805,18 +820,36 @@ impl Parser {
                 let slash = self.at();
                 self.cursor.pos += 1;
                 let d = self.big_unsigned()?.unwrap_or_default();
-                value = dyadic_fraction(&n, &d).map_err(|message| ParseError {
-                    position: slash,
-                    character: 0,
-                    message,
-                    work_limit: None,
-                })?;
+                let odd = !d.is_zero() && !(&n % (&d >> d.trailing_zeros().unwrap_or(0))).is_zero();
+                if odd {
+                    denominator = Some((BigDyadic::integer(d), slash));
+                } else {
+                    value = dyadic_fraction(&n, &d).map_err(|message| ParseError {
+                        position: slash,
+                        character: 0,
+                        message,
+                        work_limit: None,
+                    })?;
+                }
             }
             x = if negative { -value } else { value };
         }
-        let base = Ast {
+        let number = Ast {
             at,
             term: Term::Number(x),
+        };
+        let base = match denominator {
+            Some((d, slash)) => Ast {
+                at,
+                term: Term::Quotient(
+                    Box::new(number),
+                    Box::new(Ast {
+                        at: slash + 1,
+                        term: Term::Number(d),
+                    }),
+                ),
+            },
+            None => number,
         };
         let g = self.suffixes_with(base, !has_number)?;
         // An uptimal's digits after the number and star: `6*.1`, `5.0`.

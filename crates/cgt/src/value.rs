@@ -42,6 +42,10 @@ pub enum Answer {
     Game(Value),
     /// The truth of a comparison.
     Truth(bool),
+    /// A number that is not dyadic (`1/3`, `2 / 6`): the value of an
+    /// expression made of numbers alone, which CGSuite keeps as a rational
+    /// number; it is not a short game, so it has no outcome class.
+    Rational(crate::rational::Rational),
 }
 
 impl Value {

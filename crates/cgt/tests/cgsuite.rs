@@ -20,6 +20,7 @@ fn answer(s: &mut GameStore, text: &str) -> String {
     {
         Answer::Game(v) => s.format_value(&v),
         Answer::Truth(t) => t.to_string(),
+        Answer::Rational(r) => r.to_string(),
     }
 }
 
@@ -104,7 +105,10 @@ fn integer_multiples() {
     ] {
         assert_eq!(answer(&mut s, product), answer(&mut s, sum), "{product}");
     }
-    assert!(refused(&mut s, "^ * *").contains("multiplies by an integer"));
+    assert!(refused(&mut s, "^ * *").contains("multiplies a game by an integer"));
+    // A game that is not a number times a fraction: refused, with why.
+    assert!(refused(&mut s, "^ * 1/2").contains("times a fraction is not defined"));
+    assert!(refused(&mut s, "* / 2").contains("`/` divides numbers"));
     assert!(refused(&mut s, "2000000 * ^").contains("too"));
 }
 
@@ -145,9 +149,50 @@ fn numbers_of_any_size() {
         ),
     ]);
     let mut s = GameStore::new();
-    assert!(refused(&mut s, "1/3").contains("not a dyadic rational"));
+    // `1/3` is a rational number, as in CGSuite, but not a game (issue 45).
+    assert_eq!(answer(&mut s, "1/3"), "1/3");
+    assert!(refused(&mut s, "1/3 + *").contains("a number but not a game"));
     assert!(refused(&mut s, "1/0").contains("division by zero"));
     assert!(refused(&mut s, "{2147483648|-2147483648}").contains("too far apart"));
+}
+
+/// CGSuite's arithmetic of numbers (issue 45): `*` and `/` before `+` and
+/// `-`, left to right; quotients exact, `1/3` a rational number.
+#[test]
+fn arithmetic_of_numbers_as_cgsuite_computes_it() {
+    check(&[
+        ("5 - 3 / 4 * 6 - 2", "-3/2"),
+        ("3 / 4 * 6", "9/2"),
+        ("1 / 3", "1/3"),
+        ("-1/3", "-1/3"),
+        ("2 / 6 * 3", "1"),
+        ("1/3 * 3 + *", "1*"),
+        ("1/2 * 1/2", "1/4"),
+        ("2 * 1/3", "2/3"),
+        ("{3 / 4 | 0}", "{3/4|0}"),
+        ("1/3 < 1/2", "true"),
+        ("2/6 == 1/3", "true"),
+        ("1/3 != 1/2", "true"),
+        ("1/3 === 2/6", "true"),
+        ("-1/3 > -1/2", "true"),
+        ("1 / 3 + 1 / 6", "1/2"),
+    ]);
+    let mut s = GameStore::new();
+    assert!(refused(&mut s, "1 / 0").contains("division by zero"));
+    assert!(refused(&mut s, "1 / (1 - 1)").contains("division by zero"));
+}
+
+proptest! {
+    /// Quotients of integers are exact: `(a / b) * b == a`, and `a / b`
+    /// compares as the fraction does.
+    #[test]
+    fn quotients_are_exact(a in -1000i64..1000, b in 1i64..1000, c in 1i64..1000) {
+        let mut s = GameStore::new();
+        prop_assert_eq!(answer(&mut s, &format!("({a} / {b}) * {b}")), a.to_string());
+        let less = (a as i128) * (c as i128) < (b as i128) * (b as i128);
+        // a/b < b/c  ⟺  a·c < b·b (b, c > 0)
+        prop_assert_eq!(answer(&mut s, &format!("{a} / {b} < {b} / {c}")), less.to_string());
+    }
 }
 
 #[test]

@@ -363,6 +363,7 @@ pub fn cgt_expression(data: &[u8]) {
             }
         }
         Ok(Answer::Truth(_)) => panic!("`{text}` prints as `{printed}`, a comparison"),
+        Ok(Answer::Rational(_)) => panic!("`{text}` prints as `{printed}`, not a dyadic number"),
         Err(e) if e.work_limit.is_some() => {}
         Err(e) => panic!("`{text}` prints as `{printed}`, which does not parse: {e}"),
     }

@@ -145,6 +145,21 @@ pub fn value(
             }));
         }
         Answer::Game(g) => g,
+        // A number that is not dyadic (`1/3`): a number, not a game played, so
+        // without an outcome class, as a measure.
+        Answer::Rational(r) => {
+            return Ok(json!({
+                "expression": expression,
+                "value": r.to_string(),
+                "outcome": null,
+                "outcome_words": null,
+                "left_first": null,
+                "right_first": null,
+                "stopper": true,
+                "stopper_sided": true,
+                "components": components,
+            }));
+        }
     };
     // A measure of a game (`G.Temperature`, `G.AtomicWeight`) is a value, not a
     // game to play: it has no outcome class.

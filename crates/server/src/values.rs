@@ -155,6 +155,8 @@ pub async fn expression_value(
             let mut out = match answer {
                 // A comparison (`^ <= *`): whether it holds.
                 Answer::Truth(holds) => json!({ "holds": holds }),
+                // A number that is not dyadic (`1/3`): no outcome class.
+                Answer::Rational(r) => json!({ "value": r.to_string(), "outcome": null }),
                 Answer::Game(v) => match v.in_arena() {
                     Some(g) => value_json(&mut store, g),
                     None => json!({
