@@ -18,35 +18,7 @@ pub fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
-/// Reads a memory size: `512M`, `1.5G`, `2GiB`, `800MB`, `4096K` or plain bytes
-/// (units are binary: `M` = MiB). For `--memory`.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size (for example 512M, 2G or 1.5GiB)"))?;
-    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        "T" | "TB" | "TIB" => 1 << 40,
-        other => {
-            return Err(format!(
-                "unknown unit `{other}` in `{text}` (use K, M, G or T)"
-            ))
-        }
-    };
-    let bytes = value * scale as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 / 2.0 {
-        return Err(format!("`{text}` is not a usable amount of memory"));
-    }
-    Ok(bytes as u64)
-}
+pub use chopsticks_driver::estimate::parse_size;
 
 #[cfg(test)]
 mod tests {

@@ -316,3 +316,48 @@ fn comparisons_spelled_as_cgsuite_spells_them() {
         );
     }
 }
+
+/// The text `value` prints, written from its JSON document, in each of its
+/// forms: a short game with its details, a sum of positions, a short and a loopy
+/// comparison, a loopy value, a measure, a rational number.
+#[test]
+fn the_text_of_every_kind_of_answer() {
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["value", "(1|1)_4", "--details", "--uptimal"],
+            "Rules:    2 players × 1 hand, F = 5 cutoff; attack\nValue:    *\nOutcome:  N (first \
+             player wins)\nBirthday: 1\nStops:    0 (Left), 0 (Right)\nMean:     0\nTemperature: \
+             0\nUptimal:  *.0\n",
+        ),
+        (
+            &["value", "(1|1)_4 + (2|1)_4"],
+            "(1|1)_4 = *  (N, first player wins; 2 players × 1 hand, F = 5 cutoff; attack)\n\
+             (2|1)_4 = v  (R, Right wins; 2 players × 1 hand, F = 5 cutoff; attack)\n\
+             Value:    v*\nOutcome:  N (first player wins)\n",
+        ),
+        (
+            &["value", "(1|1)_4 <= 0"],
+            "(1|1)_4 = *  (N, first player wins; 2 players × 1 hand, F = 5 cutoff; attack)\n\
+             Answer:   false\n",
+        ),
+        (
+            &["value", "(1|1)_4 + (2|1)_4 < 0", "--rollover"],
+            "(1|1)_4 = *\n(2|1)_4 = 0 & v\nAnswer:   false\n",
+        ),
+        (
+            &["value", "(1|1)_4", "--rollover", "--details"],
+            "Rules:    2 players × 1 hand, F = 5 rollover; attack\nGraph:    21 positions \
+             reachable, play can cycle\nValue:    *\nKind:     a stopper\nOutcome:  N (Left \
+             starting: Left wins; Right starting: Right wins)\nStops:    0 (Left), 0 (Right)\n",
+        ),
+        (&["value", "{3|-1}.Temperature"], "Value:    2\n"),
+        (
+            &["value", "5 - 3 / 4 * 6 - 2"],
+            "Value:    -3/2\nOutcome:  R (Right wins)\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(stdout(args), expected, "{args:?}");
+    }
+    assert_eq!(stdout(&["value", "1/3"]), "Value:    1/3\n");
+}

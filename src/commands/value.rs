@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use chopsticks_report::value::{ValueOptions, ValueReportError};
+use chopsticks_report::value::{ValueOptions, ValueProgress, ValueReportError};
 use chopsticks_rules::{quoted, Ruleset};
 use chopsticks_values::{estimate, Limits, Plan, ValueError, MAX_LOOPY_VERTICES};
 use clap::Args;
@@ -468,32 +468,28 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
     // A variant id that names the fingers or hands must agree with the positions
     // (which carry their own `_n` and hands), as --fingers must.
     if let Some(id) = &args.rules.variant {
-        let part = |c: char| chopsticks_rules::variant_size_token(id, c).is_some();
-        if part('f') {
-            if let Some(c) = plan
-                .positions
-                .iter()
-                .find(|c| c.rules.fingers != base.fingers)
-            {
-                bail!(
-                    "{} has F = {} (n = {}), but --variant {id} says F = {}; drop one of them",
-                    quoted(c.text.trim()),
-                    c.rules.fingers,
-                    c.rules.fingers - 1,
-                    base.fingers
-                );
-            }
-        }
-        if part('h') && args.rules.hands.is_none() {
-            if let Some(c) = plan.positions.iter().find(|c| c.rules.hands != base.hands) {
-                bail!(
-                    "{} has {:?} hands a side, but --variant {id} says {:?}; give --hands, or \
-                     drop the variant's h part",
-                    quoted(c.text.trim()),
-                    c.rules.hands,
-                    base.hands
-                );
-            }
+        use chopsticks_report::value::SizeMismatch;
+        match chopsticks_report::value::size_mismatch(&plan, &base, id, args.rules.hands.is_some())
+        {
+            Some(SizeMismatch::Fingers {
+                position,
+                fingers,
+                said,
+            }) => bail!(
+                "{} has F = {fingers} (n = {}), but --variant {id} says F = {said}; drop one of them",
+                quoted(&position),
+                fingers - 1,
+            ),
+            Some(SizeMismatch::Hands {
+                position,
+                hands,
+                said,
+            }) => bail!(
+                "{} has {hands:?} hands a side, but --variant {id} says {said:?}; give --hands, or \
+                 drop the variant's h part",
+                quoted(&position),
+            ),
+            None => {}
         }
     }
     if let Some(f) = args.rules.fingers {
@@ -532,9 +528,23 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
         uptimal: args.uptimal,
         details: args.details,
     };
-    let bar = progress::counter("positions evaluated", args.output.quiet);
+    // A progress bar for the short-game evaluation only (the loopy one counts
+    // no positions).
+    let bar = progress::counter(
+        "positions evaluated",
+        args.output.quiet || plan.short_expression().is_err(),
+    );
     let report = |count: u64| bar.set_position(count);
-    let document = chopsticks_report::value::value(&plan, expression, &options, Some(&report));
+    let over = || bar.finish_and_clear();
+    let document = chopsticks_report::value::value(
+        &plan,
+        expression,
+        &options,
+        ValueProgress {
+            positions: Some(&report),
+            loopy: Some(&over),
+        },
+    );
     bar.finish_and_clear();
     let document = document.map_err(|e| match e {
         ValueReportError::Short(e) => short_error(e),
@@ -591,6 +601,14 @@ fn text_of(d: &serde_json::Value, alone: bool, args: &ValueArgs) -> String {
     let mut out = String::new();
     let components = d["components"].as_array().cloned().unwrap_or_default();
     let loopy = d.get("kind").is_some() || components.iter().any(|c| c.get("cyclic").is_some());
+    // A loopy comparison: each position with its value, then the answer.
+    if let (Some(holds), true) = (d.get("holds"), loopy) {
+        for c in &components {
+            let _ = writeln!(out, "{} = {}", text(&c["position"]), text(&c["value"]));
+        }
+        let _ = writeln!(out, "Answer:   {holds}");
+        return out;
+    }
     // Each component on a line, unless the expression is that one position.
     if components.len() > 1 || (components.len() == 1 && !alone) {
         for c in &components {

@@ -28,13 +28,114 @@ const CHECK_CHILD_RATE: f64 = 1.5e7;
 /// starts.
 pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
 
-/// Bytes of memory available to this process, as the kernel estimates it
-/// (`MemAvailable`), or `None` where that cannot be read.
+/// Bytes of memory available to this process: what the kernel estimates
+/// (`MemAvailable`), less where the process is held to less, by its address
+/// space limit (`ulimit -v`, less what it maps already) or its control group's
+/// memory limit (`memory.max`, less what the group uses); `None` where none of
+/// them can be read. An allocation past such a limit would abort the process
+/// (a Python interpreter with it), so it is refused before, with the estimate.
 pub fn available_bytes() -> Option<u64> {
+    [meminfo_available(), address_space_left(), cgroup_left()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+fn meminfo_available() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The address space this process may still map under `RLIMIT_AS`.
+fn address_space_left() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes one `rlimit` through a valid pointer to a
+    // local of that type, and reads nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let mapped: u64 = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
+    Some((limit.rlim_cur as u64).saturating_sub(mapped))
+}
+
+/// What this process's control group (cgroup v2) may still use.
+fn cgroup_left() -> Option<u64> {
+    let group = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = group.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let max: u64 = std::fs::read_to_string(dir.join("memory.max"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?; // `max` (no limit) does not parse
+    let current: u64 = std::fs::read_to_string(dir.join("memory.current"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(max.saturating_sub(current))
+}
+
+#[cfg(test)]
+mod limits {
+    #[test]
+    fn what_is_available_is_at_most_what_the_kernel_says() {
+        let all = super::available_bytes();
+        let kernel = super::meminfo_available();
+        if let (Some(all), Some(kernel)) = (all, kernel) {
+            assert!(all <= kernel && all > 0);
+        }
+        // Without a limit on the address space there is nothing to subtract.
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: as in `address_space_left`.
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) }, 0);
+        assert_eq!(
+            super::address_space_left().is_none(),
+            limit.rlim_cur == libc::RLIM_INFINITY
+        );
+    }
+}
+
+/// Reads a memory size: `512M`, `1.5G`, `2GiB`, `800MB`, `4096K` or plain bytes
+/// (units are binary: `M` = MiB). For `--memory`, and Python's `memory=`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (for example 512M, 2G or 1.5GiB)"))?;
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{text}` (use K, M, G or T)"
+            ))
+        }
+    };
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("`{text}` is not a usable amount of memory"));
+    }
+    Ok(bytes as u64)
 }
 
 /// The memory a job may use by default: three quarters of what is available

@@ -89,21 +89,31 @@ impl From<Failure> for PyErr {
 }
 
 fn rules_failure(e: RulesError) -> Failure {
-    Failure(Kind::Rules, e.to_string())
+    let kind = match e {
+        RulesError::TooLarge(_) => Kind::TooLarge,
+        _ => Kind::Rules,
+    };
+    Failure(kind, e.to_string())
 }
 
 fn solve_failure(e: SolveError) -> Failure {
+    if let SolveError::NoRemoteness = e {
+        return Failure(
+            Kind::Other,
+            "this solution holds values without remoteness (solved with remoteness=False); \
+             lines, reviews and puzzles need the remoteness: solve again with remoteness=True"
+                .into(),
+        );
+    }
     let kind = match &e {
-        SolveError::Rules(_) => Kind::Rules,
+        SolveError::Rules(_) | SolveError::Players(_) => Kind::Rules,
         SolveError::File { .. }
         | SolveError::Damaged { .. }
         | SolveError::Inconsistent(_)
         | SolveError::Io(_)
         | SolveError::Save(_)
         | SolveError::Checkpoint(_) => Kind::File,
-        SolveError::Players(_) | SolveError::TooManyMoves(_) | SolveError::Remoteness(_) => {
-            Kind::TooLarge
-        }
+        SolveError::TooManyMoves(_) => Kind::TooLarge,
         _ => Kind::Other,
     };
     Failure(kind, e.to_string())
@@ -193,6 +203,49 @@ fn ruleset_of(arg: Option<&Bound<'_, PyAny>>) -> PyResult<Ruleset> {
          or a chopsticks.Ruleset, not {}",
         arg.get_type().name()?
     )))
+}
+
+/// A whole number from a Python argument, between `low` and `high`, or a
+/// `RulesError` (a `ValueError`) that names the argument: Python's own
+/// `OverflowError` says neither which argument nor what is allowed.
+fn whole(arg: &Bound<'_, PyAny>, name: &str, low: i128, high: i128) -> PyResult<i128> {
+    if arg.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` is a whole number, not a bool"
+        )));
+    }
+    let Ok(n) = arg.cast::<pyo3::types::PyInt>() else {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` is a whole number (int), not {}",
+            arg.get_type().name()?
+        )));
+    };
+    match n.extract::<i128>() {
+        Ok(v) if (low..=high).contains(&v) => Ok(v),
+        _ => Err(Failure(
+            Kind::Rules,
+            format!("`{name}` must be a whole number from {low} to {high}, not {n}"),
+        )
+        .into()),
+    }
+}
+
+/// A list of hands from Python (`[1, 2]`), each from 0 to `high`.
+fn hand_list(arg: &Bound<'_, PyAny>, name: &str, high: i128) -> PyResult<Vec<u32>> {
+    if arg.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` is a list of whole numbers (such as [1, 2]), not a str"
+        )));
+    }
+    let items: Vec<Bound<'_, PyAny>> = arg.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "`{name}` is a list of whole numbers (such as [1, 2])"
+        ))
+    })?;
+    items
+        .iter()
+        .map(|x| whole(x, name, 0, high).map(|v| v as u32))
+        .collect()
 }
 
 /// The position named by a Python argument (the start when `None`).
@@ -361,15 +414,35 @@ impl PyRuleset {
     }
 }
 
-/// Progress of long work on standard error, when asked for.
+/// Held by the work that places scratch files (a solve's checkpoints, an
+/// exploration on disk): their names are the variant's and this process's, so
+/// two threads of one interpreter must not run such work at once. The work
+/// itself uses every core.
+static SCRATCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn scratch_lock() -> std::sync::MutexGuard<'static, ()> {
+    SCRATCH.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Progress of long work on standard error, when asked for; the announcement
+/// of long or out-of-core work (its memory and time estimate) unless `quiet`.
 struct Progress {
     shown: bool,
+    quiet: bool,
 }
 
 impl Events for Progress {
     fn announce(&self, text: &str) {
-        if self.shown {
-            eprintln!("{text}");
+        if !self.quiet {
+            let how = if self.shown {
+                "progress follows on stderr"
+            } else {
+                "progress=True shows its progress"
+            };
+            eprintln!(
+                "{}",
+                text.replace("progress follows on stderr (--quiet hides it)", how)
+            );
         }
     }
     fn begin(&self, what: &str, _total: Option<u64>) {
@@ -540,7 +613,8 @@ impl PySolution {
             moves.join("\n")
         } else {
             return Err(PyTypeError::new_err(format!(
-                "the game must be a game record (str) or a list of moves (list[str]), not {}",
+                "the game must be a game record (str) or a list of moves, each a str \
+                 (\"tap 1→2\"), not {}",
                 game.get_type().name()?
             )));
         };
@@ -564,16 +638,24 @@ impl PySolution {
     /// (expert); `count` of them chosen by `seed`, as `chopsticks puzzles
     /// --json`. `difficulty` is a grade (1–5 or its name) or a pair
     /// `(lowest, highest)`.
-    #[pyo3(signature = (count = 10, *, seed = 1, kind = "any", difficulty = None, hide_answers = false))]
+    #[pyo3(signature = (count = None, *, seed = None, kind = "any", difficulty = None, hide_answers = false))]
     fn puzzles<'py>(
         &self,
         py: Python<'py>,
-        count: usize,
-        seed: u64,
+        count: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
         kind: &str,
         difficulty: Option<&Bound<'py, PyAny>>,
         hide_answers: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let count = match count {
+            Some(c) => whole(c, "count", 0, i64::MAX as i128)? as usize,
+            None => 10,
+        };
+        let seed = match seed {
+            Some(c) => whole(c, "seed", 0, u64::MAX as i128)? as u64,
+            None => 1,
+        };
         let kind = match kind {
             "any" => None,
             "win" => Some(PuzzleKind::Win),
@@ -648,26 +730,37 @@ impl PySolution {
         let explored =
             reachable.unwrap_or(solved.solution.count() <= chopsticks_report::EXPLORE_BY_DEFAULT);
         let value = py.detach(|| -> Result<Value, Failure> {
+            let _scratch = scratch_lock();
+            // The counts read every position counted: a table read from a file
+            // is checked whole first, as for puzzles.
+            if solved.needs_line_checks() {
+                solved.check_whole(&|_| {}).map_err(solve_failure)?;
+            }
             let rules = &solved.rules;
             let start = SeatedPosition::start(rules);
-            let scratch = chopsticks_driver::scratch::Scratch::of(
-                rules,
-                None,
-                chopsticks_driver::scratch::Kind::Explore,
-            );
-            let reach = if explored {
-                chopsticks_driver::Reach::Explored {
+            let dir = explored.then(|| {
+                chopsticks_driver::scratch::Scratch::of(
+                    rules,
+                    None,
+                    chopsticks_driver::scratch::Kind::Explore,
+                )
+                .dir
+            });
+            let reach = match &dir {
+                Some(dir) => chopsticks_driver::Reach::Explored {
                     on_disk: false,
-                    dir: &scratch.dir,
-                }
-            } else {
-                chopsticks_driver::Reach::Index
+                    dir,
+                },
+                None => chopsticks_driver::Reach::Index,
             };
             let of = chopsticks_driver::summarise(
                 solved,
                 start.position(),
                 reach,
-                &Progress { shown: false },
+                &Progress {
+                    shown: false,
+                    quiet: true,
+                },
             )
             .map_err(driver_failure)?;
             let graph = solved.graph().map_err(solve_failure)?;
@@ -737,7 +830,10 @@ fn grades(arg: &Bound<'_, PyAny>) -> PyResult<(Difficulty, Difficulty)> {
         let text = match a.extract::<i64>() {
             Ok(n) => n.to_string(),
             Err(_) => a.extract::<String>().map_err(|_| {
-                PyTypeError::new_err("a difficulty is a grade 1–5 (int) or its name (str)")
+                PyTypeError::new_err(
+                    "a difficulty is a grade 1–5 (int), its name (str), or a pair of them \
+                     (lowest, highest)",
+                )
             })?,
         };
         Difficulty::parse(&text).ok_or_else(|| {
@@ -750,7 +846,16 @@ fn grades(arg: &Bound<'_, PyAny>) -> PyResult<(Difficulty, Difficulty)> {
             .into()
         })
     };
-    if let Ok((lo, hi)) = arg.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+    let pair = arg
+        .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+        .ok()
+        .or_else(|| {
+            arg.extract::<Vec<Bound<'_, PyAny>>>()
+                .ok()
+                .filter(|v| v.len() == 2 && !arg.is_instance_of::<pyo3::types::PyString>())
+                .map(|v| (v[0].clone(), v[1].clone()))
+        });
+    if let Some((lo, hi)) = pair {
         let (lo, hi) = (one(&lo)?, one(&hi)?);
         if lo > hi {
             return Err(Failure(
@@ -768,32 +873,53 @@ fn grades(arg: &Bound<'_, PyAny>) -> PyResult<(Difficulty, Difficulty)> {
 /// Solves a ruleset (a variant id or a `Ruleset`; the standard game when
 /// `None`): every position's value with its remoteness, or values alone with
 /// `remoteness=False` (half the memory). `save` writes the table to a file as
-/// it is solved (checkpointed, resumable). Variants too large for memory are
-/// refused with the estimate (`TooLargeError`); `memory` sets the budget in
-/// bytes. `progress=True` reports on standard error.
+/// it is solved (checkpointed, resumable; a file there is replaced). Variants
+/// too large for memory are refused with the estimate (`TooLargeError`);
+/// `memory` sets the budget, in bytes or as a size such as `"512M"` or
+/// `"2G"` (three quarters of what is available by default), and a solve that
+/// does not fit it in memory runs out of core. Work estimated to take more
+/// than ten seconds is announced on standard error with its estimate unless
+/// `quiet`; `progress=True` reports its phases there too.
 #[pyfunction]
-#[pyo3(signature = (variant = None, *, remoteness = true, save = None, memory = None, progress = false))]
+#[pyo3(signature = (variant = None, *, remoteness = true, save = None, memory = None, progress = false, quiet = false))]
 fn solve(
     py: Python<'_>,
     variant: Option<&Bound<'_, PyAny>>,
     remoteness: bool,
     save: Option<PathBuf>,
-    memory: Option<u64>,
+    memory: Option<&Bound<'_, PyAny>>,
     progress: bool,
+    quiet: bool,
 ) -> PyResult<PySolution> {
     let rules = ruleset_of(variant)?;
+    let memory = match memory {
+        None => None,
+        Some(m) if m.is_instance_of::<pyo3::types::PyString>() => {
+            let text: String = m.extract()?;
+            Some(
+                chopsticks_driver::estimate::parse_size(&text)
+                    .map_err(|e| Failure(Kind::Rules, format!("memory: {e}")))?,
+            )
+        }
+        Some(m) => Some(whole(m, "memory", 1, u64::MAX as i128 / 2)? as u64),
+    };
     let mut request = SolveRequest::new(rules);
     request.save = save;
     request.memory = memory;
     request.no_remoteness = !remoteness;
+    let events = Progress {
+        shown: progress,
+        quiet,
+    };
     let solved = py.detach(|| -> Result<Solved, Failure> {
+        let _scratch = scratch_lock();
         if let Some(path) = &request.save {
             chopsticks_files::check_writable(path)
                 .map_err(|e| Failure(Kind::File, format!("cannot save the solution: {e}")))?;
         }
         let plan = request.plan().map_err(driver_failure)?;
-        let (solved, _) = chopsticks_driver::solve(&request, plan, &Progress { shown: progress })
-            .map_err(driver_failure)?;
+        let (solved, _) =
+            chopsticks_driver::solve(&request, plan, &events).map_err(driver_failure)?;
         Ok(solved)
     })?;
     Ok(PySolution {
@@ -853,7 +979,20 @@ impl PyAtlas {
     /// Solves the atlas of `(x|y)_n` with up to `max_hands` hands a side
     /// (refused with its size when too large).
     #[new]
-    fn new(py: Python<'_>, n: u32, max_hands: usize) -> PyResult<PyAtlas> {
+    fn new(
+        py: Python<'_>,
+        n: &Bound<'_, PyAny>,
+        max_hands: &Bound<'_, PyAny>,
+    ) -> PyResult<PyAtlas> {
+        let n = whole(n, "n", 1, u32::MAX as i128)? as u32;
+        let max_hands = whole(max_hands, "max_hands", 1, 255)? as usize;
+        let size = Atlas::check(n, max_hands).map_err(atlas_failure)?;
+        // Its bits, and the array of one byte a position `array()` makes.
+        chopsticks_driver::ensure_fits(
+            size.bytes,
+            &format!("the outcomes of (x|y)_{n} with up to {max_hands} hands a side"),
+        )
+        .map_err(driver_failure)?;
         let atlas = py
             .detach(|| Atlas::solve(n, max_hands, None))
             .map_err(atlas_failure)?;
@@ -882,7 +1021,9 @@ impl PyAtlas {
     }
 
     /// The outcome class of `(left | right)_n`: "L", "R", "N" or "P".
-    fn outcome(&self, left: Vec<u32>, right: Vec<u32>) -> PyResult<String> {
+    fn outcome(&self, left: &Bound<'_, PyAny>, right: &Bound<'_, PyAny>) -> PyResult<String> {
+        let n = self.atlas.n() as i128;
+        let (left, right) = (hand_list(left, "left", n)?, hand_list(right, "right", n)?);
         Ok(self
             .atlas
             .outcome(&left, &right)
@@ -892,30 +1033,46 @@ impl PyAtlas {
 
     /// Outcome counts, in all and by hand counts (`table outcomes --json`).
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &chopsticks_report::atlas_summary(&self.atlas.summary()))
+        let summary = py.detach(|| self.atlas.summary());
+        to_python(py, &chopsticks_report::atlas_summary(&summary))
     }
 
     /// The outcomes as one byte a position, row `left` and column `right` in
     /// the order of `sides()` (`numpy.frombuffer(a.array(), numpy.uint8)
     /// .reshape(k, k)`); codes 0 = L, 1 = R, 2 = N, 3 = P (`OUTCOMES`).
-    fn array<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let count = self.atlas.sides().count();
-        PyBytes::new_with(py, count as usize * count as usize, |bytes| {
-            for l in 0..count {
-                for r in 0..count {
-                    bytes[(l * count + r) as usize] = outcome_code(self.atlas.outcome_at(l, r));
+    fn array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let count = self.atlas.sides().count() as usize;
+        let len = count * count;
+        chopsticks_driver::ensure_fits(
+            len as u64,
+            &format!("the array of {len} outcomes (one byte each)"),
+        )
+        .map_err(driver_failure)?;
+        let bytes = py.detach(|| {
+            let mut bytes = vec![0u8; len];
+            for (l, row) in bytes.chunks_mut(count.max(1)).enumerate() {
+                for (r, b) in row.iter_mut().enumerate() {
+                    *b = outcome_code(self.atlas.outcome_at(l as u32, r as u32));
                 }
             }
-            Ok(())
-        })
-        .expect("filling bytes cannot fail")
+            bytes
+        });
+        Ok(PyBytes::new(py, &bytes))
     }
 
     /// One record a position, DataFrame-ready: `{"position", "left", "right",
     /// "outcome"}` (the paper's notation, both sides' hands, the class).
     /// Refused beyond `limit` positions (use `array` for large atlases).
-    #[pyo3(signature = (*, limit = 1_000_000))]
-    fn records<'py>(&self, py: Python<'py>, limit: u64) -> PyResult<Bound<'py, PyList>> {
+    #[pyo3(signature = (*, limit = None))]
+    fn records<'py>(
+        &self,
+        py: Python<'py>,
+        limit: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let limit = match limit {
+            Some(l) => whole(l, "limit", 0, u64::MAX as i128)? as u64,
+            None => 1_000_000,
+        };
         if self.atlas.len() > limit {
             return Err(Failure(
                 Kind::TooLarge,
@@ -995,8 +1152,14 @@ const VALUE_STACK_BYTES: usize = 64 << 20;
 /// rules whose play can cycle, the loopy value (`chopsticks value --json`).
 /// `expression` is a position in the paper's notation `(1|1)_4` (its `_n`
 /// sets F = n + 1), a sum `(1|1)_12 + (2|5)_40`, a CGSuite game `{0|^[2]}`,
-/// or a comparison (`<=`, `>=`, `==`, `||`, …). `variant` gives the rules
-/// (`simple`, the paper's, by default); `hands` the hands of Left and Right.
+/// or a comparison (`<=`, `>=`, `==`, `!=`, `<>`, …). `variant` gives the
+/// rules (`simple`, the paper's, by default); `hands` the hands of Left and
+/// Right. `details` adds the birthday, stops, mean and temperature,
+/// `uptimal` the uptimal form. The bounds (`None`: the command line's
+/// defaults) are `max_positions` positions per component (100,000,000),
+/// `max_work` steps of work (the command line's `--max-work`), and under
+/// rules whose play can cycle `max_vertices` positions in a component's graph
+/// (4,096).
 #[pyfunction]
 #[pyo3(signature = (
     expression,
@@ -1005,22 +1168,56 @@ const VALUE_STACK_BYTES: usize = 64 << 20;
     hands = None,
     details = false,
     uptimal = false,
-    max_positions = chopsticks_values::Limits::DEFAULT.max_positions,
-    max_work = chopsticks_values::Limits::DEFAULT.max_work,
-    max_vertices = chopsticks_values::MAX_LOOPY_VERTICES
+    max_positions = None,
+    max_work = None,
+    max_vertices = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn value<'py>(
     py: Python<'py>,
     expression: &str,
     variant: Option<&Bound<'py, PyAny>>,
-    hands: Option<Vec<usize>>,
+    hands: Option<&Bound<'py, PyAny>>,
     details: bool,
     uptimal: bool,
-    max_positions: u64,
-    max_work: u64,
-    max_vertices: usize,
+    max_positions: Option<&Bound<'py, PyAny>>,
+    max_work: Option<&Bound<'py, PyAny>>,
+    max_vertices: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let bound = |arg: Option<&Bound<'py, PyAny>>, name: &str, default: u64| match arg {
+        Some(a) => whole(a, name, 1, u64::MAX as i128).map(|v| v as u64),
+        None => Ok(default),
+    };
+    let max_positions = bound(
+        max_positions,
+        "max_positions",
+        chopsticks_values::Limits::DEFAULT.max_positions,
+    )?;
+    let max_work = bound(
+        max_work,
+        "max_work",
+        chopsticks_values::Limits::DEFAULT.max_work,
+    )?;
+    let max_vertices = bound(
+        max_vertices,
+        "max_vertices",
+        chopsticks_values::MAX_LOOPY_VERTICES as u64,
+    )? as usize;
+    let hands: Option<Vec<usize>> = match hands {
+        Some(h) => Some(
+            hand_list(h, "hands", i128::from(u16::MAX))?
+                .into_iter()
+                .map(|v| {
+                    if v == 0 {
+                        Err(Failure(Kind::Rules, "`hands` are at least 1 a side".into()).into())
+                    } else {
+                        Ok(v as usize)
+                    }
+                })
+                .collect::<PyResult<Vec<usize>>>()?,
+        ),
+        None => None,
+    };
     let base = match variant {
         None => Preset::Simple.ruleset(),
         Some(_) => ruleset_of(variant)?,
@@ -1029,6 +1226,35 @@ fn value<'py>(
         .map_err(|e| Failure(Kind::Rules, e.to_string().replace(": drop --players", "")))?;
     let plan = chopsticks_values::Plan::new(&base, hands.as_deref(), expression)
         .map_err(|e| value_failure(ValueReportError::Short(e)))?;
+    // A variant id that names the fingers or hands must agree with the
+    // positions (which carry their own `_n` and hands), as on the command line.
+    if let Some(Ok(id)) = variant.map(|v| v.extract::<String>()) {
+        use chopsticks_report::value::SizeMismatch;
+        let message =
+            match chopsticks_report::value::size_mismatch(&plan, &base, &id, hands.is_some()) {
+                Some(SizeMismatch::Fingers {
+                    position,
+                    fingers,
+                    said,
+                }) => Some(format!(
+                "`{position}` has F = {fingers} (n = {}), but the variant {id} says F = {said}; \
+                 drop one of them",
+                fingers - 1
+            )),
+                Some(SizeMismatch::Hands {
+                    position,
+                    hands,
+                    said,
+                }) => Some(format!(
+                    "`{position}` has {hands:?} hands a side, but the variant {id} says {said:?}; \
+                 give hands=, or drop the variant's h part"
+                )),
+                None => None,
+            };
+        if let Some(m) = message {
+            return Err(Failure(Kind::Rules, m).into());
+        }
+    }
     let options = ValueOptions {
         limits: chopsticks_values::Limits {
             max_positions,
@@ -1044,7 +1270,12 @@ fn value<'py>(
                 .name("value".into())
                 .stack_size(VALUE_STACK_BYTES)
                 .spawn_scoped(scope, || {
-                    chopsticks_report::value::value(&plan, expression, &options, None)
+                    chopsticks_report::value::value(
+                        &plan,
+                        expression,
+                        &options,
+                        chopsticks_report::value::ValueProgress::default(),
+                    )
                 })
                 .map_err(|e| {
                     Failure(

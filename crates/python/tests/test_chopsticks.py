@@ -11,6 +11,7 @@ import pathlib
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -217,6 +218,48 @@ def test_bad_input_is_a_python_exception_with_the_command_lines_message(standard
         opened.query("1111")
 
 
+def test_numbers_out_of_range_and_limits_name_the_argument():
+    standard = chopsticks.solve("standard")
+    for call, name in [
+        (lambda: standard.puzzles(count=-1), "count"),
+        (lambda: standard.puzzles(seed=-1), "seed"),
+        (lambda: standard.puzzles(count=10**30), "count"),
+        (lambda: chopsticks.solve(memory=-1), "memory"),
+        (lambda: chopsticks.solve(memory=10**30), "memory"),
+        (lambda: chopsticks.Atlas(-1, 2), "n"),
+        (lambda: chopsticks.Atlas(3, 10**30), "max_hands"),
+        (lambda: chopsticks.Atlas(3, 2).outcome([-1], [1]), "left"),
+        (lambda: chopsticks.Atlas(3, 2).records(limit=-1), "limit"),
+        (lambda: chopsticks.value("(1|1)_4", max_work=0), "max_work"),
+        (lambda: chopsticks.value("(1|1)_4", hands=[-1]), "hands"),
+    ]:
+        with pytest.raises(chopsticks.RulesError, match=f"`{name}`"):
+            call()
+    with pytest.raises(TypeError, match="`n`"):
+        chopsticks.Atlas("3", 2)
+    with pytest.raises(TypeError, match="list of whole numbers"):
+        chopsticks.Atlas(3, 2).outcome("11", "1")
+    with pytest.raises(chopsticks.RulesError, match="at least 1"):
+        chopsticks.value("(1|1)_4", hands=[0])
+    # Sizes as the command line reads them.
+    assert chopsticks.solve("standard", memory="512M").query()["remoteness"] == 23
+    with pytest.raises(chopsticks.RulesError, match="memory"):
+        chopsticks.solve(memory="lots")
+    # A variant too large for the move tables is too large, not impossible.
+    with pytest.raises(chopsticks.TooLargeError):
+        chopsticks.solve("standard.h1.f100000")
+    # A values-only table says what to do in Python's words.
+    values = chopsticks.solve("standard", remoteness=False)
+    with pytest.raises(chopsticks.ChopsticksError, match="remoteness=True"):
+        values.line()
+    # The variant and the position's own size must agree, as on the command line.
+    with pytest.raises(chopsticks.RulesError, match="F = 8"):
+        chopsticks.value("(1|1)_4", "simple.f8")
+    assert "F = 8" in cli_error("value", "(1|1)_4", "--variant", "simple.f8")
+    # Difficulties as a list of two, too.
+    assert standard.puzzles(3, difficulty=[1, 5]) == standard.puzzles(3, difficulty=(1, 5))
+
+
 def test_the_atlas_as_arrays_and_records():
     atlas = chopsticks.Atlas(3, 3)
     sides = atlas.sides()
@@ -235,21 +278,25 @@ def test_the_atlas_as_arrays_and_records():
 
 
 def test_long_work_lets_other_threads_run():
-    # A solve releases the interpreter lock: another thread runs meanwhile.
+    # A solve releases the interpreter lock: another thread ticks during it.
     ticks = []
-    stop = threading.Event()
+    started, stop = threading.Event(), threading.Event()
 
     def tick():
+        started.set()
         while not stop.is_set():
-            ticks.append(1)
-            stop.wait(0.001)
+            ticks.append(time.perf_counter())
+            stop.wait(0.0005)
 
     t = threading.Thread(target=tick)
     t.start()
-    chopsticks.solve("standard.h6.f7")
+    started.wait()
+    begin = time.perf_counter()
+    chopsticks.solve("standard.h7.f7", quiet=True)
+    end = time.perf_counter()
     stop.set()
     t.join()
-    assert len(ticks) > 5
+    assert any(begin < x < end for x in ticks), (begin, end, ticks[:5])
 
 
 def test_the_notebook_example_runs(tmp_path):

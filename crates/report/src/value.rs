@@ -61,6 +61,58 @@ pub fn check_two_players(rules: &Ruleset) -> Result<(), ValueReportError> {
     }
 }
 
+/// A position of an expression whose size contradicts the variant id given
+/// with it: positions carry their own `_n` and hands, and an id that names the
+/// fingers (`f8`) or the hands (`h3`) must agree ([`size_mismatch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeMismatch {
+    Fingers {
+        position: String,
+        fingers: u32,
+        said: u32,
+    },
+    Hands {
+        position: String,
+        hands: Vec<usize>,
+        said: Vec<usize>,
+    },
+}
+
+/// The first position of `plan` whose finger count (when `variant_id` names
+/// one) or hands (when it names them and no hands are given otherwise) differ
+/// from `base`, the ruleset the id reads as.
+pub fn size_mismatch(
+    plan: &Plan,
+    base: &Ruleset,
+    variant_id: &str,
+    hands_given: bool,
+) -> Option<SizeMismatch> {
+    let part = |c: char| chopsticks_rules::variant_size_token(variant_id, c).is_some();
+    if part('f') {
+        if let Some(c) = plan
+            .positions
+            .iter()
+            .find(|c| c.rules.fingers != base.fingers)
+        {
+            return Some(SizeMismatch::Fingers {
+                position: c.text.trim().to_string(),
+                fingers: c.rules.fingers,
+                said: base.fingers,
+            });
+        }
+    }
+    if part('h') && !hands_given {
+        if let Some(c) = plan.positions.iter().find(|c| c.rules.hands != base.hands) {
+            return Some(SizeMismatch::Hands {
+                position: c.text.trim().to_string(),
+                hands: c.rules.hands.clone(),
+                said: base.hands.clone(),
+            });
+        }
+    }
+    None
+}
+
 /// The outcome class in words.
 pub fn outcome_words(o: Outcome) -> &'static str {
     match o {
@@ -81,16 +133,27 @@ fn first_winners(o: Outcome) -> (&'static str, &'static str) {
     }
 }
 
+/// How [`value`] tells its caller how far it is.
+#[derive(Clone, Copy, Default)]
+pub struct ValueProgress<'a> {
+    /// The positions of the short-game evaluation evaluated so far.
+    pub positions: Option<&'a dyn Fn(u64)>,
+    /// The loopy evaluation begins (the short one, if any, is over).
+    pub loopy: Option<&'a dyn Fn()>,
+}
+
 /// The document of `expression` (read into `plan`): its value, outcome and
-/// components, or for a comparison whether it holds. `progress` is told the
-/// positions evaluated so far (short games).
+/// components, or for a comparison whether it holds.
 pub fn value(
     plan: &Plan,
     expression: &str,
     options: &ValueOptions,
-    progress: Option<&dyn Fn(u64)>,
+    progress: ValueProgress<'_>,
 ) -> Result<Value, ValueReportError> {
     let loopy = || -> Result<Value, ValueReportError> {
+        if let Some(begin) = progress.loopy {
+            begin();
+        }
         let e = chopsticks_loopy::with_work_limit(options.limits.max_work, || {
             plan.evaluate_loopy(options.max_vertices)
         })
@@ -103,11 +166,12 @@ pub fn value(
         return loopy();
     }
     let mut store = GameStore::new();
-    let (components, answer) = match plan.evaluate_answer(&mut store, options.limits, progress) {
-        // Play can cycle: the value is a loopy game.
-        Err(ValueError::Loop { .. }) => return loopy(),
-        r => r.map_err(ValueReportError::Short)?,
-    };
+    let (components, answer) =
+        match plan.evaluate_answer(&mut store, options.limits, progress.positions) {
+            // Play can cycle: the value is a loopy game.
+            Err(ValueError::Loop { .. }) => return loopy(),
+            r => r.map_err(ValueReportError::Short)?,
+        };
     let components: Vec<Value> = components
         .iter()
         .map(|c| {

@@ -148,9 +148,9 @@ class Solution:
         """A review of a game record or a list of moves (``chopsticks review --json``)."""
     def puzzles(
         self,
-        count: int = 10,
+        count: Optional[int] = 10,
         *,
-        seed: int = 1,
+        seed: Optional[int] = 1,
         kind: Literal["any", "win", "hold"] = "any",
         difficulty: Union[None, Grade, Tuple[Grade, Grade]] = None,
         hide_answers: bool = False,
@@ -181,7 +181,7 @@ class Atlas:
         """Outcome counts in all and by hand counts (``table outcomes --json``)."""
     def array(self) -> bytes:
         """One byte a position (codes of ``OUTCOMES``), rows Left's side."""
-    def records(self, *, limit: int = 1_000_000) -> List[AtlasRecord]:
+    def records(self, *, limit: Optional[int] = 1_000_000) -> List[AtlasRecord]:
         """One record a position, DataFrame-ready."""
     def __len__(self) -> int: ...
 
@@ -190,10 +190,12 @@ def solve(
     *,
     remoteness: bool = True,
     save: Union[None, str, PathLike] = None,
-    memory: Optional[int] = None,
+    memory: Union[None, int, str] = None,
     progress: bool = False,
+    quiet: bool = False,
 ) -> Solution:
-    """Solves a ruleset (the standard game by default)."""
+    """Solves a ruleset (the standard game by default). ``memory``: bytes, or a
+    size such as ``"512M"``, ``"2G"``."""
 
 def load(path: Union[str, PathLike]) -> Solution:
     """Opens a saved solution, read in place and checked around what is shown."""
@@ -210,8 +212,8 @@ def value(
     hands: Optional[Sequence[int]] = None,
     details: bool = False,
     uptimal: bool = False,
-    max_positions: int = ...,
-    max_work: int = ...,
-    max_vertices: int = ...,
+    max_positions: Optional[int] = None,
+    max_work: Optional[int] = None,
+    max_vertices: Optional[int] = None,
 ) -> Dict[str, Any]:
     """The canonical (or loopy) game value of an expression (``chopsticks value --json``)."""
