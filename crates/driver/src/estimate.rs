@@ -64,7 +64,7 @@ fn address_space_left() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
     let mapped: u64 = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    Some((limit.rlim_cur as u64).saturating_sub(mapped))
+    Some(limit.rlim_cur.saturating_sub(mapped))
 }
 
 /// What this process's control group (cgroup v2) may still use.
