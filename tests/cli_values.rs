@@ -73,7 +73,8 @@ fn value_refuses_bad_input_without_panicking() {
     }
     fails_with(&["value", &"9".repeat(5000)], "number too long");
     fails_with(&["value", "{2147483648|-2147483648}"], "too far apart");
-    fails_with(&["value", "1/3"], "not a dyadic rational");
+    // `1/3` is a rational number (issue 45), but not a game.
+    fails_with(&["value", "1/3 + *"], "a number but not a game");
     fails_with(&["value", "*4294967295"], "nimber too large");
     fails_with(&["value", "^1000000000"], "too large");
     fails_with(&["value", "{0|"], "cannot read");

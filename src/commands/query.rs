@@ -1,13 +1,12 @@
 //! `chopsticks query POSITION`: a position's value and every move's value, best first.
 
 use anyhow::Result;
-use chopsticks_learn::{optimal_line, Line};
 use chopsticks_report::by_player;
 use chopsticks_rules::{team_seats, team_text, Player, SeatedPosition};
 use chopsticks_solve::Concept;
 use clap::Args;
 
-use super::solved::{outcome_text, solved, verdict, DbArgs, SolvedChecks};
+use super::solved::{outcome_text, solved, verdict, DbArgs};
 use crate::rules_args::{NotationArgs, OutputArgs, RulesArgs};
 
 #[derive(Args, Debug)]
@@ -40,30 +39,14 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         super::print_json(&chopsticks_report::query(&s, &seated, printed, args.line)?);
         return Ok(());
     }
-    let position = seated.position().clone();
-    s.check_around(&position)?;
-    let moves = s.solution.evaluate_moves(&position)?;
-    let seats = s.solution.seat_outcomes(&position)?;
+    let chopsticks_report::Analysis {
+        moves,
+        seats,
+        line,
+        move_lines,
+    } = chopsticks_report::analyse(&s, &seated, args.line)?;
     let concept = s.solution.concept();
     let mover = seated.mover();
-    // The lines (`--line`): from the position, and after each move.
-    let (line, move_lines) = if args.line {
-        let mut checker = s.checker()?;
-        let here = optimal_line(&s.solution, &seated, &mut checker)?;
-        let after = moves
-            .iter()
-            .map(|m| {
-                optimal_line(
-                    &s.solution,
-                    &seated.after(m.to.clone(), m.step),
-                    &mut checker,
-                )
-            })
-            .collect::<Result<Vec<Line>, _>>()?;
-        (Some(here), after)
-    } else {
-        (None, Vec::new())
-    };
     let written = seated.write(&s.rules, printed)?;
     let head = format!("{written}  {}", seated.hands_line());
     match concept {

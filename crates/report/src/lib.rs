@@ -193,17 +193,23 @@ pub fn moves(
     ))
 }
 
-/// `query --json`: a position's value for every player and every move's value,
-/// best first; with `lines`, the optimal line from the position and after each
-/// move. A table read from a file has the lines around the position checked
-/// first.
-pub fn query(
+/// What a query shows of a position: every move with its outcomes (best
+/// first), every seat's outcome (seat 0 the mover), and with lines the optimal
+/// line from the position and after each move.
+pub struct Analysis {
+    pub moves: Vec<chopsticks_solve::EvaluatedMove>,
+    pub seats: Vec<Outcome>,
+    pub line: Option<Line>,
+    pub move_lines: Vec<Line>,
+}
+
+/// The [`Analysis`] of a position, for the text and the JSON of `query`. A
+/// table read from a file has the lines around the position checked first.
+pub fn analyse(
     solved: &Solved,
     seated: &SeatedPosition,
-    printed: Option<Notation>,
     lines: bool,
-) -> Result<Value, ReportError> {
-    let rules = &solved.rules;
+) -> Result<Analysis, ReportError> {
     let position = seated.position();
     solved.check_lines(position)?;
     let moves = solved.solution.evaluate_moves(position)?;
@@ -225,6 +231,31 @@ pub fn query(
     } else {
         (None, Vec::new())
     };
+    Ok(Analysis {
+        moves,
+        seats,
+        line,
+        move_lines,
+    })
+}
+
+/// `query --json`: a position's value for every player and every move's value,
+/// best first; with `lines`, the optimal line from the position and after each
+/// move ([`analyse`]).
+pub fn query(
+    solved: &Solved,
+    seated: &SeatedPosition,
+    printed: Option<Notation>,
+    lines: bool,
+) -> Result<Value, ReportError> {
+    let rules = &solved.rules;
+    let position = seated.position();
+    let Analysis {
+        moves,
+        seats,
+        line,
+        move_lines,
+    } = analyse(solved, seated, lines)?;
     let list = moves
         .iter()
         .enumerate()

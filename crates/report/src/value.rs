@@ -176,22 +176,20 @@ pub fn value(
         .iter()
         .map(|c| {
             let o = store.outcome(c.value);
-            json!({
-                "position": c.position.paper(c.rules.fingers),
-                "n": c.rules.fingers - 1,
-                "fingers": c.rules.fingers,
-                "hands": c.rules.hands,
-                "variant": c.rules.variant_id(),
-                "description": c.rules.describe(),
-                "ruleset": c.rules,
-                "value": store.format_within(c.value, MAX_PRINTED),
-                "outcome": o.to_string(),
-                "outcome_words": outcome_words(o),
-                "left_first": first_winners(o).0,
-                "right_first": first_winners(o).1,
-                "stopper": true,
-                "stopper_sided": true,
-            })
+            let (left, right) = first_winners(o);
+            component(
+                &c.rules,
+                &c.position,
+                json!({
+                    "value": store.format_within(c.value, MAX_PRINTED),
+                    "outcome": o.to_string(),
+                    "outcome_words": outcome_words(o),
+                    "left_first": left,
+                    "right_first": right,
+                    "stopper": true,
+                    "stopper_sided": true,
+                }),
+            )
         })
         .collect();
     let g = match answer {
@@ -274,6 +272,29 @@ pub fn value(
     Ok(out)
 }
 
+/// A position of the expression: where it stands and under which rules, with
+/// `value` (an object: its value, outcome and kind) added.
+fn component(
+    rules: &Ruleset,
+    position: &chopsticks_values::CgtPosition,
+    mut value: Value,
+) -> Value {
+    if let Some(map) = value.as_object_mut() {
+        for (key, v) in [
+            ("position", json!(position.paper(rules.fingers))),
+            ("n", json!(rules.fingers - 1)),
+            ("fingers", json!(rules.fingers)),
+            ("hands", json!(rules.hands)),
+            ("variant", json!(rules.variant_id())),
+            ("description", json!(rules.describe())),
+            ("ruleset", json!(rules)),
+        ] {
+            map.insert(key.into(), v);
+        }
+    }
+    value
+}
+
 /// What kind of loopy value it is, in words.
 pub fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
     if v.is_stopper() {
@@ -297,14 +318,10 @@ fn loopy_value(
         .iter()
         .map(|c| {
             let o = c.value.outcome();
-            json!({
-                "position": c.position.paper(c.rules.fingers),
-                "n": c.rules.fingers - 1,
-                "fingers": c.rules.fingers,
-                "hands": c.rules.hands,
-                "variant": c.rules.variant_id(),
-                "description": c.rules.describe(),
-                "ruleset": c.rules,
+            component(
+                &c.rules,
+                &c.position,
+                json!({
                 "value": c.value.to_string(),
                 "outcome": o.name(),
                 "outcome_words": o.describe(),
@@ -314,7 +331,8 @@ fn loopy_value(
                 "stopper_sided": c.value.is_stopper_sided(),
                 "positions": c.vertices,
                 "cyclic": c.cyclic,
-            })
+                }),
+            )
         })
         .collect();
     if let Some((relation, holds)) = e.comparison {
