@@ -361,3 +361,29 @@ fn the_text_of_every_kind_of_answer() {
     }
     assert_eq!(stdout(&["value", "1/3"]), "Value:    1/3\n");
 }
+
+/// `+-{G,H}` of loopy games reads and prints as CGSuite writes it (issue 45).
+#[test]
+fn a_multiple_switch_of_loopy_games() {
+    for (expression, value) in [
+        (
+            "+-{{0|{0||0|0,pass}},{0|{0||0|0,pass}+*}}",
+            "+-{{0|^<on>},{0|^<on>*}}",
+        ),
+        ("+-{{0|^<on>},{0|^<on>*}}", "+-{{0|^<on>},{0|^<on>*}}"),
+        ("+-{0|{0||0|0,pass}}", "+-{0|^<on>}"),
+        ("+-{over}", "+-over"),
+    ] {
+        let v = json(&["value", expression, "--json"]);
+        assert_eq!(v["value"], value, "{expression}");
+        assert_eq!(v["outcome"], "N", "{expression}");
+    }
+    // The same game written out in braces.
+    let v = json(&[
+        "value",
+        "+-{{0|^<on>},{0|^<on>*}} === {{0|^<on>},{0|^<on>*}|{v<on>|0},{v<on>*|0}}",
+        "--json",
+    ]);
+    assert_eq!(v["holds"], true);
+    fails_with(&["value", "+-{}"], "needs at least one game");
+}

@@ -215,7 +215,8 @@ fn check_shorts(ast: &Ast) -> Result<(), ParseError> {
             .map(|_| ())
             .map_err(short_error(*at)),
         Ast::Braces { left, right, .. } => left.iter().chain(right).try_for_each(check_shorts),
-        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => check_shorts(a),
+        Ast::PlusMinus(games, _) => games.iter().try_for_each(check_shorts),
+        Ast::Neg(a) | Ast::Tiny(a, _) | Ast::Miny(a, _) => check_shorts(a),
         Ast::Sum(ts) => ts.iter().try_for_each(|(_, t)| check_shorts(t)),
         Ast::Sided(a, b, _) | Ast::Product(a, b, _) => {
             check_shorts(a).and_then(|()| check_shorts(b))
@@ -247,7 +248,8 @@ enum Ast {
         at: usize,
     },
     Neg(Box<Ast>),
-    PlusMinus(Box<Ast>, usize),
+    /// `+-G`, or `+-{G,H,…}` (a multiple switch `{G,H,… | -G,-H,…}`).
+    PlusMinus(Vec<Ast>, usize),
     Sum(Vec<(bool, Ast)>),
     Tiny(Box<Ast>, usize),
     Miny(Box<Ast>, usize),
@@ -370,11 +372,67 @@ impl Parser {
             let at = self.at();
             self.pos += 2;
             self.enter()?;
+            self.skip_ws();
+            // `+-{G,H}`: games in braces without bars, a multiple switch.
+            if self.peek() == Some('{') {
+                let save = self.pos;
+                if let Some(games) = self.bar_free_list()? {
+                    self.leave();
+                    return Ok(Ast::PlusMinus(games, at));
+                }
+                self.pos = save;
+            }
             let g = self.unary()?;
             self.leave();
-            return Ok(Ast::PlusMinus(Box::new(g), at));
+            return Ok(Ast::PlusMinus(vec![g], at));
         }
         self.unary()
+    }
+
+    /// At `{`: the games of `{G, H, …}` when the braces hold no bar at their
+    /// own level (then the cursor is after `}`); `None` (the cursor anywhere)
+    /// when they hold one: the braces are a game.
+    fn bar_free_list(&mut self) -> Result<Option<Vec<Ast>>, ParseError> {
+        let at = self.at();
+        self.pos += 1; // `{`
+        self.enter()?;
+        let mut games = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                Some('|') => {
+                    self.leave();
+                    return Ok(None);
+                }
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(',') if !games.is_empty() => self.pos += 1,
+                None => return Err(self.error("expected '}'")),
+                _ => {
+                    let before = self.pos;
+                    let g = self.sided()?;
+                    if self.pos == before {
+                        return Err(self.error("expected a game"));
+                    }
+                    games.push(g);
+                    self.skip_ws();
+                    if !matches!(self.peek(), Some(',' | '|' | '}')) {
+                        return Err(self.error("expected ',', '|' or '}'"));
+                    }
+                }
+            }
+        }
+        self.leave();
+        if games.is_empty() {
+            return Err(ParseError {
+                position: at,
+                character: 0,
+                message: "`+-{…}` needs at least one game".into(),
+            });
+        }
+        Ok(Some(games))
     }
 
     fn unary(&mut self) -> Result<Ast, ParseError> {
@@ -793,7 +851,8 @@ fn unbound(ast: &Ast, bound: &mut Vec<String>) -> Option<(usize, String)> {
             }
             found
         }
-        Ast::Neg(a) | Ast::PlusMinus(a, _) | Ast::Tiny(a, _) | Ast::Miny(a, _) => unbound(a, bound),
+        Ast::PlusMinus(games, _) => games.iter().find_map(|g| unbound(g, bound)),
+        Ast::Neg(a) | Ast::Tiny(a, _) | Ast::Miny(a, _) => unbound(a, bound),
         Ast::Sum(ts) => ts.iter().find_map(|(_, t)| unbound(t, bound)),
         Ast::Sided(a, b, _) | Ast::Product(a, b, _) => {
             unbound(a, bound).or_else(|| unbound(b, bound))
@@ -900,15 +959,21 @@ impl Evaluator {
             }),
             Ast::Braces { .. } => self.braces_value(ast),
             Ast::Neg(a) => Ok(self.eval(a)?.neg()),
-            Ast::PlusMinus(a, at) => {
-                let g = self.eval(a)?;
+            Ast::PlusMinus(games, at) => {
+                let mut values = Vec::with_capacity(games.len());
+                for g in games {
+                    let v = self.eval(g)?;
+                    let n = v.neg();
+                    values.push((v, n));
+                }
                 let b = Ast::Braces {
                     label: None,
                     left: vec![Ast::Short("0".into(), *at)],
                     right: vec![Ast::Short("0".into(), *at)],
                     at: *at,
                 };
-                self.braces_with(&b, &[(&g, &g.neg())])
+                let pairs: Vec<(&Value, &Value)> = values.iter().map(|(v, n)| (v, n)).collect();
+                self.braces_with(&b, &pairs)
             }
             Ast::Tiny(a, at) => {
                 let g = self.eval(a)?;

@@ -281,12 +281,24 @@ impl<'a> Printer<'a> {
         // not be one of them (it would need a label of the whole).
         let reaches_start = reaching(g, start);
         let separate = |u: u32| short[u as usize].is_none() && !reaches_start[u as usize];
-        // +-G
-        if let (&[a], &[b]) = (g.left(start), g.right(start)) {
-            if separate(a) && separate(b) {
+        // +-G, and the multiple switch +-{G,H,…} = {G,H,… | -G,-H,…}: each
+        // Right option the negative of one Left option.
+        let (ls, rs) = (g.left(start), g.right(start));
+        if !ls.is_empty() && ls.len() == rs.len() && ls.iter().chain(rs).all(|&u| separate(u)) {
+            let negatives: Vec<Stopper> = rs.iter().map(|&b| sub.subgame(b)).collect();
+            let mut used = vec![false; rs.len()];
+            let mut texts = Vec::with_capacity(ls.len());
+            for &a in ls {
                 let ga = sub.subgame(a);
-                if sub.subgame(b) == ga.neg() {
-                    let t = format_stopper(&ga);
+                let neg = ga.neg();
+                let Some(j) = (0..rs.len()).find(|&j| !used[j] && negatives[j] == neg) else {
+                    break;
+                };
+                used[j] = true;
+                texts.push(format_stopper(&ga));
+            }
+            if texts.len() == ls.len() {
+                if let [t] = texts.as_slice() {
                     let simple = !(t.starts_with('-')
                         || t.starts_with(|c: char| c.is_ascii_digit())
                         || t.contains('+')
@@ -297,6 +309,7 @@ impl<'a> Printer<'a> {
                         format!("+-({t})")
                     });
                 }
+                return Some(format!("+-{{{}}}", texts.join(",")));
             }
         }
         // Tiny(G) = {0 || 0 | -G}, Miny(G) = {G | 0 || 0}, G loopy and > 0.
