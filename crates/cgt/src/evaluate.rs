@@ -93,10 +93,7 @@ impl GameStore {
             Answer::Rational(r) => Err(ParseError {
                 position: 0,
                 character: 0,
-                message: format!(
-                    "{r} is a number but not a game: only numbers whose denominator is a \
-                     power of 2 are short games"
-                ),
+                message: not_a_game(&r),
                 work_limit: None,
             }),
             Answer::Truth(_) => Err(ParseError {
@@ -287,6 +284,58 @@ fn exact(ast: &Ast) -> Option<Result<Rational, ParseError>> {
     })
 }
 
+/// Why a number that is not dyadic cannot stand where a game is needed.
+fn not_a_game(r: &Rational) -> String {
+    format!(
+        "{r} is a number but not a game: only numbers whose denominator is a power of two \
+         are short games (CGSuite keeps {r} as a rational number, which cannot be played or \
+         added to a game)"
+    )
+}
+
+/// Refuses, before any work, a number that is not dyadic (`1/3`) where a game
+/// is needed: in an expression that is not made of numbers alone (a
+/// comparison of two numbers is, side by side). A division by zero is refused
+/// here too.
+pub(crate) fn check_numbers(root: &Ast, rhs: Option<&Ast>) -> Result<(), ParseError> {
+    let numbers = |a: &Ast| exact(a).is_some();
+    match rhs {
+        None if numbers(root) => return Ok(()),
+        Some(r) if numbers(root) && numbers(r) => return Ok(()),
+        _ => {}
+    }
+    in_games(root)?;
+    rhs.map_or(Ok(()), in_games)
+}
+
+/// [`check_numbers`] within a game's expression.
+pub(crate) fn in_games(ast: &Ast) -> Result<(), ParseError> {
+    if divides(ast) {
+        if let Some(r) = exact(ast) {
+            let r = r?;
+            return match r.to_dyadic() {
+                Some(_) => Ok(()),
+                None => Err(error(ast.at, not_a_game(&r))),
+            };
+        }
+    }
+    match &ast.term {
+        Term::Neg(a) => in_games(a),
+        Term::Suffixed { base, .. } => in_games(base),
+        Term::Sum(first, rest) => {
+            in_games(first)?;
+            rest.iter().try_for_each(|(_, t)| in_games(t))
+        }
+        Term::Product(a, b) | Term::Quotient(a, b) | Term::Ordinal(a, b) => {
+            in_games(a)?;
+            in_games(b)
+        }
+        Term::Braces(left, right) => left.iter().chain(right).try_for_each(in_games),
+        Term::PlusMinus(games) | Term::Call(_, games) => games.iter().try_for_each(in_games),
+        _ => Ok(()),
+    }
+}
+
 /// Whether an expression's tree holds a quotient `a / b`.
 fn divides(ast: &Ast) -> bool {
     match &ast.term {
@@ -337,14 +386,7 @@ impl Evaluator<'_> {
             if let Some(r) = exact(ast) {
                 let r = r?;
                 let Some(x) = r.to_dyadic() else {
-                    return Err(error(
-                        at,
-                        format!(
-                            "{r} is a number but not a game: only numbers whose denominator is \
-                             a power of 2 are short games (CGSuite keeps {r} as a rational \
-                             number, which cannot be played or added to a game)"
-                        ),
-                    ));
+                    return Err(error(at, not_a_game(&r)));
                 };
                 return self.value(GameId::ZERO, x, at);
             }

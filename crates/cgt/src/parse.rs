@@ -299,6 +299,9 @@ impl Expression {
             p.cursor.pos = save;
             return Err(p.error(&message));
         }
+        // A number that is not dyadic where a game is needed: refused now,
+        // before any position is evaluated.
+        crate::evaluate::check_numbers(&root, relation.as_ref().map(|(_, rhs)| rhs))?;
         Ok(Expression {
             root,
             relation,
@@ -314,6 +317,13 @@ impl Expression {
     /// says nothing about the game measured.
     pub fn is_measure(&self) -> bool {
         self.relation.is_none() && measure(&self.root) == Some(true)
+    }
+
+    /// Refuses a text that is a number but not a game (`1/3`, a rational number
+    /// that is not dyadic) where a game is needed: as an option or a term of a
+    /// loopy game.
+    pub fn check_game(&self) -> Result<(), ParseError> {
+        crate::evaluate::in_games(&self.root).map_err(|e| e.locate(&self.text))
     }
 
     /// The relation when the text is a comparison (`G <= H`).

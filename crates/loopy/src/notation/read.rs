@@ -212,7 +212,7 @@ fn read_syntax(text: &str) -> Result<(), ParseError> {
 fn check_shorts(ast: &Ast) -> Result<(), ParseError> {
     match ast {
         Ast::Short(text, at) => chopsticks_cgt::Expression::parse(text)
-            .map(|_| ())
+            .and_then(|e| e.check_game())
             .map_err(short_error(*at)),
         Ast::Braces { left, right, .. } => left.iter().chain(right).try_for_each(check_shorts),
         Ast::PlusMinus(games, _) => games.iter().try_for_each(check_shorts),
