@@ -99,8 +99,12 @@ fn an_honest_file_checks_and_is_proven() {
         assert_eq!(v["concept"], concept, "{v}");
         assert_eq!(v["read"], "memory", "{v}");
         // Read from the file a block at a time, the same verdict.
+        assert!(v["in_place_bytes"].is_null(), "{v}");
         let v = json(&["check", text(&db), "--json", "--in-place", "--quiet"]);
         assert_eq!(v["read"], "in place", "{v}");
+        if concept == "two-player" {
+            assert!(v["in_place_bytes"].as_u64().unwrap() > 0, "{v}");
+        }
         assert_eq!(v["consistent"], true, "{v}");
         assert_eq!(v["proven"], true, "{v}");
         assert!(v["positions"].as_u64().unwrap() > 100, "{v}");
@@ -124,6 +128,30 @@ fn an_honest_file_checks_and_is_proven() {
     assert_eq!(v["consistent"], true, "{v}");
     assert_eq!(v["proven"], false, "{v}");
     assert!(stdout(&["check", text(&db)]).contains("does not prove it right"));
+}
+
+/// Read in place, the check holds at most `--memory` of the table: a budget
+/// below the least it needs is refused before any work, with that least.
+#[test]
+fn a_memory_budget_too_small_for_checking_in_place_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sol");
+    stdout(&["solve", "--save", text(&db), "--quiet"]);
+    fails_with(
+        &["check", text(&db), "--in-place", "--memory", "1K"],
+        "more than the 1.0 KiB it may use (--memory)",
+    );
+    fails_with(&["check", text(&db), "--memory", "lots"], "--memory");
+    let v = json(&[
+        "check",
+        text(&db),
+        "--json",
+        "--in-place",
+        "--memory",
+        "64M",
+    ]);
+    assert_eq!(v["consistent"], true, "{v}");
+    assert!(v["in_place_bytes"].as_u64().unwrap() <= 64 << 20, "{v}");
 }
 
 #[test]

@@ -12,12 +12,12 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use chopsticks_solve::file;
 use clap::Args;
 use serde_json::json;
 
-use crate::memory::available_bytes;
+use crate::memory::{available_bytes, human_bytes};
 use crate::progress;
 use crate::workload::graph_for_checking;
 
@@ -27,19 +27,26 @@ pub struct CheckArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Print JSON: {"file", "variant", "ruleset", "positions", "encoding", "read",
-    /// "remoteness", "consistent", "proven", "contradiction", "seconds"}; the exit
+    /// "in_place_bytes", "remoteness", "consistent", "proven", "contradiction",
+    /// "seconds"}; the exit
     /// status is 1 when the file is not consistent, as without --json.
     #[arg(long)]
     json: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Read the table from the file a block at a time (every block's checksum
-    /// checked as it is read) even where it would fit in memory: the way a
-    /// table larger than memory is checked (each thread keeps 32 MiB of the
-    /// blocks it read).
+    /// Read the table from the file in place (every block's checksum checked
+    /// as it is read) even where it would fit in memory: the way a table
+    /// larger than memory is checked, a range of its rows at a time, within
+    /// --memory.
     #[arg(long)]
     in_place: bool,
+    /// The most memory the check may hold of the table (e.g. 512M, 4G): a
+    /// table twice this size or less is read whole, a larger one (or any with
+    /// --in-place) in ranges of rows as wide as this allows. Default: three
+    /// quarters of the memory available, less the move graph's tables.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    memory: Option<u64>,
 }
 
 pub fn run(args: &CheckArgs) -> Result<()> {
@@ -55,10 +62,10 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         .encoding()
         .bytes_for(opened.table().len())
         .unwrap_or(u64::MAX);
-    let in_memory = !args.in_place
-        && available_bytes().is_some_and(|a| {
-            table_bytes.saturating_mul(2) <= (a / 4 * 3).saturating_sub(graph.table_bytes())
-        });
+    let budget = args
+        .memory
+        .or_else(|| available_bytes().map(|a| (a / 4 * 3).saturating_sub(graph.table_bytes())));
+    let in_memory = !args.in_place && budget.is_some_and(|b| table_bytes.saturating_mul(2) <= b);
     let solution = if in_memory && opened.table().is_paged() {
         file::load(&args.file)?
     } else {
@@ -69,8 +76,28 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     } else {
         "memory"
     };
+    // In place, a two-player table is checked a range of rows at a time,
+    // as wide as the budget allows; one that needs more than it is refused
+    // before any work.
+    let budget = budget.unwrap_or(chopsticks_solve::DEFAULT_IN_PLACE_BYTES);
+    let in_place_bytes = match solution.in_place_check_bytes(&graph, budget) {
+        Some((least, _)) if least > budget => bail!(
+            "checking {} in place holds at least {} of its table (one row of tiles \
+             with its columns), more than the {} it may use{}",
+            args.file.display(),
+            human_bytes(least),
+            human_bytes(budget),
+            if args.memory.is_some() {
+                " (--memory)"
+            } else {
+                " (three quarters of the memory available, less the move graph)"
+            }
+        ),
+        Some((_, used)) => Some(used),
+        None => None,
+    };
     let bar = progress::bar(solution.count(), "checking every position", args.quiet);
-    let checked = solution.verify_with_progress(&graph, &|done| bar.set_position(done));
+    let checked = solution.verify_within(&graph, budget, &|done| bar.set_position(done));
     bar.finish_and_clear();
     let seconds = clock.elapsed().as_secs_f64();
     let remoteness = solution.has_remoteness();
@@ -85,6 +112,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
                 "positions": solution.count(),
                 "encoding": solution.table().encoding().name(),
                 "read": read,
+                "in_place_bytes": in_place_bytes,
                 "remoteness": remoteness,
                 "consistent": checked.is_ok(),
                 "proven": checked.is_ok() && remoteness,

@@ -10,6 +10,7 @@
 //! summarises what is reachable from a start ([`Summary`]), extracts strategies
 //! ([`strategy`]) and is saved to and loaded from a checksummed file ([`mod@file`]).
 
+mod banded;
 pub mod compact;
 pub mod export;
 pub mod file;
@@ -62,6 +63,7 @@ pub fn solve_memory(rules: &Ruleset, count: u64) -> SolveMemory {
         at_most: widest.saturating_add(reachable).saturating_add(1 << 20),
     }
 }
+pub use banded::DEFAULT_IN_PLACE_BYTES;
 pub use outcome::{Outcome, Value};
 pub use retrograde::{solve_bytes, SolveProgress};
 pub use table::{Encoding, Table};

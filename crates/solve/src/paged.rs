@@ -165,75 +165,6 @@ pub struct PagedTable {
     state: Vec<AtomicU8>,
     cache: Vec<Mutex<Shard>>,
     path: String,
-    /// This table among all opened by the process, for the walks' caches.
-    id: u64,
-}
-
-/// The next [`PagedTable::id`].
-static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// Blocks a thread keeps for its walks over a table read in place
-/// ([`WalkReader`]): 8,192 blocks, 32 MiB of 4 KiB blocks a thread.
-const WALK_SLOTS: usize = 8192;
-
-/// One thread's blocks for its walks: slot `b % WALK_SLOTS` holds block `b` of
-/// table `id`, as it was read and checked.
-#[derive(Default)]
-struct WalkCache {
-    slots: Vec<(u64, usize, Vec<u8>)>,
-}
-
-thread_local! {
-    static WALK: std::cell::RefCell<WalkCache> = std::cell::RefCell::new(WalkCache::default());
-}
-
-/// A reader of a table read in place for a walk over the whole table (the
-/// check of every position): each thread keeps the last blocks it read, one a
-/// slot, without a lock, in front of the table's shared cache (which a walk of
-/// a table far larger than it empties over and over, and which takes a lock a
-/// read). A block in a slot was checked when it was read, as in the shared
-/// cache. [`release_walk_caches`] gives the memory back.
-pub(crate) struct WalkReader<'a>(pub(crate) &'a PagedTable);
-
-impl WalkReader<'_> {
-    /// Outcome `k`, its block from this thread's slots or read and checked.
-    #[inline]
-    pub(crate) fn get(&self, k: u64) -> Result<Outcome, SolveError> {
-        let table = self.0;
-        if k >= table.layout.entries {
-            return table.get(k); // its error
-        }
-        let b = table.block_of(k);
-        let first = table.layout.block_range(b).start as u64 * 8 / table.layout.encoding.bits();
-        let decoded = WALK.with_borrow_mut(|walk| {
-            if walk.slots.is_empty() {
-                walk.slots = vec![(0, 0, Vec::new()); WALK_SLOTS];
-            }
-            let slot = &mut walk.slots[b % WALK_SLOTS];
-            if slot.0 != table.id || slot.1 != b {
-                // Unlabelled while it is read: a read that fails leaves the slot
-                // empty, never holding another block's label.
-                slot.0 = 0;
-                let mut bytes = std::mem::take(&mut slot.2);
-                table.with_block(b, |read| {
-                    bytes.clear();
-                    bytes.extend_from_slice(read);
-                })?;
-                *slot = (table.id, b, bytes);
-            }
-            Ok::<_, SolveError>(table.layout.encoding.decode(&slot.2, k - first))
-        })?;
-        decoded.ok_or_else(|| {
-            SolveError::Inconsistent(format!("outcome #{k} has a code no table holds"))
-        })
-    }
-}
-
-/// Empties every thread's walk cache ([`WalkReader`]), in the current rayon
-/// pool and on this thread.
-pub(crate) fn release_walk_caches() {
-    rayon::broadcast(|_| WALK.with_borrow_mut(|walk| *walk = WalkCache::default()));
-    WALK.with_borrow_mut(|walk| *walk = WalkCache::default());
 }
 
 impl std::fmt::Debug for PagedTable {
@@ -277,7 +208,6 @@ impl PagedTable {
             layout,
             crcs,
             path: path.display().to_string(),
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -425,6 +355,56 @@ impl PagedTable {
 
     fn block_of(&self, k: u64) -> usize {
         (k * self.layout.encoding.bits() / 8) as usize / self.layout.block
+    }
+
+    /// Bytes per block (the last block may be shorter).
+    pub(crate) fn block_bytes(&self) -> usize {
+        self.layout.block
+    }
+
+    /// The number of blocks.
+    pub(crate) fn blocks(&self) -> usize {
+        self.layout.blocks()
+    }
+
+    /// The blocks holding the outcomes `first .. first + count` (within the
+    /// table; empty for `count` 0).
+    pub(crate) fn blocks_of(&self, first: u64, count: u64) -> std::ops::Range<usize> {
+        if count == 0 {
+            return 0..0;
+        }
+        self.block_of(first)..self.block_of(first + count - 1) + 1
+    }
+
+    /// The bytes of blocks `blocks` (consecutive; the last block of the table
+    /// may be shorter than the others).
+    pub(crate) fn bytes_of(&self, blocks: std::ops::Range<usize>) -> usize {
+        if blocks.is_empty() {
+            return 0;
+        }
+        self.layout.block_range(blocks.end - 1).end - self.layout.block_range(blocks.start).start
+    }
+
+    /// Reads blocks `blocks` (consecutive) into `out` (exactly
+    /// [`PagedTable::bytes_of`] them long) in one read, and checks each
+    /// against its checksum.
+    pub(crate) fn read_checked(
+        &self,
+        blocks: std::ops::Range<usize>,
+        out: &mut [u8],
+    ) -> Result<(), SolveError> {
+        if blocks.is_empty() {
+            return Ok(());
+        }
+        let start = self.layout.block_range(blocks.start).start;
+        self.file
+            .read_exact_at(out, (self.layout.offset + start) as u64)
+            .map_err(|e| self.read_error(e))?;
+        for b in blocks {
+            let range = self.layout.block_range(b);
+            self.check_bytes(b, &out[range.start - start..range.end - start])?;
+        }
+        Ok(())
     }
 
     /// Reads blocks `blocks` (consecutive) from the file into `buf`, in one read.

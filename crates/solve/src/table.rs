@@ -204,6 +204,13 @@ static NARROW_THROUGH_KEYS: std::sync::LazyLock<[u64; 256]> = std::sync::LazyLoc
     std::array::from_fn(|b| from_narrow(b as u8).through_move().preference_key())
 });
 
+/// [`ReadOutcome::through_key`] of a one-byte code, or `None` for a code no
+/// table holds.
+#[inline(always)]
+pub(crate) fn narrow_through_key(code: u8) -> Option<u64> {
+    (code == 0xFF || code & 0x7F <= NARROW_MAX as u8).then(|| NARROW_THROUGH_KEYS[code as usize])
+}
+
 /// A computation over a table's outcomes, generic in the table's encoding
 /// ([`Table::read_with`]).
 pub(crate) trait WithReader {
@@ -276,13 +283,6 @@ impl ReadOutcome for PagedTable {
     }
 }
 
-impl ReadOutcome for crate::paged::WalkReader<'_> {
-    #[inline]
-    fn read(&self, index: u64) -> Result<Outcome, SolveError> {
-        self.get(index)
-    }
-}
-
 impl Table {
     /// Runs `work` with a reader of this table's encoding (what
     /// [`Table::get`] reads, for every index below [`Table::len`]).
@@ -292,17 +292,6 @@ impl Table {
             Table::Wide(v) => work.run(&WideReader(v)),
             Table::Values { packed, .. } => work.run(&ValuesReader(packed)),
             Table::Paged(m) => work.run(&**m),
-        }
-    }
-
-    /// [`Table::read_with`] for a walk over the whole table: a table read in
-    /// place is read through each thread's own cache of blocks
-    /// ([`crate::paged::WalkReader`]; `crate::paged::release_walk_caches`
-    /// frees it after the walk).
-    pub(crate) fn read_walk_with<W: WithReader>(&self, work: W) -> W::Output {
-        match self {
-            Table::Paged(m) => work.run(&crate::paged::WalkReader(m)),
-            _ => self.read_with(work),
         }
     }
 

@@ -258,8 +258,46 @@ impl Solution {
         &self,
         graph: &Graph,
         map: &TileMap,
+        in_place_bytes: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), SolveError> {
+        let first_bad = match self.table() {
+            crate::Table::Paged(table) => {
+                let found = crate::banded::verify_in_bands(
+                    self,
+                    graph,
+                    map,
+                    table,
+                    in_place_bytes,
+                    progress,
+                )?;
+                debug_assert_eq!(found.misses, 0, "a read outside the bands");
+                found.first_bad
+            }
+            _ => self.first_bad_by_tiles(graph, map, progress),
+        };
+        match first_bad {
+            Some(i) => match self.check_at(graph, i) {
+                Err(e) => Err(e),
+                // Each pass confirms what it finds; a position found
+                // inconsistent that the check of one position accepts is a
+                // fault of this check, never a pass.
+                Ok(()) => Err(SolveError::Inconsistent(format!(
+                    "the check of every position stopped at #{i}, which its own check accepts (a fault of this program)"
+                ))),
+            },
+            None => Ok(()),
+        }
+    }
+
+    /// The smallest inconsistent index of the two passes over a table in
+    /// memory, rows of tiles in index order (see [`Solution::verify_by_tiles`]).
+    fn first_bad_by_tiles(
+        &self,
+        graph: &Graph,
+        map: &TileMap,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Option<u64> {
         let tiles = map.tiles();
         // Consecutive rows of tiles joined into ranges of about 4 M positions,
         // so that a variant with few tiles a row (an opponent with few
@@ -281,7 +319,7 @@ impl Solution {
             first_bad = tiles[map.tiles_in(first, len)]
                 .par_iter()
                 .filter_map(|tile| {
-                    self.table().read_walk_with(TileCheck {
+                    self.table().read_with(TileCheck {
                         solution: self,
                         graph,
                         tile,
@@ -302,7 +340,7 @@ impl Solution {
         for &(first, len) in &ranges {
             let drawn = tiles[map.tiles_in(first, len)]
                 .par_iter()
-                .filter_map(|tile| self.table().read_walk_with(DrawnParents { graph, tile }))
+                .filter_map(|tile| self.table().read_with(DrawnParents { graph, tile }))
                 .min();
             first_bad = match (first_bad, drawn) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -311,21 +349,7 @@ impl Solution {
             done += len;
             progress(count / 2 + done / 2);
         }
-        if self.table().is_paged() {
-            crate::paged::release_walk_caches();
-        }
-        match first_bad {
-            Some(i) => match self.check_at(graph, i) {
-                Err(e) => Err(e),
-                // Each pass confirms what it finds; a position found
-                // inconsistent that the check of one position accepts is a
-                // fault of this check, never a pass.
-                Ok(()) => Err(SolveError::Inconsistent(format!(
-                    "the check of every position stopped at #{i}, which its own check accepts (a fault of this program)"
-                ))),
-            },
-            None => Ok(()),
-        }
+        first_bad
     }
 }
 
@@ -335,9 +359,9 @@ impl Solution {
 /// which finds a drawn child for every draw, this checks each draw's children
 /// fully while reading only the parents of the lost positions, far fewer than
 /// the children of the draws in a large drawn variant.
-struct DrawnParents<'a> {
-    graph: &'a Graph,
-    tile: &'a Tile,
+pub(crate) struct DrawnParents<'a> {
+    pub graph: &'a Graph,
+    pub tile: &'a Tile,
 }
 
 impl WithReader for DrawnParents<'_> {
@@ -367,10 +391,10 @@ impl WithReader for DrawnParents<'_> {
 /// [`Solution::first_wrong_slot`] does for one position, with the children
 /// found from the tile's ranks (no index divided) and read without asking
 /// the encoding each time.
-struct TileCheck<'a> {
-    solution: &'a Solution,
-    graph: &'a Graph,
-    tile: &'a Tile,
+pub(crate) struct TileCheck<'a> {
+    pub solution: &'a Solution,
+    pub graph: &'a Graph,
+    pub tile: &'a Tile,
 }
 
 impl WithReader for TileCheck<'_> {
@@ -586,18 +610,50 @@ impl Solution {
     /// of positions checked so far, after each slice of the table (for a
     /// two-player table each of its two passes counts half of every position).
     /// The slices are checked in order, each in parallel; a two-player table a
-    /// row of tiles at a time (its children then stay in cache). A table read in place is read
-    /// where the children lie, all over the file, through its bounded cache of
-    /// blocks; `chopsticks check` reads a table into memory first when it fits.
+    /// row of tiles at a time (its children then stay in cache). A two-player
+    /// table read in place is read in ranges of rows within
+    /// [`DEFAULT_IN_PLACE_BYTES`](crate::DEFAULT_IN_PLACE_BYTES)
+    /// ([`Solution::verify_within`] takes another budget); `chopsticks check`
+    /// reads a table into memory first when it fits.
     pub fn verify_with_progress(
         &self,
         graph: &Graph,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(), SolveError> {
+        self.verify_within(graph, crate::banded::DEFAULT_IN_PLACE_BYTES, progress)
+    }
+
+    /// For a two-player table read in place: the least memory its check holds
+    /// (ranges of one row of tiles) and the most it holds with a budget of
+    /// `budget` bytes ([`Solution::verify_within`]), in bytes; `None` for a
+    /// table in memory or of three or more players.
+    pub fn in_place_check_bytes(&self, graph: &Graph, budget: u64) -> Option<(u64, u64)> {
+        let crate::Table::Paged(table) = self.table() else {
+            return None;
+        };
+        if self.concept() != Concept::TwoPlayer {
+            return None;
+        }
+        let map = TileMap::new(graph)?;
+        Some(crate::banded::in_place_bytes(table, &map, budget))
+    }
+
+    /// [`Solution::verify_with_progress`], a two-player table read in place
+    /// checked holding at most `in_place_bytes` of it (or the least it needs,
+    /// [`Solution::in_place_check_bytes`], when more): ranges of rows as wide
+    /// as that allows, each read once in long runs (see `banded`'s
+    /// documentation in the source). A table in memory, or of three or more
+    /// players, is checked as by [`Solution::verify_with_progress`].
+    pub fn verify_within(
+        &self,
+        graph: &Graph,
+        in_place_bytes: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<(), SolveError> {
         self.check_graph(graph)?;
         if self.concept() == Concept::TwoPlayer {
             if let Some(map) = TileMap::new(graph) {
-                return self.verify_by_tiles(graph, &map, progress);
+                return self.verify_by_tiles(graph, &map, in_place_bytes, progress);
             }
         }
         const SLICE: u64 = 1 << 22;

@@ -18,6 +18,6 @@ pub use explore::{explore, explore_bytes, Exploration, Progress};
 pub use graph::{Graph, MAX_TABLE_BYTES};
 pub use on_disk::{explore_on_disk, explore_on_disk_bytes};
 pub use stats::Statistics;
-pub use tiles::{Tile, TileMap, TILE};
+pub use tiles::{SeatShape, Tile, TileMap, TILE};
 
 pub use chopsticks_rules::text::human_bytes;

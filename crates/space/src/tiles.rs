@@ -80,6 +80,23 @@ pub struct TileMap {
     seats: Vec<(usize, u64, usize)>,
 }
 
+/// One seat class of a [`TileMap`]: the matrix of its positions (rows the
+/// mover's ranks, columns the opponent's) and how its tiles are numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatShape {
+    /// The first index of the class.
+    pub base: u64,
+    /// `n₀`: the mover's multisets (rows).
+    pub rows: u64,
+    /// `n₁`: the opponent's multisets (columns, the length of a row).
+    pub cols: u64,
+    /// The class's first tile in [`TileMap::tiles`].
+    pub first_tile: usize,
+    /// Tiles per row of tiles: tile `(i, j)` of the class (rows `64 i ..`,
+    /// columns `64 j ..`) is `first_tile + i · tiles_per_row + j`.
+    pub tiles_per_row: usize,
+}
+
 impl TileMap {
     /// The tiles of a two-player graph's index (`None` for more players).
     pub fn new(graph: &Graph) -> Option<TileMap> {
@@ -114,6 +131,24 @@ impl TileMap {
             block,
             seats,
         })
+    }
+
+    /// The number of seat classes (1, or 2 when the players have different
+    /// numbers of hands: the mover's hands then alternate).
+    pub fn seats(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// The shape of seat class `seat`.
+    pub fn seat_shape(&self, seat: usize) -> SeatShape {
+        let (first_tile, cols, tiles_per_row) = self.seats[seat];
+        SeatShape {
+            base: seat as u64 * self.block,
+            rows: self.block / cols,
+            cols,
+            first_tile,
+            tiles_per_row,
+        }
     }
 
     /// The tiles, seat class by seat class, row of tiles by row of tiles.
@@ -182,6 +217,15 @@ mod tests {
                     seen[i as usize] += 1;
                     assert_eq!(map.tile_of(i), k);
                     assert_eq!(map.tile_at(t.seat, r0, r1), k);
+                    let shape = map.seat_shape(t.seat);
+                    assert_eq!(i, shape.base + r0 * shape.cols + r1);
+                    assert!(r0 < shape.rows);
+                    assert_eq!(
+                        k,
+                        shape.first_tile
+                            + (r0 / TILE) as usize * shape.tiles_per_row
+                            + (r1 / TILE) as usize
+                    );
                     assert_eq!(graph.index().join(t.seat, &[r0, r1]), i);
                     len += 1;
                 });
