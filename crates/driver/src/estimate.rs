@@ -20,10 +20,13 @@ const SOLVE_RATE: f64 = 8.0e6;
 /// players on the reference machine (measured: docs/PERFORMANCE.md).
 const MULTI_SOLVE_RATE: f64 = 2.0e6;
 /// Children checked per second by `chopsticks check` on one thread of the
-/// reference machine (the cost of a check is reading each position's children:
-/// measured on 2 × 6 hands at F = 10, cutoff and rollover, 25 M positions,
-/// 1.5 × 10^7 children a second a thread, from the user time).
-const CHECK_CHILD_RATE: f64 = 1.5e7;
+/// reference machine (the cost of a check is reading each position's children).
+/// Calibrated on the tile check in two passes (docs/PERFORMANCE.md, issue 43):
+/// at 1.5 × 10^7 the estimate was 6 to 7 times the measured time of 2 × 8
+/// hands at F = 8 (2 s), 2 × 8 hands at F = 10 (28 s in memory, 32–35 s in
+/// place) and the 8.5 × 10⁹ positions of 2 × 10 hands (271 s in memory, 325 s
+/// in place within 1 GiB).
+const CHECK_CHILD_RATE: f64 = 8.0e7;
 /// Work expected to take longer than this many seconds is announced before it
 /// starts.
 pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
