@@ -387,3 +387,37 @@ fn a_multiple_switch_of_loopy_games() {
     assert_eq!(v["holds"], true);
     fails_with(&["value", "+-{}"], "needs at least one game");
 }
+
+/// Sides the bounded search leaves with alternating cycles are printed as
+/// CGSuite's sidling leaves them, and said to be not reduced, with what was
+/// tried; a stopper-sided value has no such side.
+#[test]
+fn sides_not_reduced_say_so_and_what_was_tried() {
+    let carousel = "a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}";
+    let v = json(&["value", carousel, "--json"]);
+    assert_eq!(
+        v["value"], "a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}",
+        "{v}"
+    );
+    assert_eq!(v["not_reduced"], serde_json::json!(["onside", "offside"]));
+    let kind = v["kind"].as_str().unwrap();
+    assert!(
+        kind.starts_with("not a stopper; not reduced: both sides (tried: "),
+        "{kind}"
+    );
+    assert!(kind.contains("unravelling"), "{kind}");
+    assert!(kind.contains("not decided"), "{kind}");
+    let text = stdout(&["value", carousel]);
+    assert!(text.contains("not reduced: both sides"), "{text}");
+    // Equal to the sides CGSuite prints, written as `onside & offside`.
+    let v = json(&[
+        "value",
+        &format!("{carousel} == a{{1|1,{{1*|a||*}}||0}} & a{{0,{{1|||1*|a||*}}|0}}"),
+        "--json",
+    ]);
+    assert_eq!(v["holds"], true, "{v}");
+    // Stopper-sided: nothing left unreduced.
+    let v = json(&["value", "a{1||a|0}", "--json"]);
+    assert_eq!(v["value"], "2 & +-1");
+    assert_eq!(v["not_reduced"], serde_json::json!([]));
+}

@@ -99,6 +99,10 @@ const MAX_GREEDY_VERTICES: usize = 512;
 /// `Search::delete_guided`).
 const MAX_GUIDED_ROUNDS: usize = 4;
 
+/// Most dominated options deleted one at a time per condensation (when
+/// deleting them all at once changes a side).
+const MAX_PRUNES: usize = 64;
+
 /// Most fusions of side-equal vertices tried per condensation.
 const MAX_FUSIONS: usize = 256;
 
@@ -114,7 +118,27 @@ pub enum Side {
     Off,
 }
 
+/// What the bounded side search tries before it leaves a side unreduced, in
+/// words (what `chopsticks value` prints after "not reduced").
+pub fn tried() -> String {
+    format!(
+        "fusing positions of equal side value, deleting dominated options and \
+         bypassing reversible ones, deleting moves on alternating cycles, and \
+         unravelling such a move into up to {MAX_UNRAVEL_COPIES} copies on graphs of up to \
+         {MAX_SIDE_VERTICES} vertices, each edit kept only when a side comparison \
+         shows the side unchanged, at most {MAX_CHECKS} comparisons a side"
+    )
+}
+
 impl Side {
+    /// `"onside"` or `"offside"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::On => "onside",
+            Side::Off => "offside",
+        }
+    }
+
     pub(crate) fn mode(self) -> Mode {
         match self {
             Side::On => Mode::Onside,
@@ -453,6 +477,18 @@ fn search_whole(
             break;
         }
     }
+    if !cyclic_moves(&work, side).0.is_empty() {
+        // Not reduced to a stopper: what is printed is the graph, so its
+        // dominated options are deleted one at a time (deleting all at once,
+        // as condensing tries, can change a side where each alone does not).
+        // Only here: in every condensation it tripled the time of the
+        // rollover table at n = 6 and reduced nothing more.
+        let n = work.len();
+        let table = compare::all_pairs(&work, side.mode())?;
+        if search.prune_each(&mut work, &|i, j| table[i as usize * n + j as usize])? {
+            work = search.trim(&work);
+        }
+    }
     search.finish(&work, max_vertices)
 }
 
@@ -633,6 +669,48 @@ impl Search {
             *work = self.trim(work);
         }
         Ok(())
+    }
+
+    /// Deletes the side-dominated options of `work` (a Left option below
+    /// another of the same vertex, a Right option above another; of two equal
+    /// options the later), read from `le`, the all-pairs side table of `work`,
+    /// one at a time, each kept if the targets' sides are unchanged (at most
+    /// [`MAX_PRUNES`]). True if any was deleted.
+    fn prune_each(
+        &mut self,
+        work: &mut Game,
+        le: &dyn Fn(u32, u32) -> bool,
+    ) -> Result<bool, LoopyError> {
+        let mut found: Vec<Move> = Vec::new();
+        for v in 0..work.len() as u32 {
+            for player in [Player::Left, Player::Right] {
+                let list = work.options(v, player);
+                for &a in list {
+                    let dominated = list.iter().any(|&b| {
+                        // `x <= y` with `a` the worse for `player`.
+                        let (x, y) = match player {
+                            Player::Left => (a, b),
+                            Player::Right => (b, a),
+                        };
+                        b != a && le(x, y) && (!le(y, x) || a > b)
+                    });
+                    if dominated {
+                        found.push(Move { v, player, w: a });
+                    }
+                }
+            }
+        }
+        let mut changed = false;
+        for m in found.into_iter().take(MAX_PRUNES) {
+            let candidate = without_moves(work, &[m]);
+            if candidate != *work
+                && self.keeps(work, &candidate, &|v| v, Need::deleting(m.player))?
+            {
+                *work = candidate;
+                changed = true;
+            }
+        }
+        Ok(changed)
     }
 
     /// Bypasses reversible options of `work` (read from the all-pairs side

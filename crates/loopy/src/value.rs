@@ -318,6 +318,24 @@ impl Value {
         !matches!(self, Value::NotStopperSided { .. })
     }
 
+    /// The sides the bounded side search did not reduce to a stopper (their
+    /// graphs, as printed, still have alternating cycles): empty for a
+    /// stopper-sided value. Such a side is not proved to be no stopper: the
+    /// search is bounded (see [`crate::sides`]), and the game may or may not be
+    /// stopper-sided.
+    pub fn unreduced_sides(&self) -> Vec<Side> {
+        match self {
+            Value::NotStopperSided { onside, offside } => {
+                [(Side::On, onside), (Side::Off, offside)]
+                    .into_iter()
+                    .filter(|(_, g)| !g.is_stopper())
+                    .map(|(side, _)| side)
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The negative: `-(s & t) = (-t) & (-s)`.
     pub fn neg(&self) -> Value {
         match self {

@@ -169,12 +169,17 @@ fn row25_bach_carousel_not_stopper_sided() {
     assert!(matches!(v, Value::NotStopperSided { .. }), "{v}");
     assert!(start.elapsed().as_secs() < 5);
     assert_eq!(v.outcome().name(), "N");
-    // The sides are simplified (a reversible option bypassed: `{*, {1+*|1+*,a}|*}`
-    // becomes `{1*|a||*}`, as in CGSuite's sides), though not yet to CGSuite's
-    // `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`.
+    // The sides are simplified as CGSuite's sidling leaves them: a reversible
+    // option bypassed (`{*, {1+*|1+*,a}|*}` becomes `{1*|a||*}`), then in the
+    // onside Left's option 0, in the offside Right's option 1, deleted as
+    // dominated (each alone: deleting every dominated option at once changes
+    // a side). CGSuite prints `a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}`.
+    assert_eq!(v.to_string(), "a{1|1,{1*|a||*}||0} & a{0,{1|||1*|a||*}|0}");
+    // The sides of `G + 1` are those of `G` plus 1.
+    let plus_one = parse("a{0,{1|1,{*,{1+*|1+*,a}|*}}|0} + 1").unwrap();
     assert_eq!(
-        v.to_string(),
-        "a{0,{1|1,{1*|a||*}}|0} & a{0,{1|1,{1*|a||*}}|0}"
+        plus_one.to_string(),
+        "a{2|2,{2*|a||1*}||1} & a{1,{2|||2*|a||1*}|1}"
     );
 }
 

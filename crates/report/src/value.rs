@@ -295,17 +295,31 @@ fn component(
     value
 }
 
-/// What kind of loopy value it is, in words.
-pub fn loopy_kind(v: &chopsticks_loopy::Value) -> &'static str {
+/// What kind of loopy value it is, in words; for sides the bounded search
+/// did not reduce, which ones and what was tried.
+pub fn loopy_kind(v: &chopsticks_loopy::Value) -> String {
     if v.is_stopper() {
-        "a stopper"
-    } else if v.is_stopper_sided() {
-        "stopper-sided, not a stopper: onside & offside"
-    } else {
-        "not a stopper; the bounded search did not reduce a side to a stopper, so the \
-         sides are printed as simplified graphs (onside & offside); it may not be \
-         stopper-sided"
+        return "a stopper".into();
     }
+    if v.is_stopper_sided() {
+        return "stopper-sided, not a stopper: onside & offside".into();
+    }
+    let which = match v.unreduced_sides().as_slice() {
+        [one] => format!("the {}", one.name()),
+        _ => "both sides".into(),
+    };
+    format!(
+        "not a stopper; not reduced: {which} (tried: {}); printed as simplified graphs \
+         of the same side values (onside & offside), not as canonical forms; whether \
+         the game is stopper-sided is not decided",
+        chopsticks_loopy::sides::tried()
+    )
+}
+
+/// The names of the sides of `v` the bounded search did not reduce to
+/// stoppers (`"onside"`, `"offside"`).
+fn not_reduced(v: &chopsticks_loopy::Value) -> Vec<&'static str> {
+    v.unreduced_sides().into_iter().map(|s| s.name()).collect()
 }
 
 fn loopy_value(
@@ -329,6 +343,7 @@ fn loopy_value(
                 "right_first": o.right_starts().as_str(),
                 "stopper": c.value.is_stopper(),
                 "stopper_sided": c.value.is_stopper_sided(),
+                "not_reduced": not_reduced(&c.value),
                 "positions": c.vertices,
                 "cyclic": c.cyclic,
                 }),
@@ -359,6 +374,7 @@ fn loopy_value(
         "right_first": outcome.right_starts().as_str(),
         "stopper": e.value.is_stopper(),
         "stopper_sided": e.value.is_stopper_sided(),
+        "not_reduced": not_reduced(&e.value),
         "kind": loopy_kind(&e.value),
         "components": components,
     });
