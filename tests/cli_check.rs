@@ -98,8 +98,8 @@ fn an_honest_file_checks_and_is_proven() {
         assert_eq!(v["proven"], true, "{v}");
         assert_eq!(v["concept"], concept, "{v}");
         assert_eq!(v["read"], "memory", "{v}");
-        // Read from the file a block at a time, the same verdict.
         assert!(v["in_place_bytes"].is_null(), "{v}");
+        // Read from the file in place, the same verdict.
         let v = json(&["check", text(&db), "--json", "--in-place", "--quiet"]);
         assert_eq!(v["read"], "in place", "{v}");
         if concept == "two-player" {
@@ -139,7 +139,7 @@ fn a_memory_budget_too_small_for_checking_in_place_is_refused() {
     stdout(&["solve", "--save", text(&db), "--quiet"]);
     fails_with(
         &["check", text(&db), "--in-place", "--memory", "1K"],
-        "more than the 1.0 KiB it may use (--memory)",
+        "more than the 1.0 KiB it may use (--memory); give --memory",
     );
     fails_with(&["check", text(&db), "--memory", "lots"], "--memory");
     let v = json(&[

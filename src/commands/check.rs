@@ -4,7 +4,7 @@
 //! The checksums of a file prove only that nobody damaged it by accident: a
 //! forger recomputes them. This command reads the table through them (a damaged
 //! block is named) and then checks every position against its moves and the
-//! rules of finished games (`Solution::verify_with_progress`), which for a table
+//! rules of finished games (`Solution::verify_within`), which for a table
 //! with remoteness proves it exactly the solution of the ruleset its header
 //! names; a header edited to other rules is caught as the positions it
 //! contradicts.
@@ -42,9 +42,11 @@ pub struct CheckArgs {
     #[arg(long)]
     in_place: bool,
     /// The most memory the check may hold of the table (e.g. 512M, 4G): a
-    /// table twice this size or less is read whole, a larger one (or any with
-    /// --in-place) in ranges of rows as wide as this allows. Default: three
-    /// quarters of the memory available, less the move graph's tables.
+    /// table of half this size or less is read whole, a larger one (or any
+    /// with --in-place) of two players in ranges of rows as wide as this
+    /// allows (three or more players: through a bounded cache of blocks).
+    /// Default: three quarters of the memory available, less the move
+    /// graph's tables.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     memory: Option<u64>,
 }
@@ -56,7 +58,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let graph = graph_for_checking(&opened, args.quiet)?;
     // The checks read every position's children, scattered over the table: from
     // memory when the table fits (read whole, every block checked), else from the
-    // file a block at a time (`--in-place`; docs/PERFORMANCE.md has both rates).
+    // file in ranges of rows (`--in-place`; docs/PERFORMANCE.md has both rates).
     let table_bytes = opened
         .table()
         .encoding()
@@ -79,19 +81,21 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     // In place, a two-player table is checked a range of rows at a time,
     // as wide as the budget allows; one that needs more than it is refused
     // before any work.
+    let source = match (args.memory, budget) {
+        (Some(_), _) => "--memory",
+        (None, Some(_)) => "three quarters of the memory available, less the move graph",
+        (None, None) => "the default, as the available memory is unknown",
+    };
     let budget = budget.unwrap_or(chopsticks_solve::DEFAULT_IN_PLACE_BYTES);
     let in_place_bytes = match solution.in_place_check_bytes(&graph, budget) {
         Some((least, _)) if least > budget => bail!(
-            "checking {} in place holds at least {} of its table (one row of tiles \
-             with its columns), more than the {} it may use{}",
+            "checking {} in place holds at least {} of its table (its widest row of \
+             tiles with their columns), more than the {} it may use ({source}); \
+             give --memory {} or more where the machine has it",
             args.file.display(),
             human_bytes(least),
             human_bytes(budget),
-            if args.memory.is_some() {
-                " (--memory)"
-            } else {
-                " (three quarters of the memory available, less the move graph)"
-            }
+            human_bytes(least),
         ),
         Some((_, used)) => Some(used),
         None => None,

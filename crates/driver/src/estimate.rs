@@ -27,6 +27,10 @@ const MULTI_SOLVE_RATE: f64 = 2.0e6;
 /// place) and the 8.5 × 10⁹ positions of 2 × 10 hands (271 s in memory, 325 s
 /// in place within 1 GiB).
 const CHECK_CHILD_RATE: f64 = 8.0e7;
+/// [`CHECK_CHILD_RATE`] for three or more players, checked state by state
+/// (measured on 2 × 6 hands at F = 10 before the tile check: 1.5 × 10^7
+/// children a second a thread, from the user time).
+const MULTI_CHECK_CHILD_RATE: f64 = 1.5e7;
 /// Work expected to take longer than this many seconds is announced before it
 /// starts.
 pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
@@ -266,8 +270,13 @@ pub fn checking_seconds(graph: &Graph, decided: Option<f64>) -> f64 {
         Some(d) if Concept::of(rules) == Concept::TwoPlayer => 1.5 * d * mean + 2.0 * (1.0 - d),
         _ => mean,
     };
+    let rate = if Concept::of(rules) == Concept::TwoPlayer {
+        CHECK_CHILD_RATE
+    } else {
+        MULTI_CHECK_CHILD_RATE
+    };
     per_position * graph.count() as f64 * width
-        / (CHECK_CHILD_RATE * rayon::current_num_threads().max(1) as f64)
+        / (rate * rayon::current_num_threads().max(1) as f64)
 }
 
 /// The share of positions a two-player table stores as won or lost, from

@@ -31,11 +31,16 @@
 //! so the smallest inconsistent index is reported as a scan in order finds it.
 //!
 //! **What it costs.** Each range reads its rows and stripe once and the whole
-//! class `t` once (the bands); with `k` ranges, about `k + 2` times the table.
-//! A budget of a quarter of the table makes that about ten reads of the file,
-//! in runs of a megabyte, where a block read per child read the file's blocks
-//! thousands of times. A read outside what is held (there should be none) falls
-//! back to the table's own reader, correct but slow, and is counted.
+//! class `t` once (the bands, in runs of 64 rows); with `k` ranges, about
+//! `k + 2` times the table. The stripe is read a row's piece at a time (one or
+//! two blocks each when the range is narrower than a block's outcomes). The
+//! least budget is the widest row of tiles with its stripe, counted block by
+//! block ([`Planner`]); each range is then made as wide as the budget allows.
+//! A read outside what is held (there should be none) falls back to the
+//! table's own reader, correct but slow, and is counted. A block that fails
+//! its checksum while a range is read stops the check with that block named
+//! (so in a damaged file that error, not a smaller inconsistent index, is
+//! reported).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -86,8 +91,10 @@ impl Resident {
             total < NONE as usize,
             "a range of rows holds fewer blocks than u32"
         );
-        self.data.clear();
-        self.data.resize(total * block, 0);
+        // Exactly this range's blocks: a buffer grown in place could double
+        // its capacity past the budget.
+        self.data = Vec::new();
+        self.data = vec![0; total * block];
         let mut next = 0usize;
         let mut rest: &mut [u8] = &mut self.data;
         let mut work = Vec::new();
@@ -122,6 +129,15 @@ struct Band {
 }
 
 impl Band {
+    /// A band whose buffer holds `bytes` without growing (every band of a
+    /// class fits the largest).
+    fn with_capacity(bytes: u64) -> Band {
+        Band {
+            data: Vec::with_capacity(bytes as usize),
+            ..Band::default()
+        }
+    }
+
     fn load(&mut self, table: &PagedTable, blocks: Range<usize>) -> Result<(), SolveError> {
         let len = table.bytes_of(blocks.clone());
         self.data.resize(len, 0);
@@ -246,98 +262,113 @@ impl<const BITS: u64> ReadOutcome for BandReader<'_, BITS> {
     }
 }
 
-/// The widths of the ranges of rows of one seat class that fit a budget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct StripePlan {
-    /// Rows of tiles a range (the last may have fewer).
-    pub tile_rows: u64,
-    /// Bytes the check holds at most with this width.
-    pub bytes: u64,
-}
-
-/// What the memory of a check in place depends on besides the classes.
-struct Sizes {
-    /// Bits an outcome.
-    bits: u64,
-    /// Bytes a block.
-    block: u64,
-    /// Blocks in the table.
-    blocks: u64,
-    threads: u64,
-    /// Seat classes.
+/// Counts the blocks a range of rows holds, exactly, for one seat class `s`
+/// and the class `t` its moves lead to.
+struct Planner<'a> {
+    table: &'a PagedTable,
+    s: SeatShape,
+    t: SeatShape,
     period: usize,
+    /// The most bytes of one thread's band (64 rows of `t`).
+    band: u64,
+    /// Bytes held whatever the range: the bands of the threads and the slots.
+    fixed: u64,
 }
 
-impl Sizes {
-    fn of(table: &PagedTable, period: usize) -> Sizes {
-        Sizes {
-            bits: table.encoding().bits(),
-            block: table.block_bytes() as u64,
-            blocks: table.blocks() as u64,
-            threads: rayon::current_num_threads() as u64,
+impl Planner<'_> {
+    fn new<'a>(table: &'a PagedTable, s: SeatShape, t: SeatShape, period: usize) -> Planner<'a> {
+        let band = (0..s.tiles_per_row as u64)
+            .map(|j| {
+                let (b0, b1) = (j * TILE, ((j + 1) * TILE).min(s.cols));
+                table.bytes_of(table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols)) as u64
+            })
+            .max()
+            .unwrap_or(0);
+        let threads = rayon::current_num_threads() as u64;
+        Planner {
+            table,
+            s,
+            t,
             period,
+            band,
+            fixed: threads * band + table.blocks() as u64 * 4,
         }
     }
 
-    /// The bytes a range of `width` rows of class `s` holds, at most: rows
-    /// `A` of `s`, the stripe of columns `A` of `t` (each row's piece rounded
-    /// out to whole blocks), the bands of the threads and the slots.
-    fn range_bytes(&self, s: &SeatShape, t: &SeatShape, width: u64) -> u64 {
-        let bytes = |entries: u64| (entries * self.bits).div_ceil(8);
-        let whole_blocks = |b: u64| b.div_ceil(self.block) * self.block + self.block;
-        let band = whole_blocks(bytes(TILE.min(t.rows) * t.cols));
-        let held = if width >= s.rows && self.period == 1 {
-            // The whole class is the rows and the stripe at once, read once.
-            whole_blocks(bytes(s.rows * s.cols))
+    /// The blocks holding the outcomes `first .. first + count`.
+    fn blocks(&self, first: u64, count: u64) -> u64 {
+        self.table.blocks_of(first, count).len() as u64
+    }
+
+    /// The bytes the range of rows `a0 .. a1` of `s` holds: the blocks of its
+    /// rows and of the stripe of columns `a0 .. a1` of `t` (at most the whole
+    /// of `t`; a block in both counted once when they are one class), the
+    /// bands and the slots.
+    fn held(&self, a0: u64, a1: u64) -> u64 {
+        let (s, t) = (&self.s, &self.t);
+        let rows = self.blocks(s.base + a0 * s.cols, (a1 - a0) * s.cols);
+        let whole = self.blocks(t.base, t.rows * t.cols);
+        let stripe: u64 = (0..t.rows)
+            .map(|x| self.blocks(t.base + x * t.cols + a0, a1 - a0))
+            .sum::<u64>()
+            .min(whole);
+        let blocks = if self.period == 1 {
+            (rows + stripe).min(whole)
         } else {
-            whole_blocks(bytes(width * s.cols))
-                + (t.rows * whole_blocks(bytes(width))).min(whole_blocks(bytes(t.rows * t.cols)))
+            rows + stripe
         };
-        held + self.threads * band + self.blocks * 4
+        blocks * self.table.block_bytes() as u64 + self.fixed
     }
-}
 
-/// The widest range of rows of class `s` (whole rows of tiles) whose check
-/// holds at most `budget` bytes; `Err` with the least it needs (one row of
-/// tiles) when even that is over.
-fn plan(
-    s: &SeatShape,
-    t: &SeatShape,
-    table: &PagedTable,
-    budget: u64,
-    period: usize,
-) -> Result<StripePlan, u64> {
-    let sizes = Sizes::of(table, period);
-    let tile_rows = s.rows.div_ceil(TILE);
-    let bytes_for = |k: u64| sizes.range_bytes(s, t, (k * TILE).min(s.rows));
-    // Whole, a class of one seat is read once (its rows are its stripe), so
-    // the whole may need less than one row of tiles with its stripe.
-    let whole = bytes_for(tile_rows);
-    if whole <= budget {
-        return Ok(StripePlan {
-            tile_rows,
-            bytes: whole,
-        });
+    /// Rows `a0 .. a1` of tile rows `i .. j`.
+    fn rows(&self, i: u64, j: u64) -> (u64, u64) {
+        (i * TILE, (j * TILE).min(self.s.rows))
     }
-    let least = bytes_for(1).min(whole);
-    if least > budget {
-        return Err(least);
+
+    /// The most any one row of tiles holds: the least budget that checks `s`.
+    fn least(&self) -> u64 {
+        (0..self.s.rows.div_ceil(TILE))
+            .map(|i| {
+                let (a0, a1) = self.rows(i, i + 1);
+                self.held(a0, a1)
+            })
+            .max()
+            .unwrap_or(self.fixed)
     }
-    // Below the whole, the bytes grow with the width: the widest that fits,
-    // by bisection (one row of tiles fits: `least` is not the whole).
-    let (mut fits, mut over) = (1u64, tile_rows);
-    while over - fits > 1 {
-        let mid = (fits + over) / 2;
-        if bytes_for(mid) <= budget {
-            fits = mid;
-        } else {
-            over = mid;
+
+    /// The ranges of tile rows, each as wide as `budget` allows (at least one
+    /// row of tiles), and the most bytes one holds.
+    fn ranges(&self, budget: u64) -> (Vec<(u64, u64)>, u64) {
+        let tile_rows = self.s.rows.div_ceil(TILE);
+        let held = |i: u64, j: u64| {
+            let (a0, a1) = self.rows(i, j);
+            self.held(a0, a1)
+        };
+        let mut ranges = Vec::new();
+        let mut most = 0;
+        let mut from = 0;
+        while from < tile_rows {
+            // The bytes grow with the width: the widest that fits, by
+            // bisection (one row of tiles at least).
+            let (mut fits, mut over) = (from + 1, tile_rows + 1);
+            if held(from, tile_rows) <= budget {
+                fits = tile_rows;
+            } else {
+                while over - fits > 1 {
+                    let mid = (fits + over) / 2;
+                    if held(from, mid) <= budget {
+                        fits = mid;
+                    } else {
+                        over = mid;
+                    }
+                }
+            }
+            most = most.max(held(from, fits));
+            ranges.push((from, fits));
+            from = fits;
         }
+        (ranges, most)
     }
-    Ok(StripePlan {
-        tile_rows: fits,
-        bytes: bytes_for(fits),
-    })
 }
 
 /// The shapes of the seat classes of `map`, each with the class its moves
@@ -349,22 +380,48 @@ fn classes(map: &TileMap) -> Vec<(SeatShape, SeatShape)> {
         .collect()
 }
 
-/// The least memory for checking a two-player table read in place (ranges of
-/// one row of tiles) and the most its check holds within `budget` (ranges as
-/// wide as it allows, or as a class): what `chopsticks check` compares with
-/// the memory it may use, and reports.
-pub(crate) fn in_place_bytes(table: &PagedTable, map: &TileMap, budget: u64) -> (u64, u64) {
+/// The check's plan within a budget: for each class, its planner and its
+/// ranges of tile rows; the least budget and the most bytes held.
+struct Plan<'a> {
+    classes: Vec<(Planner<'a>, Vec<(u64, u64)>)>,
+    least: u64,
+    most: u64,
+}
+
+/// The plan of a check within `budget` (or the least it needs, when more).
+fn plan<'a>(table: &'a PagedTable, map: &TileMap, budget: u64) -> Plan<'a> {
     let period = map.seats();
-    let mut least = 0;
-    let mut used = 0;
-    for (s, t) in classes(map) {
-        least = least.max(plan(&s, &t, table, 0, period).err().unwrap_or(0));
-        used = used.max(match plan(&s, &t, table, budget, period) {
-            Ok(p) => p.bytes,
-            Err(b) => b,
-        });
+    let planners: Vec<Planner> = classes(map)
+        .into_iter()
+        .map(|(s, t)| Planner::new(table, s, t, period))
+        .collect();
+    let least = planners.iter().map(Planner::least).max().unwrap_or(0);
+    let budget = budget.max(least);
+    let mut most = 0;
+    let classes = planners
+        .into_iter()
+        .map(|p| {
+            let (ranges, held) = p.ranges(budget);
+            most = most.max(held);
+            (p, ranges)
+        })
+        .collect();
+    Plan {
+        classes,
+        least,
+        most,
     }
-    (least, used)
+}
+
+/// The least memory for checking a two-player table read in place (its
+/// widest row of tiles with its stripe) and the most its check holds of the
+/// table within `budget`: what `chopsticks check` compares with the memory it
+/// may use, and reports. Counted exactly from the blocks of each range, the
+/// threads' bands and the block slots; the move graph, the tiles and the
+/// file's own bookkeeping come on top.
+pub(crate) fn in_place_bytes(table: &PagedTable, map: &TileMap, budget: u64) -> (u64, u64) {
+    let plan = plan(table, map, budget);
+    (plan.least, plan.most)
 }
 
 /// What [`verify_in_bands`] found.
@@ -425,23 +482,17 @@ fn walk<const BITS: u64>(
     budget: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<BandsFound, SolveError> {
-    let period = map.seats();
     let tiles = map.tiles();
     let misses = AtomicU64::new(0);
     let mut resident = Resident::default();
     let mut first_bad: Option<u64> = None;
     let mut in_pass_one = true;
     let mut done = 0u64;
-    for (s, t) in classes(map) {
+    let plan = plan(table, map, budget);
+    for (planner, ranges) in &plan.classes {
+        let (s, t) = (planner.s, planner.t);
         debug_assert_eq!((s.rows, s.cols), (t.cols, t.rows));
-        let width = match plan(&s, &t, table, budget, period) {
-            Ok(p) => p.tile_rows,
-            Err(_) => 1,
-        };
-        let tile_rows = s.rows.div_ceil(TILE);
-        let mut from = 0;
-        while from < tile_rows {
-            let to = (from + width).min(tile_rows);
+        for &(from, to) in ranges {
             let (a0, a1) = (from * TILE, (to * TILE).min(s.rows));
             let rows = std::iter::once((s.base + a0 * s.cols, (a1 - a0) * s.cols));
             let stripe = (0..t.rows).map(|x| (t.base + x * t.cols + a0, a1 - a0));
@@ -451,29 +502,32 @@ fn walk<const BITS: u64>(
             let check_children = in_pass_one;
             let found = (0..s.tiles_per_row)
                 .into_par_iter()
-                .map_init(Band::default, |band, j| {
-                    let b0 = j as u64 * TILE;
-                    let b1 = (b0 + TILE).min(s.cols);
-                    band.load(
-                        table,
-                        table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols),
-                    )?;
-                    let reader = BandReader::<BITS>::new(table, band, resident, misses);
-                    let mut bad = (None, None);
-                    for i in from..to {
-                        let tile = &tiles[s.first_tile + i as usize * s.tiles_per_row + j];
-                        if check_children {
-                            let check = TileCheck {
-                                solution,
-                                graph,
-                                tile,
-                            };
-                            bad.0 = min_of(bad.0, check.run(&reader));
+                .map_init(
+                    || Band::with_capacity(planner.band),
+                    |band, j| {
+                        let b0 = j as u64 * TILE;
+                        let b1 = (b0 + TILE).min(s.cols);
+                        band.load(
+                            table,
+                            table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols),
+                        )?;
+                        let reader = BandReader::<BITS>::new(table, band, resident, misses);
+                        let mut bad = (None, None);
+                        for i in from..to {
+                            let tile = &tiles[s.first_tile + i as usize * s.tiles_per_row + j];
+                            if check_children {
+                                let check = TileCheck {
+                                    solution,
+                                    graph,
+                                    tile,
+                                };
+                                bad.0 = min_of(bad.0, check.run(&reader));
+                            }
+                            bad.1 = min_of(bad.1, DrawnParents { graph, tile }.run(&reader));
                         }
-                        bad.1 = min_of(bad.1, DrawnParents { graph, tile }.run(&reader));
-                    }
-                    Ok::<_, SolveError>(bad)
-                })
+                        Ok::<_, SolveError>(bad)
+                    },
+                )
                 .try_reduce(
                     || (None, None),
                     |a, b| Ok((min_of(a.0, b.0), min_of(a.1, b.1))),
@@ -487,7 +541,6 @@ fn walk<const BITS: u64>(
             first_bad = min_of(first_bad, min_of(found.0, found.1));
             done += (a1 - a0) * s.cols;
             progress(done);
-            from = to;
         }
     }
     Ok(BandsFound {
@@ -584,13 +637,9 @@ mod tests {
                 assert!(least <= most, "{id}: {least} {most}");
                 // With the least budget, one-byte tables are cut into
                 // several ranges (values-only rows are too short for that).
-                let ranges: Vec<u64> = classes(&map)
-                    .iter()
-                    .map(|(s, t)| {
-                        let k = plan(s, t, &table, least, map.seats()).unwrap().tile_rows;
-                        s.rows.div_ceil(TILE).div_ceil(k)
-                    })
-                    .collect();
+                let planned = plan(&table, &map, least);
+                assert_eq!(planned.most, least, "{id}");
+                let ranges: Vec<usize> = planned.classes.iter().map(|(_, r)| r.len()).collect();
                 if solution.table().encoding() == Encoding::Narrow {
                     assert!(ranges.iter().all(|&r| r >= 3), "{id}: {ranges:?}");
                 }
