@@ -360,3 +360,58 @@ fn bench_scaling_solves_at_every_thread_count_with_the_same_table() {
         "--values-only solves two players",
     );
 }
+
+/// Past `--side-work` steps the side search stops editing: the table still
+/// completes, with the sides not reduced by then counted, marked and said;
+/// without the limit the same table reduces every side.
+#[test]
+fn a_table_completes_at_its_limit_of_side_work() {
+    let full = json(&[
+        "table",
+        "two-hands",
+        "--n",
+        "5",
+        "--rollover",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(full["counts"]["side_work_limit_reached"], false, "{full}");
+    assert_eq!(full["counts"]["not_found_stopper_sided"], 0, "{full}");
+    let cut = json(&[
+        "table",
+        "two-hands",
+        "--n",
+        "5",
+        "--rollover",
+        "--json",
+        "-q",
+        "--side-work",
+        "1",
+    ]);
+    assert_eq!(cut["counts"]["side_work_limit_reached"], true, "{cut}");
+    let unreduced = cut["counts"]["not_found_stopper_sided"].as_u64().unwrap();
+    assert!(unreduced > 0, "{cut}");
+    let flagged = cut["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["stopper_sided"] == false)
+        .count() as u64;
+    assert_eq!(flagged, unreduced);
+    // The outcomes do not depend on how far the sides were reduced.
+    assert_eq!(cut["counts"]["outcomes"], full["counts"]["outcomes"]);
+    let text = stdout(&[
+        "table",
+        "two-hands",
+        "--n",
+        "5",
+        "--rollover",
+        "-q",
+        "--side-work",
+        "1",
+    ]);
+    assert!(
+        text.contains("reached its limit of work (--side-work)"),
+        "{text}"
+    );
+}

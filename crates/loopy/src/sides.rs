@@ -126,7 +126,8 @@ pub fn tried() -> String {
          bypassing reversible ones, deleting moves on alternating cycles, and \
          unravelling such a move into up to {MAX_UNRAVEL_COPIES} copies on graphs of up to \
          {MAX_SIDE_VERTICES} vertices, each edit kept only when a side comparison \
-         shows the side unchanged, at most {MAX_CHECKS} comparisons a side"
+         shows the side unchanged, at most {MAX_CHECKS} comparisons a side (and none \
+         past a table's limit of work for side searches)"
     )
 }
 
@@ -440,7 +441,9 @@ fn search_whole(
     let mut work = search.trim(g);
     let (mut wait, mut backoff) = (0usize, 1usize);
     for _round in 0..MAX_ROUNDS {
-        if cyclic_moves(&work, side).0.is_empty() {
+        // Past the caller's limit of side work no edit is checked any more:
+        // stop before the next condensation's all-pairs comparison.
+        if crate::work::side_limit_reached() || cyclic_moves(&work, side).0.is_empty() {
             break;
         }
         // Condense: after deletions, side-equal vertices can often be fused, and
@@ -477,7 +480,7 @@ fn search_whole(
             break;
         }
     }
-    if !cyclic_moves(&work, side).0.is_empty() {
+    if !crate::work::side_limit_reached() && !cyclic_moves(&work, side).0.is_empty() {
         // Not reduced to a stopper: what is printed is the graph, so its
         // dominated options are deleted one at a time (deleting all at once,
         // as condensing tries, can change a side where each alone does not).
@@ -537,9 +540,11 @@ impl Need {
 }
 
 impl Search {
-    /// Takes one check from the budget; false once it is spent.
+    /// Takes one check from the budget; false once it is spent (or the
+    /// caller's work limit for side searches is passed,
+    /// [`crate::work::Budget::with_side_limit`]).
     fn spend(&mut self) -> bool {
-        if self.checks >= MAX_CHECKS {
+        if self.checks >= MAX_CHECKS || crate::work::side_limit_reached() {
             return false;
         }
         self.checks += 1;
@@ -1011,7 +1016,10 @@ impl Search {
             done[t as usize] = Some(SideValue::Stopper(s));
         }
         for (t, sub) in others {
-            done[t as usize] = Some(if self.targets.len() > 1 {
+            // A search of its own, unless the caller's limit of side work is
+            // passed (it would check no edit).
+            let alone = self.targets.len() > 1 && !crate::work::side_limit_reached();
+            done[t as usize] = Some(if alone {
                 side_within(&sub, self.side, max_vertices)?
             } else {
                 SideValue::Graph(sub)

@@ -28,16 +28,34 @@ pub const PAIR_MOVES_PER_STEP: u64 = 64;
 #[derive(Debug)]
 pub struct Budget {
     limit: u64,
+    /// Past this many steps the side searches stop editing (see
+    /// [`Budget::with_side_limit`]).
+    side_limit: u64,
     used: AtomicU64,
 }
 
 impl Budget {
     /// A budget of `limit` steps (`u64::MAX`: only counting).
     pub fn new(limit: u64) -> Arc<Budget> {
+        Budget::with_side_limit(limit, u64::MAX)
+    }
+
+    /// A budget of `limit` steps whose side searches stop editing after
+    /// `side_limit` steps: past it a side not yet reduced to a stopper is
+    /// left as its simplified graph (reported as not reduced) instead of
+    /// searched further, so that a table of many positions completes, where
+    /// `limit` would stop it with an error.
+    pub fn with_side_limit(limit: u64, side_limit: u64) -> Arc<Budget> {
         Arc::new(Budget {
             limit,
+            side_limit,
             used: AtomicU64::new(0),
         })
+    }
+
+    /// Whether the side searches' limit has been passed.
+    pub fn side_limit_reached(&self) -> bool {
+        self.steps() > self.side_limit
     }
 
     /// The steps spent so far.
@@ -88,6 +106,12 @@ pub fn work_done() -> Option<u64> {
 /// such as a parse error).
 pub fn spent_limit() -> Option<u64> {
     BUDGET.with(|b| b.borrow().as_ref().filter(|b| b.spent()).map(|b| b.limit))
+}
+
+/// Whether the current budget's limit for side searches has been passed
+/// ([`Budget::with_side_limit`]); false without a budget.
+pub(crate) fn side_limit_reached() -> bool {
+    BUDGET.with(|b| b.borrow().as_ref().is_some_and(|b| b.side_limit_reached()))
 }
 
 /// This thread's budget, to hand to a thread started for the same call.

@@ -328,6 +328,7 @@ impl Planner<'_> {
     /// The most any one row of tiles holds: the least budget that checks `s`.
     fn least(&self) -> u64 {
         (0..self.s.rows.div_ceil(TILE))
+            .into_par_iter()
             .map(|i| {
                 let (a0, a1) = self.rows(i, i + 1);
                 self.held(a0, a1)
@@ -567,13 +568,8 @@ mod tests {
 
     const BLOCK: usize = 64;
 
-    /// `solution`'s table, changed by `forge`, as a file read in place with
-    /// blocks of [`BLOCK`] bytes.
-    fn in_place(
-        solution: &Solution,
-        forge: impl Fn(&mut [u8]),
-        dir: &std::path::Path,
-    ) -> (Solution, Arc<PagedTable>) {
+    /// The bytes of `solution`'s table.
+    fn table_bytes(solution: &Solution) -> Vec<u8> {
         let mut bytes = Vec::new();
         solution
             .table()
@@ -582,6 +578,17 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+        bytes
+    }
+
+    /// `solution`'s table, changed by `forge`, as a file read in place with
+    /// blocks of [`BLOCK`] bytes.
+    fn in_place(
+        solution: &Solution,
+        forge: impl Fn(&mut [u8]),
+        dir: &std::path::Path,
+    ) -> (Solution, Arc<PagedTable>) {
+        let mut bytes = table_bytes(solution);
         forge(&mut bytes);
         let path = dir.join("table");
         std::fs::write(&path, &bytes).unwrap();
@@ -668,14 +675,7 @@ mod tests {
                         bytes[byte] = (bytes[byte] & !mask) | (other << shift);
                     };
                     let (paged, table) = in_place(solution, forge, dir.path());
-                    let mut bytes = Vec::new();
-                    solution
-                        .table()
-                        .for_each_chunk(1 << 20, |chunk| {
-                            bytes.extend_from_slice(chunk);
-                            Ok(())
-                        })
-                        .unwrap();
+                    let mut bytes = table_bytes(solution);
                     forge(&mut bytes);
                     let memory = Solution::from_table(
                         solution.rules().clone(),

@@ -74,6 +74,12 @@ pub(super) struct TwoHandsArgs {
     /// progress shows; about six million a second). Unbounded by default.
     #[arg(long, value_name = "STEPS", help_heading = "Limits")]
     max_work: Option<u64>,
+    /// After this many steps of loopy work the side search stops editing: the
+    /// sides not reduced by then are printed as simplified graphs and counted
+    /// as not reduced, and the table completes (rollover at n = 9: 2400000000
+    /// ends in about 3 minutes here). Unbounded by default.
+    #[arg(long, value_name = "STEPS", help_heading = "Limits")]
+    side_work: Option<u64>,
     /// Print the computing time on stderr.
     #[arg(long, help_heading = "Output")]
     time: bool,
@@ -131,14 +137,20 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             &format!(
                 "note: {} positions under these rules can take minutes or more \
                  (the side search is exponential in the worst case); the count below is steps \
-                 of work, and --max-work bounds it",
+                 of work; --max-work bounds it (an error past it), --side-work \
+                 lets the table complete with the sides not reduced by then marked",
                 sides.len() * sides.len()
             ),
             args.quiet,
         );
     }
     let spinner = progress::counter("joint side search, steps of work", args.quiet);
-    let budget = chopsticks_loopy::work::Budget::new(args.max_work.unwrap_or(u64::MAX));
+    let side_work = args.side_work.unwrap_or(u64::MAX);
+    let budget = chopsticks_loopy::work::Budget::with_side_limit(
+        args.max_work.unwrap_or(u64::MAX),
+        side_work,
+    );
+    let limited = budget.clone();
     let watched = budget.clone();
     progress::follow(&spinner, move || watched.steps());
     let clock = Instant::now();
@@ -152,6 +164,9 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         e => anyhow::anyhow!(e),
     })?;
     spinner.finish_and_clear();
+    // Whether the side searches stopped at their limit of work: some sides
+    // may then be left unreduced that a longer search would reduce.
+    let side_limit_reached = limited.side_limit_reached();
     if args.time {
         eprintln!(
             "computed {} values in {:.3} s",
@@ -277,6 +292,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     "sided": sided,
                     "stopper_sided": stoppers + sided,
                     "not_found_stopper_sided": unsided,
+                    "side_work_limit_reached": side_limit_reached,
                     "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
                 },
                 "positions": list,
@@ -293,6 +309,12 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                 crate::text::count(distinct.len() as u64),
                 super::super::plural(stoppers as u64)
             );
+            if side_limit_reached {
+                println!(
+                    "the side search reached its limit of work (--side-work): sides not \
+                     reduced by then are left as simplified graphs"
+                );
+            }
             let summary: Vec<String> = Outcome::ALL
                 .iter()
                 .zip(counts)
