@@ -99,8 +99,8 @@ const MAX_GREEDY_VERTICES: usize = 512;
 /// `Search::delete_guided`).
 const MAX_GUIDED_ROUNDS: usize = 4;
 
-/// Most dominated options deleted one at a time per condensation (when
-/// deleting them all at once changes a side).
+/// Most dominated options tried one at a time on a side left unreduced
+/// (`Search::prune_each`, after the search's last round).
 const MAX_PRUNES: usize = 64;
 
 /// Most fusions of side-equal vertices tried per condensation.
