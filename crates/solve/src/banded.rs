@@ -20,7 +20,7 @@
 //! each tile column `B` (64 values of `r₁`) rows `B` of class `t` (a *band*).
 //!
 //! **The walk.** Rows are taken a range `A` at a time, as wide as the budget
-//! allows ([`StripePlan`]); the blocks holding rows `A` of `s` and the stripe
+//! allows ([`Planner`]); the blocks holding rows `A` of `s` and the stripe
 //! are read in long runs, in parallel, each block checked against its checksum,
 //! into one buffer ([`Resident`]; overlapping blocks once). Then the tile
 //! columns are checked in parallel, each with its band of 64 rows of `t` read
@@ -277,11 +277,8 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     fn new<'a>(table: &'a PagedTable, s: SeatShape, t: SeatShape, period: usize) -> Planner<'a> {
-        let band = (0..s.tiles_per_row as u64)
-            .map(|j| {
-                let (b0, b1) = (j * TILE, ((j + 1) * TILE).min(s.cols));
-                table.bytes_of(table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols)) as u64
-            })
+        let band = (0..s.tiles_per_row)
+            .map(|j| table.bytes_of(band_blocks(table, &s, &t, j)) as u64)
             .max()
             .unwrap_or(0);
         let threads = rayon::current_num_threads() as u64;
@@ -305,11 +302,13 @@ impl Planner<'_> {
     /// of `t`; a block in both counted once when they are one class), the
     /// bands and the slots.
     fn held(&self, a0: u64, a1: u64) -> u64 {
-        let (s, t) = (&self.s, &self.t);
-        let rows = self.blocks(s.base + a0 * s.cols, (a1 - a0) * s.cols);
+        let t = &self.t;
+        let (first, count) = self.rows_piece(a0, a1);
+        let rows = self.blocks(first, count);
         let whole = self.blocks(t.base, t.rows * t.cols);
-        let stripe: u64 = (0..t.rows)
-            .map(|x| self.blocks(t.base + x * t.cols + a0, a1 - a0))
+        let stripe: u64 = self
+            .stripe_pieces(a0, a1)
+            .map(|(first, count)| self.blocks(first, count))
             .sum::<u64>()
             .min(whole);
         let blocks = if self.period == 1 {
@@ -318,6 +317,18 @@ impl Planner<'_> {
             rows + stripe
         };
         blocks * self.table.block_bytes() as u64 + self.fixed
+    }
+
+    /// The outcomes of rows `a0 .. a1` of `s` (first, count).
+    fn rows_piece(&self, a0: u64, a1: u64) -> (u64, u64) {
+        (self.s.base + a0 * self.s.cols, (a1 - a0) * self.s.cols)
+    }
+
+    /// The outcomes of the stripe of columns `a0 .. a1` of `t`, a row's
+    /// piece at a time (first, count).
+    fn stripe_pieces(&self, a0: u64, a1: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let t = self.t;
+        (0..t.rows).map(move |x| (t.base + x * t.cols + a0, a1 - a0))
     }
 
     /// Rows `a0 .. a1` of tile rows `i .. j`.
@@ -370,6 +381,14 @@ impl Planner<'_> {
         }
         (ranges, most)
     }
+}
+
+/// The blocks of the band of tile column `j` of class `s`: rows `64 j ..` of
+/// class `t` (the opponent's ranks of `s` are the mover's of `t`).
+fn band_blocks(table: &PagedTable, s: &SeatShape, t: &SeatShape, j: usize) -> Range<usize> {
+    let b0 = j as u64 * TILE;
+    let b1 = (b0 + TILE).min(s.cols);
+    table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols)
 }
 
 /// The shapes of the seat classes of `map`, each with the class its moves
@@ -494,10 +513,12 @@ fn walk<const BITS: u64>(
         let (s, t) = (planner.s, planner.t);
         debug_assert_eq!((s.rows, s.cols), (t.cols, t.rows));
         for &(from, to) in ranges {
-            let (a0, a1) = (from * TILE, (to * TILE).min(s.rows));
-            let rows = std::iter::once((s.base + a0 * s.cols, (a1 - a0) * s.cols));
-            let stripe = (0..t.rows).map(|x| (t.base + x * t.cols + a0, a1 - a0));
-            resident.load(table, runs_of(table, rows.chain(stripe)))?;
+            let (a0, a1) = planner.rows(from, to);
+            let rows = std::iter::once(planner.rows_piece(a0, a1));
+            resident.load(
+                table,
+                runs_of(table, rows.chain(planner.stripe_pieces(a0, a1))),
+            )?;
             let resident = &resident;
             let misses = &misses;
             let check_children = in_pass_one;
@@ -506,12 +527,7 @@ fn walk<const BITS: u64>(
                 .map_init(
                     || Band::with_capacity(planner.band),
                     |band, j| {
-                        let b0 = j as u64 * TILE;
-                        let b1 = (b0 + TILE).min(s.cols);
-                        band.load(
-                            table,
-                            table.blocks_of(t.base + b0 * t.cols, (b1 - b0) * t.cols),
-                        )?;
+                        band.load(table, band_blocks(table, &s, &t, j))?;
                         let reader = BandReader::<BITS>::new(table, band, resident, misses);
                         let mut bad = (None, None);
                         for i in from..to {

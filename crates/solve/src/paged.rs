@@ -563,13 +563,12 @@ impl PagedTable {
         buf: &mut Vec<u8>,
         mut each: impl FnMut(&[u8]) -> Result<(), SolveError>,
     ) -> Result<(), SolveError> {
-        self.read_blocks(blocks.clone(), buf)?;
+        buf.resize(self.bytes_of(blocks.clone()), 0);
+        self.read_checked(blocks.clone(), buf)?;
         let base = self.layout.block_range(blocks.start).start;
         for b in blocks {
             let range = self.layout.block_range(b);
-            let bytes = &buf[range.start - base..range.end - base];
-            self.check_bytes(b, bytes)?;
-            each(bytes)?;
+            each(&buf[range.start - base..range.end - base])?;
         }
         Ok(())
     }

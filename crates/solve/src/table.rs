@@ -99,7 +99,7 @@ impl Encoding {
         match self {
             Encoding::Narrow => {
                 let b = bytes[k as usize];
-                (b == 0xFF || b & 0x7F <= NARROW_MAX as u8).then(|| from_narrow(b))
+                narrow_code_held(b).then(|| from_narrow(b))
             }
             Encoding::Wide => {
                 let i = 2 * k as usize;
@@ -204,11 +204,18 @@ static NARROW_THROUGH_KEYS: std::sync::LazyLock<[u64; 256]> = std::sync::LazyLoc
     std::array::from_fn(|b| from_narrow(b as u8).through_move().preference_key())
 });
 
+/// Whether a table can hold this one-byte code (a draw, or a remoteness of at
+/// most [`NARROW_MAX`]).
+#[inline(always)]
+fn narrow_code_held(code: u8) -> bool {
+    code == 0xFF || code & 0x7F <= NARROW_MAX as u8
+}
+
 /// [`ReadOutcome::through_key`] of a one-byte code, or `None` for a code no
 /// table holds.
 #[inline(always)]
 pub(crate) fn narrow_through_key(code: u8) -> Option<u64> {
-    (code == 0xFF || code & 0x7F <= NARROW_MAX as u8).then(|| NARROW_THROUGH_KEYS[code as usize])
+    narrow_code_held(code).then(|| NARROW_THROUGH_KEYS[code as usize])
 }
 
 /// A computation over a table's outcomes, generic in the table's encoding
