@@ -398,6 +398,13 @@ fn a_table_completes_at_its_limit_of_side_work() {
         .filter(|p| p["stopper_sided"] == false)
         .count() as u64;
     assert_eq!(flagged, unreduced);
+    // Each position says which of its sides were not reduced.
+    for p in cut["positions"].as_array().unwrap() {
+        let named = p["not_reduced"].as_array().unwrap();
+        assert_eq!(named.is_empty(), p["stopper_sided"] == true, "{p}");
+        assert!(named.iter().all(|s| s == "onside" || s == "offside"), "{p}");
+    }
+    assert!(cut["counts"]["work_steps"].as_u64().unwrap() > 0, "{cut}");
     // The outcomes do not depend on how far the sides were reduced.
     assert_eq!(cut["counts"]["outcomes"], full["counts"]["outcomes"]);
     let text = stdout(&[
@@ -411,7 +418,69 @@ fn a_table_completes_at_its_limit_of_side_work() {
         "1",
     ]);
     assert!(
-        text.contains("reached its limit of work (--side-work)"),
+        text.contains("reached its limit of work (--side-work 1)"),
         "{text}"
+    );
+}
+
+/// A value left unreduced whose side graphs are large is not printed in a
+/// table (its JSON value is null, its text says so and how large they are),
+/// while `value` on the position still prints it; `--side-work none` lifts
+/// the limit, and a bad limit is refused.
+#[test]
+fn large_unreduced_values_are_named_not_printed() {
+    let cut = json(&[
+        "table",
+        "two-hands",
+        "--n",
+        "6",
+        "--divide",
+        "--json",
+        "-q",
+        "--side-work",
+        "1",
+    ]);
+    let positions = cut["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 729);
+    let first = &positions[0];
+    assert_eq!(first["position"], "(1|1)_6", "{first}");
+    assert!(first["value"].is_null(), "{first}");
+    assert_eq!(
+        first["not_reduced"],
+        serde_json::json!(["onside", "offside"])
+    );
+    let csv = stdout(&[
+        "table",
+        "two-hands",
+        "--n",
+        "6",
+        "--divide",
+        "-q",
+        "--side-work",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    let line = csv.lines().nth(1).unwrap();
+    assert!(
+        line.starts_with("(1|1)_6,not reduced: onside and offside (side graphs of "),
+        "{line}"
+    );
+    let none = json(&[
+        "table",
+        "two-hands",
+        "--n",
+        "3",
+        "--divide",
+        "--json",
+        "-q",
+        "--side-work",
+        "none",
+    ]);
+    assert_eq!(none["counts"]["side_work_limit_reached"], false, "{none}");
+    assert_eq!(none["counts"]["not_found_stopper_sided"], 0, "{none}");
+    fails_with(
+        &["table", "two-hands", "--n", "3", "--side-work", "lots"],
+        "`lots` is not a count of steps",
     );
 }

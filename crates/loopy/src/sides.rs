@@ -259,7 +259,10 @@ fn by_components(
             }
         }
     }
-    let mut found: Vec<Option<SideValue>> = vec![None; n];
+    let mut found: Vec<Option<Local>> = vec![None; n];
+    // The searched graphs of components left with targets on alternating
+    // cycles: each embedded once where its vertices are needed.
+    let mut shared: Vec<Game> = Vec::new();
     let mut local_index = vec![u32::MAX; n];
     for part in members.iter().filter(|m| !m.is_empty()) {
         for (i, &v) in part.iter().enumerate() {
@@ -273,7 +276,7 @@ fn by_components(
                         local_index[w as usize]
                     } else {
                         let value = found[w as usize].as_ref().expect("sinks come first");
-                        graph.embed(w, value)
+                        graph.embed(w, value, &shared)
                     };
                     graph.lists(player)[i].push(to);
                 }
@@ -285,10 +288,10 @@ fn by_components(
             .filter(|&&v| needed[v as usize])
             .map(|&v| local_index[v as usize])
             .collect();
-        let values = if local.alternating_cycle_states().is_empty() {
+        let values: Vec<Local> = if local.alternating_cycle_states().is_empty() {
             Stopper::new_many(&local, &wanted)?
                 .into_iter()
-                .map(SideValue::Stopper)
+                .map(|s| Local::Side(SideValue::Stopper(s)))
                 .collect()
         } else if local.len() > max_vertices {
             return Ok(None);
@@ -300,7 +303,21 @@ fn by_components(
             // component (revivals, n = 7: 196 s to 75 s) and costs elsewhere
             // (even revivals, n = 7: 5 s to 87 s).
             let guided = 100 * part.len() >= 99 * order.len();
-            search_whole(&reduced, side, &wanted, max_vertices, guided)?
+            let searched = search_graph(&reduced, side, &wanted, max_vertices, guided)?;
+            let id = shared.len();
+            let values: Vec<Local> = searched
+                .found
+                .into_iter()
+                .zip(&searched.at)
+                .map(|(f, &at)| match f {
+                    Some(value) => Local::Side(value),
+                    None => Local::Shared { graph: id, at },
+                })
+                .collect();
+            if values.iter().any(|v| matches!(v, Local::Shared { .. })) {
+                shared.push(searched.graph);
+            }
+            values
         };
         let mut values = values.into_iter();
         for &v in part {
@@ -310,16 +327,16 @@ fn by_components(
             local_index[v as usize] = u32::MAX;
         }
     }
-    let values: Vec<SideValue> = targets
+    let locals: Vec<&Local> = targets
         .iter()
-        .map(|&t| found[t as usize].clone().expect("every target is needed"))
+        .map(|&t| found[t as usize].as_ref().expect("every target is needed"))
         .collect();
     // The check: every target's side against the side found for it.
     let mut union = Embedding::new(0);
     let starts: Vec<u32> = targets
         .iter()
-        .zip(&values)
-        .map(|(&t, value)| union.embed(t, value))
+        .zip(&locals)
+        .map(|(&t, value)| union.embed(t, value, &shared))
         .collect();
     let union = union.into_game();
     let (class, count) = union.bisimulation_classes();
@@ -332,8 +349,29 @@ fn by_components(
         .zip(&starts)
         .map(|(&t, &s)| (t, class[s as usize]))
         .collect();
-    let exact = sides_hold(g, &union, side.mode(), &pairs, Need::Both)?;
-    Ok(exact.then_some(values))
+    if !sides_hold(g, &union, side.mode(), &pairs, Need::Both)? {
+        return Ok(None);
+    }
+    Ok(Some(
+        locals
+            .into_iter()
+            .map(|local| match local {
+                Local::Side(value) => value.clone(),
+                &Local::Shared { graph, at } => {
+                    SideValue::Graph(shared[graph].with_start(at).reachable())
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// The side found for a vertex in [`by_components`]: a side value, or a vertex
+/// of a component's searched graph left unreduced (shared by the targets of
+/// that search).
+#[derive(Clone, Debug)]
+enum Local {
+    Side(SideValue),
+    Shared { graph: usize, at: u32 },
 }
 
 /// Whether `a` at `x` and `b` at `y` compare as `need` asks (`a ≥ b`, `b ≥ a`,
@@ -359,13 +397,15 @@ fn sides_hold(
 }
 
 /// A graph being built from vertices of its own and copies of side graphs
-/// (each stopper copied once, each simplified graph once per vertex it stands
-/// for).
+/// (each stopper copied once, each shared searched graph once, each other
+/// simplified graph once per vertex it stands for).
 struct Embedding {
     left: Vec<Vec<u32>>,
     right: Vec<Vec<u32>>,
     stoppers: std::collections::HashMap<Stopper, u32>,
     graphs: std::collections::HashMap<u32, u32>,
+    /// Where each shared graph (by its index) was copied: its vertex 0.
+    shared: std::collections::HashMap<usize, u32>,
 }
 
 impl Embedding {
@@ -376,7 +416,20 @@ impl Embedding {
             right: vec![Vec::new(); own],
             stoppers: std::collections::HashMap::new(),
             graphs: std::collections::HashMap::new(),
+            shared: std::collections::HashMap::new(),
         }
+    }
+
+    /// Appends a copy of `h`'s vertices; returns where its vertex 0 went.
+    fn copy(&mut self, h: &Game) -> u32 {
+        let base = self.left.len() as u32;
+        for x in 0..h.len() as u32 {
+            self.left
+                .push(h.left(x).iter().map(|&w| w + base).collect());
+            self.right
+                .push(h.right(x).iter().map(|&w| w + base).collect());
+        }
+        base
     }
 
     fn lists(&mut self, player: Player) -> &mut Vec<Vec<u32>> {
@@ -387,8 +440,22 @@ impl Embedding {
     }
 
     /// The vertex standing for `value`, the side of vertex `v` of the original
-    /// graph (copied in on first use).
-    fn embed(&mut self, v: u32, value: &SideValue) -> u32 {
+    /// graph (copied in on first use; a shared graph is `shared[graph]`).
+    fn embed(&mut self, v: u32, value: &Local, shared: &[Game]) -> u32 {
+        let value = match value {
+            Local::Side(value) => value,
+            &Local::Shared { graph, at } => {
+                let base = match self.shared.get(&graph) {
+                    Some(&base) => base,
+                    None => {
+                        let base = self.copy(&shared[graph]);
+                        self.shared.insert(graph, base);
+                        base
+                    }
+                };
+                return base + at;
+            }
+        };
         let known = match value {
             SideValue::Stopper(s) => self.stoppers.get(s),
             SideValue::Graph(_) => self.graphs.get(&v),
@@ -400,14 +467,7 @@ impl Embedding {
             SideValue::Stopper(s) => s.game(),
             SideValue::Graph(h) => h,
         };
-        let base = self.left.len() as u32;
-        for x in 0..h.len() as u32 {
-            self.left
-                .push(h.left(x).iter().map(|&w| w + base).collect());
-            self.right
-                .push(h.right(x).iter().map(|&w| w + base).collect());
-        }
-        let at = base + h.start();
+        let at = self.copy(h) + h.start();
         match value {
             SideValue::Stopper(s) => self.stoppers.insert(s.clone(), at),
             SideValue::Graph(_) => self.graphs.insert(v, at),
@@ -429,6 +489,43 @@ fn search_whole(
     max_vertices: usize,
     guided: bool,
 ) -> Result<Vec<SideValue>, LoopyError> {
+    let searched = search_graph(g, side, targets, max_vertices, guided)?;
+    Ok(searched.values())
+}
+
+/// What a search of one graph found ([`search_graph`]): for each target its
+/// side, or `None` when it was left on an alternating cycle of the searched
+/// graph with no search of its own: its side is then the side of vertex
+/// `at[i]` of `graph`, which several targets share.
+struct Searched {
+    found: Vec<Option<SideValue>>,
+    graph: Game,
+    at: Vec<u32>,
+}
+
+impl Searched {
+    /// Every target's side, a target left unreduced as the part of the
+    /// searched graph it reaches.
+    fn values(self) -> Vec<SideValue> {
+        let Searched { found, graph, at } = self;
+        found
+            .into_iter()
+            .zip(at)
+            .map(|(f, t)| f.unwrap_or_else(|| SideValue::Graph(graph.with_start(t).reachable())))
+            .collect()
+    }
+}
+
+/// [`search_whole`], with the targets left unreduced kept as vertices of the
+/// one searched graph (so that [`by_components`] embeds it once for all of
+/// them, not once each).
+fn search_graph(
+    g: &Game,
+    side: Side,
+    targets: &[u32],
+    max_vertices: usize,
+    guided: bool,
+) -> Result<Searched, LoopyError> {
     let mut search = Search {
         side,
         checks: 0,
@@ -475,8 +572,10 @@ fn search_whole(
             work = search.trim(&work);
             continue;
         }
-        // No deletion: unravel one move, then delete again.
-        if !search.unravel(&mut work, &moves, max_vertices)? {
+        // No deletion: unravel one move, then delete again (not past the
+        // limit of side work: no deletion would be checked, and the copies
+        // would only grow the graph left unreduced).
+        if crate::work::side_limit_reached() || !search.unravel(&mut work, &moves, max_vertices)? {
             break;
         }
     }
@@ -492,7 +591,12 @@ fn search_whole(
             work = search.trim(&work);
         }
     }
-    search.finish(&work, max_vertices)
+    let found = search.finish(&work, max_vertices)?;
+    Ok(Searched {
+        found,
+        at: search.targets,
+        graph: work,
+    })
 }
 
 /// The state of one side search: which side, the checks made, and the vertices
@@ -993,42 +1097,67 @@ impl Search {
     /// The side of each target in the final graph: a stopper where no
     /// alternating cycle is left; otherwise, when several targets were sought
     /// together, a search of its own, else the simplified graph.
-    fn finish(&self, work: &Game, max_vertices: usize) -> Result<Vec<SideValue>, LoopyError> {
+    /// The targets' sides: canonical stoppers, the result of a search of its
+    /// own for a target left on an alternating cycle, or `None` for such a
+    /// target when no search of its own is made (one target, or past the
+    /// caller's limit of side work): its side is then `work`'s at the target.
+    fn finish(
+        &self,
+        work: &Game,
+        max_vertices: usize,
+    ) -> Result<Vec<Option<SideValue>>, LoopyError> {
         let mut done: Vec<Option<SideValue>> = vec![None; work.len()];
         // The targets on no alternating cycle are stoppers: their canonical
         // forms are found together (one simplification of the graph for all;
         // one each took 400 s of the 450 s of even revivals at n = 8).
         let mut seen = vec![false; work.len()];
         let mut stoppers: Vec<u32> = Vec::new();
-        let mut others: Vec<(u32, Game)> = Vec::new();
+        let mut others: Vec<u32> = Vec::new();
+        // A target is a stopper when no vertex it reaches (by moves of either
+        // player) has a state on or leading to an alternating cycle: found for
+        // all targets at once, backwards from those vertices.
+        let mut on_cycle = vec![false; work.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        for state in work.alternating_cycle_states() {
+            let v = state / 2;
+            if !std::mem::replace(&mut on_cycle[v as usize], true) {
+                stack.push(v);
+            }
+        }
+        let back = [work.reverse(Player::Left), work.reverse(Player::Right)];
+        while let Some(w) = stack.pop() {
+            for &v in back[0][w as usize].iter().chain(&back[1][w as usize]) {
+                if !std::mem::replace(&mut on_cycle[v as usize], true) {
+                    stack.push(v);
+                }
+            }
+        }
         for &t in &self.targets {
             if std::mem::replace(&mut seen[t as usize], true) {
                 continue;
             }
-            let sub = work.with_start(t).reachable();
-            if sub.alternating_cycle_states().is_empty() {
+            if !on_cycle[t as usize] {
                 stoppers.push(t);
             } else {
-                others.push((t, sub));
+                others.push(t);
             }
         }
         for (&t, s) in stoppers.iter().zip(Stopper::new_many(work, &stoppers)?) {
             done[t as usize] = Some(SideValue::Stopper(s));
         }
-        for (t, sub) in others {
-            // A search of its own, unless the caller's limit of side work is
-            // passed (it would check no edit).
-            let alone = self.targets.len() > 1 && !crate::work::side_limit_reached();
-            done[t as usize] = Some(if alone {
-                side_within(&sub, self.side, max_vertices)?
-            } else {
-                SideValue::Graph(sub)
-            });
+        // A search of its own, unless the caller's limit of side work is
+        // passed (it would check no edit).
+        let alone = self.targets.len() > 1 && !crate::work::side_limit_reached();
+        if alone {
+            for t in others {
+                let sub = work.with_start(t).reachable();
+                done[t as usize] = Some(side_within(&sub, self.side, max_vertices)?);
+            }
         }
         Ok(self
             .targets
             .iter()
-            .map(|&t| done[t as usize].clone().expect("every target done"))
+            .map(|&t| done[t as usize].clone())
             .collect())
     }
 }

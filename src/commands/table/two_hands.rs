@@ -19,6 +19,28 @@ use crate::progress;
 /// The most positions of the joint game graph (4,355 at n = 10).
 const MAX_VERTICES: usize = chopsticks_loopy::sides::MAX_SIDE_VERTICES_LIMIT;
 
+/// The default of `--side-work` (steps of loopy work; about six million a
+/// second here): every table up to n = 10 under rollover, revivals, even
+/// revivals and splits completes within ten minutes on the machine of
+/// docs/PERFORMANCE.md, and only rollover at n = 9 reaches it.
+const DEFAULT_SIDE_WORK: &str = "2400000000";
+
+/// Reads `--side-work`: a count of steps, or `none` for no limit.
+fn side_work_steps(text: &str) -> Result<u64, String> {
+    if text == "none" {
+        return Ok(u64::MAX);
+    }
+    text.parse::<u64>()
+        .map_err(|_| format!("`{text}` is not a count of steps (a whole number) or `none`"))
+}
+
+/// Largest side graph (positions reachable) of a value not reduced that the
+/// table prints: past it the value is named as not reduced with its graphs'
+/// sizes (`value` on the one position prints the graphs). Past the side-work
+/// limit of revivals at n = 8 a printed value took 120,000 characters, and
+/// the JSON 235 MB.
+const MAX_PRINTED_SIDE_VERTICES: usize = 256;
+
 /// What the outcome codes mean, for `--help` and the text output.
 const CODES: &str = "L: Left wins whoever starts; R: Right wins whoever starts; N: the \
     player who starts wins; P: the other player wins; D: a draw whoever starts; N^: Left \
@@ -75,11 +97,11 @@ pub(super) struct TwoHandsArgs {
     #[arg(long, value_name = "STEPS", help_heading = "Limits")]
     max_work: Option<u64>,
     /// After this many steps of loopy work the side search stops editing: the
-    /// sides not reduced by then are printed as simplified graphs and counted
-    /// as not reduced, and the table completes (rollover at n = 9: 2400000000
-    /// ends in about 3 minutes here). Unbounded by default.
-    #[arg(long, value_name = "STEPS", help_heading = "Limits")]
-    side_work: Option<u64>,
+    /// sides not reduced by then are counted and marked as not reduced, and
+    /// the table completes. `none`: no limit (rollover at n = 9 then runs for
+    /// more than ten minutes).
+    #[arg(long, value_name = "STEPS", default_value = DEFAULT_SIDE_WORK, value_parser = side_work_steps, help_heading = "Limits")]
+    side_work: u64,
     /// Print the computing time on stderr.
     #[arg(long, help_heading = "Output")]
     time: bool,
@@ -137,15 +159,21 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             &format!(
                 "note: {} positions under these rules can take minutes or more \
                  (the side search is exponential in the worst case); the count below is steps \
-                 of work; --max-work bounds it (an error past it), --side-work \
-                 lets the table complete with the sides not reduced by then marked",
-                sides.len() * sides.len()
+                 of work; past --side-work steps ({}) the side search stops and the \
+                 table completes with the sides not reduced by then marked; \
+                 --max-work bounds the whole (an error past it)",
+                sides.len() * sides.len(),
+                if args.side_work == u64::MAX {
+                    "none".to_string()
+                } else {
+                    args.side_work.to_string()
+                }
             ),
             args.quiet,
         );
     }
     let spinner = progress::counter("joint side search, steps of work", args.quiet);
-    let side_work = args.side_work.unwrap_or(u64::MAX);
+    let side_work = args.side_work;
     let budget = chopsticks_loopy::work::Budget::with_side_limit(
         args.max_work.unwrap_or(u64::MAX),
         side_work,
@@ -167,9 +195,10 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     // Whether the side searches stopped at their limit of work: some sides
     // may then be left unreduced that a longer search would reduce.
     let side_limit_reached = limited.side_limit_reached();
+    let work_steps = limited.steps();
     if args.time {
         eprintln!(
-            "computed {} values in {:.3} s",
+            "computed {} values in {:.3} s ({work_steps} steps of loopy work)",
             sides.len() * sides.len(),
             clock.elapsed().as_secs_f64()
         );
@@ -183,14 +212,18 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             .join(",")
     };
     let position = |l: &[u32], r: &[u32]| format!("({}|{})_{n}", live(l), live(r));
-    let class_of = |v: &Value| {
-        let o = v.outcome();
+    // Each outcome once: for a side left as a graph it is a solve of the graph.
+    let outcomes: Vec<Vec<Outcome>> = table
+        .iter()
+        .map(|row| row.iter().map(Value::outcome).collect())
+        .collect();
+    let class_of = |o: &Outcome| {
         Outcome::ALL
             .iter()
-            .position(|c| *c == o)
+            .position(|c| c == o)
             .expect("an outcome class")
     };
-    let cells: Vec<Vec<usize>> = table
+    let cells: Vec<Vec<usize>> = outcomes
         .iter()
         .map(|row| row.iter().map(class_of).collect())
         .collect();
@@ -203,12 +236,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     // Stopper-sided values that are not stoppers (`s & t`).
     let sided = all.iter().filter(|v| v.is_stopper_sided()).count() - stoppers;
     let unsided = all.len() - stoppers - sided;
-    let mut distinct: Vec<&Value> = Vec::new();
-    for v in &all {
-        if !distinct.contains(v) {
-            distinct.push(v);
-        }
-    }
+    let distinct: std::collections::HashSet<&Value> = all.iter().copied().collect();
 
     if args.png.is_some() || args.svg.is_some() {
         let pic = GridPicture {
@@ -226,17 +254,16 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             legend_title: "outcome: who wins when Left starts, when Right starts".into(),
             cell_titles: sides
                 .iter()
-                .zip(&table)
-                .map(|(l, row)| {
+                .zip(table.iter().zip(&outcomes))
+                .map(|(l, (row, outcome_row))| {
                     sides
                         .iter()
-                        .zip(row)
-                        .map(|(r, v)| {
-                            let o = v.outcome();
+                        .zip(row.iter().zip(outcome_row))
+                        .map(|(r, (v, o))| {
                             format!(
                                 "{} = {}: {} ({})",
                                 position(l, r),
-                                v,
+                                printed(v).unwrap_or_else(|| not_printed(v)),
                                 o.name(),
                                 o.describe()
                             )
@@ -264,14 +291,14 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
 
     if args.json {
         let mut list = Vec::new();
-        for (l, row) in sides.iter().zip(&table) {
-            for (r, v) in sides.iter().zip(row) {
-                let o = v.outcome();
+        for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
+            for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
                 list.push(json!({
                     "position": position(l, r),
                     "left": l,
                     "right": r,
-                    "value": v.to_string(),
+                    "value": printed(v),
+                    "not_reduced": v.unreduced_sides().iter().map(|s| s.name()).collect::<Vec<_>>(),
                     "outcome": o.name(),
                     "left_first": o.left_starts().as_str(),
                     "right_first": o.right_starts().as_str(),
@@ -293,6 +320,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     "stopper_sided": stoppers + sided,
                     "not_found_stopper_sided": unsided,
                     "side_work_limit_reached": side_limit_reached,
+                    "work_steps": work_steps,
                     "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
                 },
                 "positions": list,
@@ -311,8 +339,10 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             );
             if side_limit_reached {
                 println!(
-                    "the side search reached its limit of work (--side-work): sides not \
-                     reduced by then are left as simplified graphs"
+                    "the side search reached its limit of work (--side-work {}): sides not \
+                     reduced by then are left as simplified graphs, marked not reduced \
+                     (--side-work none: no limit)",
+                    args.side_work
                 );
             }
             let summary: Vec<String> = Outcome::ALL
@@ -340,13 +370,16 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         Format::Markdown => {
             println!("| position | value | outcome | Left starts | Right starts | stopper |");
             println!("|---|---|---|---|---|---|");
-            for (l, row) in sides.iter().zip(&table) {
-                for (r, v) in sides.iter().zip(row) {
-                    let o = v.outcome();
+            for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
+                for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
+                    let text = match printed(v) {
+                        Some(t) => format!("`{}`", md(&t)),
+                        None => md(&not_printed(v)),
+                    };
                     println!(
-                        "| {} | `{}` | {} | {} | {} | {} |",
+                        "| {} | {} | {} | {} | {} | {} |",
                         md(&position(l, r)),
-                        md(&v.to_string()),
+                        text,
                         md(&o.name()),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
@@ -357,13 +390,12 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         }
         Format::Csv => {
             println!("position,value,outcome,left_first,right_first,stopper,stopper_sided");
-            for (l, row) in sides.iter().zip(&table) {
-                for (r, v) in sides.iter().zip(row) {
-                    let o = v.outcome();
+            for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
+                for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
                     println!(
                         "{},{},{},{},{},{},{}",
                         csv(&position(l, r)),
-                        csv(&v.to_string()),
+                        csv(&printed(v).unwrap_or_else(|| not_printed(v))),
                         o.name(),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
@@ -375,4 +407,37 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The value's text, or `None` for a value not reduced whose side graphs are
+/// too large to print in a table (more than [`MAX_PRINTED_SIDE_VERTICES`]
+/// positions).
+fn printed(v: &Value) -> Option<String> {
+    let (on, off) = side_sizes(v);
+    (on.max(off) <= MAX_PRINTED_SIDE_VERTICES).then(|| v.to_string())
+}
+
+/// The positions reachable in the two side graphs of `v` (0 for a side that is
+/// a stopper: it prints small).
+fn side_sizes(v: &Value) -> (usize, usize) {
+    if v.is_stopper_sided() {
+        return (0, 0);
+    }
+    (
+        v.onside_game().reachable().len(),
+        v.offside_game().reachable().len(),
+    )
+}
+
+/// What the table prints for a value [`printed`] leaves out.
+fn not_printed(v: &Value) -> String {
+    let (on, off) = side_sizes(v);
+    let sides: Vec<&str> = v.unreduced_sides().iter().map(|s| s.name()).collect();
+    format!(
+        "not reduced: {} (side graphs of {} and {} positions; `value` on this \
+         position prints them)",
+        sides.join(" and "),
+        crate::text::count(on as u64),
+        crate::text::count(off as u64)
+    )
 }

@@ -2,6 +2,7 @@
 //! documentation): names, braces and labels, or equations for huge graphs.
 
 use super::*;
+use crate::game::Player;
 
 // ----------------------------------------------------------------------
 // Printing
@@ -168,6 +169,12 @@ impl<'a> Printer<'a> {
         }
         if let Some(name) = self.name(v) {
             return name;
+        }
+        // Count first: building the text of a tree past the limit only to
+        // throw it away cost most of the time of tables with large unreduced
+        // sides (each brace level copies the text inside it).
+        if self.tree_nodes(v, MAX_PRINTED_NODES) > MAX_PRINTED_NODES {
+            return self.equations(v);
         }
         let p = self.node(v);
         if self.printed > MAX_PRINTED_NODES {
@@ -342,6 +349,41 @@ impl<'a> Printer<'a> {
     }
 
     /// The text of option `o` of the vertex `scope` being printed.
+    /// How many vertices [`Printer::node`] would print in braces from `v`
+    /// (the same walk: `pass`, labels of vertices on the stack, short games
+    /// and names print without braces), counting `printed` onwards and
+    /// stopping once past `cap`. Leaves the printer as it found it.
+    fn tree_nodes(&mut self, v: u32, cap: usize) -> usize {
+        fn walk(p: &mut Printer<'_>, v: u32, count: &mut usize, cap: usize) {
+            *count += 1;
+            if *count > cap {
+                return;
+            }
+            p.on_stack[v as usize] = true;
+            for player in [Player::Left, Player::Right] {
+                for i in 0..p.g.options(v, player).len() {
+                    let o = p.g.options(v, player)[i];
+                    if o == v || p.on_stack[o as usize] || p.short[o as usize].is_some() {
+                        continue;
+                    }
+                    if p.name(o).is_some() {
+                        continue;
+                    }
+                    walk(p, o, count, cap);
+                    if *count > cap {
+                        break;
+                    }
+                }
+            }
+            p.on_stack[v as usize] = false;
+        }
+        let mut count = self.printed;
+        walk(self, v, &mut count, cap);
+        // A walk stopped past the cap leaves vertices marked on the stack.
+        self.on_stack.iter_mut().for_each(|b| *b = false);
+        count
+    }
+
     fn option(&mut self, o: u32, scope: u32) -> Piece {
         let atom = |text: String| Piece {
             text,
