@@ -19,11 +19,13 @@ use crate::progress;
 /// The most positions of the joint game graph (4,355 at n = 10).
 const MAX_VERTICES: usize = chopsticks_loopy::sides::MAX_SIDE_VERTICES_LIMIT;
 
-/// The default of `--side-work` (steps of loopy work; about six million a
-/// second here): every table up to n = 10 under rollover, revivals, even
-/// revivals and splits completes within ten minutes on the machine of
-/// docs/PERFORMANCE.md, and only rollover at n = 9 reaches it.
-const DEFAULT_SIDE_WORK: &str = "2400000000";
+/// The default of `--side-work` (steps of loopy work; about twelve million a
+/// second in these tables here): revivals at n = 10, the longest table that
+/// completes without a limit, takes 5.14 × 10⁹ steps (7 min 18 s), so every
+/// table up to n = 10 under rollover, revivals, even revivals and splits
+/// completes within ten minutes on the machine of docs/PERFORMANCE.md, and
+/// only rollover at n = 9 reaches the limit.
+const DEFAULT_SIDE_WORK: &str = "5500000000";
 
 /// Reads `--side-work`: a count of steps, or `none` for no limit.
 fn side_work_steps(text: &str) -> Result<u64, String> {
