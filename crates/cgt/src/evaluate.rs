@@ -166,7 +166,11 @@ impl GameStore {
             }
             let left = e.eval(&expression.root)?;
             match &expression.relation {
-                None if e.deepening => Ok(Answer::Game(e.shallow(left, 0)?)),
+                // A big number shifts every number inside, where names are not used:
+                // the text can then be deeper than the game's own.
+                None if e.deepening || !left.shift.is_zero() => {
+                    Ok(Answer::Game(e.shallow(left, 0)?))
+                }
                 None => Ok(Answer::Game(left)),
                 Some((relation, rhs)) => {
                     let right = e.eval(rhs)?;
@@ -510,6 +514,19 @@ impl Evaluator<'_> {
         }
         if shift.is_zero() {
             return Ok(Value::of(game));
+        }
+        // A game that is not a number keeps its arena part near 0: an integer
+        // at its left stop moves into the shift. Otherwise a nested game of
+        // shifted options would carry every level's frame inside the arena,
+        // doubling its numbers level by level (`^[20] - N` for a number N
+        // past 64 bits printed as text that did not read back).
+        if matches!(self.store.kind(game), Kind::Other) {
+            let k = self.store.stops(game).0.floor();
+            if k != 0 {
+                let back = self.limited(at, |s| s.try_number_up_star(Dyadic::integer(-k), 0, 0))?;
+                game = self.limited(at, |s| s.try_add(game, back))?;
+                shift = &shift + &BigDyadic::integer(k);
+            }
         }
         if let Some(x) = arena_number(&shift) {
             let fits = match self.store.kind(game) {
@@ -916,7 +933,7 @@ impl Evaluator<'_> {
     /// parser reads: whatever is read prints as text that reads back.
     fn shallow(&mut self, v: Value, at: usize) -> Result<Value, ParseError> {
         self.deepening = true;
-        let depth = self.store.printed_depth(v.game);
+        let depth = self.store.printed_depth_shifted(v.game, Some(&v.shift));
         if depth > crate::notation::MAX_DEPTH {
             return Err(error(
                 at,

@@ -194,13 +194,20 @@ impl GameStore {
     /// [`MAX_DEPTH`] for a text that reads back. Bottom-up over the distinct
     /// subgames (no recursion).
     pub fn printed_depth(&mut self, g: GameId) -> u32 {
+        self.printed_depth_shifted(g, None)
+    }
+
+    /// Levels of nesting of `format_shifted(g, shift)`: a shift can make the
+    /// text deeper than `g`'s, since names (`^[k]`, `+-G`) are not used with one.
+    pub fn printed_depth_shifted(&mut self, g: GameId, shift: Option<&BigDyadic>) -> u32 {
+        let shift = shift.filter(|s| !s.is_zero());
         let mut memo: HashMap<GameId, u32> = HashMap::new();
         let mut stack = vec![(g, false)];
         while let Some((h, expanded)) = stack.pop() {
             if memo.contains_key(&h) {
                 continue;
             }
-            let shape = self.shape(h, None);
+            let shape = self.shape(h, shift);
             let (children, extra): (Vec<GameId>, u32) = match shape {
                 Shape::Text(_) => (Vec::new(), 0),
                 Shape::PlusMinus(a) | Shape::Tiny(a) | Shape::Miny(a) => (vec![a], 2),

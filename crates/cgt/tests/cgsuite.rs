@@ -498,6 +498,10 @@ fn results_print_as_text_that_reads_back() {
         "{1|0}:{1|0}",
         "3 * {2||1|0}",
         "^.Heat(2):1",
+        // A number past 64 bits shifts every number inside: the text is no
+        // longer named (`^[k]`) but nests as deep as the game.
+        "^[60] - 77777777777777777777777777",
+        "^:20 - 77777777777777777777777777",
     ] {
         let e = Expression::parse(text).unwrap();
         let Answer::Game(v) = s.evaluate_answer(&e, &[], MAX_WORK).unwrap() else {
@@ -511,5 +515,8 @@ fn results_print_as_text_that_reads_back() {
         assert_eq!(w, v, "{text} -> {printed}");
     }
     assert!(refused(&mut s, ".6:220").contains("nests 220 levels"));
+    // Found by fuzzing: refused with the shift counted (it used to print 92
+    // levels deep, which the parser does not read).
+    assert!(refused(&mut s, "^:090-77777777777777777777777777").contains("nests 90 levels"));
     assert!(refused(&mut s, "-18:3434").contains("beyond the game engine's bounds"));
 }

@@ -21,7 +21,7 @@ const MAX_VERTICES: usize = chopsticks_loopy::sides::MAX_SIDE_VERTICES_LIMIT;
 
 /// The default of `--side-work` (steps of loopy work; about twelve million a
 /// second in these tables here): revivals at n = 10, the longest table that
-/// completes without a limit, takes 5.14 × 10⁹ steps (7 min 18 s), so every
+/// completes without a limit, takes 5.14 × 10⁹ steps (344 s), so every
 /// table up to n = 10 under rollover, revivals, even revivals and splits
 /// completes within ten minutes on the machine of docs/PERFORMANCE.md, and
 /// only rollover at n = 9 reaches the limit.
