@@ -1101,9 +1101,6 @@ impl Search {
         Ok(false)
     }
 
-    /// The side of each target in the final graph: a stopper where no
-    /// alternating cycle is left; otherwise, when several targets were sought
-    /// together, a search of its own, else the simplified graph.
     /// The targets' sides: canonical stoppers, the result of a search of its
     /// own for a target left on an alternating cycle, or `None` for such a
     /// target when no search of its own is made (one target, or past the
@@ -1153,10 +1150,14 @@ impl Search {
             done[t as usize] = Some(SideValue::Stopper(s));
         }
         // A search of its own, unless the caller's limit of side work is
-        // passed (it would check no edit).
-        let alone = self.targets.len() > 1 && !crate::work::side_limit_reached();
-        if alone {
+        // passed (it would check no edit), asked again before each target:
+        // the limit can be passed during one of these searches, or by the
+        // other side's thread.
+        if self.targets.len() > 1 {
             for t in others {
+                if crate::work::side_limit_reached() {
+                    break;
+                }
                 let sub = work.with_start(t).reachable();
                 done[t as usize] = Some(side_within(&sub, self.side, max_vertices)?);
             }

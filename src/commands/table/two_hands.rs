@@ -83,8 +83,8 @@ pub(super) struct TwoHandsArgs {
     #[arg(long, value_enum, default_value_t = Format::Text, help_heading = "Output")]
     format: Format,
     /// Print JSON: {"n", "variant", "description", "ruleset", "sides", "counts", "positions": [{"position",
-    /// "left", "right", "value", "outcome", "left_first", "right_first", "stopper",
-    /// "stopper_sided"}]} (instead of a --format).
+    /// "left", "right", "value" (null for a value not reduced too large to print), "not_reduced",
+    /// "outcome", "left_first", "right_first", "stopper", "stopper_sided"}]} (instead of a --format).
     #[arg(long, conflicts_with = "format", help_heading = "Output")]
     json: bool,
     /// Draw the grid of outcome classes as a PNG picture (rows: Left's hands,
@@ -420,26 +420,38 @@ fn printed(v: &Value) -> Option<String> {
 }
 
 /// The positions reachable in the two side graphs of `v` (0 for a side that is
-/// a stopper: it prints small).
+/// a stopper: it prints as a canonical form, small or named).
 fn side_sizes(v: &Value) -> (usize, usize) {
     if v.is_stopper_sided() {
         return (0, 0);
     }
-    (
-        v.onside_game().reachable().len(),
-        v.offside_game().reachable().len(),
-    )
+    let size = |g: chopsticks_loopy::Game| {
+        let g = g.reachable();
+        if g.is_stopper() {
+            0
+        } else {
+            g.len()
+        }
+    };
+    (size(v.onside_game()), size(v.offside_game()))
 }
 
-/// What the table prints for a value [`printed`] leaves out.
+/// What the table prints for a value [`printed`] leaves out: the sides not
+/// reduced and the sizes of their graphs.
 fn not_printed(v: &Value) -> String {
     let (on, off) = side_sizes(v);
     let sides: Vec<&str> = v.unreduced_sides().iter().map(|s| s.name()).collect();
+    let sizes: Vec<String> = [on, off]
+        .into_iter()
+        .filter(|&k| k > 0)
+        .map(|k| crate::text::count(k as u64))
+        .collect();
     format!(
-        "not reduced: {} (side graphs of {} and {} positions; `value` on this \
-         position prints them)",
+        "not reduced: {} (side graph{} of {} positions; `value` on this position prints \
+         {})",
         sides.join(" and "),
-        crate::text::count(on as u64),
-        crate::text::count(off as u64)
+        if sizes.len() > 1 { "s" } else { "" },
+        sizes.join(" and "),
+        if sizes.len() > 1 { "them" } else { "it" }
     )
 }

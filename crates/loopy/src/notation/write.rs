@@ -348,7 +348,6 @@ impl<'a> Printer<'a> {
         None
     }
 
-    /// The text of option `o` of the vertex `scope` being printed.
     /// How many vertices [`Printer::node`] would print in braces from `v`
     /// (the same walk: `pass`, labels of vertices on the stack, short games
     /// and names print without braces), counting `printed` onwards and
@@ -379,11 +378,10 @@ impl<'a> Printer<'a> {
         }
         let mut count = self.printed;
         walk(self, v, &mut count, cap);
-        // A walk stopped past the cap leaves vertices marked on the stack.
-        self.on_stack.iter_mut().for_each(|b| *b = false);
         count
     }
 
+    /// The text of option `o` of the vertex `scope` being printed.
     fn option(&mut self, o: u32, scope: u32) -> Piece {
         let atom = |text: String| Piece {
             text,
