@@ -848,8 +848,13 @@ fn puzzles_and_reviews_in_a_real_browser() {
 
         // The record: written out, and a bad one refused with its line.
         click(&client, "#record-box summary").await;
-        let record = input_value(&client, "record-text").await;
-        assert!(record.contains("variant standard\n1. "), "{record}");
+        // The record is written when the box opens: wait for it (read at once,
+        // it was once empty in CI while the other browser tests ran).
+        let record = until("the record written out", || async {
+            let r = input_value(&client, "record-text").await;
+            r.contains("variant standard\n1. ").then_some(r)
+        })
+        .await;
         assert!(record.contains(&format!("1. {worst_name}\n")), "{record}");
         type_record(&client, "variant standard\n1. tap 1→1\n2. tap 3→3\n").await;
         click(&client, "#record-load").await;
