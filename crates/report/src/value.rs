@@ -318,7 +318,7 @@ pub fn loopy_kind(v: &chopsticks_loopy::Value) -> String {
 
 /// The names of the sides of `v` the bounded search did not reduce to
 /// stoppers (`"onside"`, `"offside"`).
-fn not_reduced(v: &chopsticks_loopy::Value) -> Vec<&'static str> {
+pub fn not_reduced(v: &chopsticks_loopy::Value) -> Vec<&'static str> {
     v.unreduced_sides().into_iter().map(|s| s.name()).collect()
 }
 

@@ -265,7 +265,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                             format!(
                                 "{} = {}: {} ({})",
                                 position(l, r),
-                                printed(v).unwrap_or_else(|| not_printed(v)),
+                                value_text(v).unwrap_or_else(|e| e),
                                 o.name(),
                                 o.describe()
                             )
@@ -299,8 +299,8 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     "position": position(l, r),
                     "left": l,
                     "right": r,
-                    "value": printed(v),
-                    "not_reduced": v.unreduced_sides().iter().map(|s| s.name()).collect::<Vec<_>>(),
+                    "value": value_text(v).ok(),
+                    "not_reduced": chopsticks_report::value::not_reduced(v),
                     "outcome": o.name(),
                     "left_first": o.left_starts().as_str(),
                     "right_first": o.right_starts().as_str(),
@@ -374,9 +374,9 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             println!("|---|---|---|---|---|---|");
             for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
                 for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
-                    let text = match printed(v) {
-                        Some(t) => format!("`{}`", md(&t)),
-                        None => md(&not_printed(v)),
+                    let text = match value_text(v) {
+                        Ok(t) => format!("`{}`", md(&t)),
+                        Err(named) => md(&named),
                     };
                     println!(
                         "| {} | {} | {} | {} | {} | {} |",
@@ -397,7 +397,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     println!(
                         "{},{},{},{},{},{},{}",
                         csv(&position(l, r)),
-                        csv(&printed(v).unwrap_or_else(|| not_printed(v))),
+                        csv(&value_text(v).unwrap_or_else(|e| e)),
                         o.name(),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
@@ -411,47 +411,36 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
     Ok(())
 }
 
-/// The value's text, or `None` for a value not reduced whose side graphs are
-/// too large to print in a table (more than [`MAX_PRINTED_SIDE_VERTICES`]
-/// positions).
-fn printed(v: &Value) -> Option<String> {
-    let (on, off) = side_sizes(v);
-    (on.max(off) <= MAX_PRINTED_SIDE_VERTICES).then(|| v.to_string())
-}
-
-/// The positions reachable in the two side graphs of `v` (0 for a side that is
-/// a stopper: it prints as a canonical form, small or named).
-fn side_sizes(v: &Value) -> (usize, usize) {
-    if v.is_stopper_sided() {
-        return (0, 0);
-    }
-    let size = |g: chopsticks_loopy::Game| {
-        let g = g.reachable();
-        if g.is_stopper() {
-            0
-        } else {
-            g.len()
-        }
-    };
-    (size(v.onside_game()), size(v.offside_game()))
-}
-
-/// What the table prints for a value [`printed`] leaves out: the sides not
-/// reduced and the sizes of their graphs.
-fn not_printed(v: &Value) -> String {
-    let (on, off) = side_sizes(v);
-    let sides: Vec<&str> = v.unreduced_sides().iter().map(|s| s.name()).collect();
-    let sizes: Vec<String> = [on, off]
+/// The value's text, or, for a value whose unreduced side graphs are too large
+/// to print in a table (more than [`MAX_PRINTED_SIDE_VERTICES`] positions),
+/// what the table prints instead: the sides not reduced and the sizes of their
+/// graphs (a side that is a stopper prints as a canonical form, small or named).
+fn value_text(v: &Value) -> Result<String, String> {
+    let sides = chopsticks_report::value::not_reduced(v);
+    let sizes: Vec<usize> = v
+        .unreduced_sides()
         .into_iter()
-        .filter(|&k| k > 0)
-        .map(|k| crate::text::count(k as u64))
+        .map(|side| {
+            let g = match side {
+                chopsticks_loopy::Side::On => v.onside_game(),
+                chopsticks_loopy::Side::Off => v.offside_game(),
+            };
+            g.reachable().len()
+        })
         .collect();
-    format!(
+    if sizes.iter().all(|&k| k <= MAX_PRINTED_SIDE_VERTICES) {
+        return Ok(v.to_string());
+    }
+    let shown: Vec<String> = sizes
+        .iter()
+        .map(|&k| crate::text::count(k as u64))
+        .collect();
+    Err(format!(
         "not reduced: {} (side graph{} of {} positions; `value` on this position prints \
          {})",
         sides.join(" and "),
         if sizes.len() > 1 { "s" } else { "" },
-        sizes.join(" and "),
+        shown.join(" and "),
         if sizes.len() > 1 { "them" } else { "it" }
-    )
+    ))
 }
