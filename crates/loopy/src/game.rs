@@ -255,6 +255,27 @@ impl Game {
         }
     }
 
+    /// For every vertex, whether it can reach one of `targets` by moves of
+    /// either player (the targets themselves included).
+    pub(crate) fn reaching(&self, targets: &[u32]) -> Vec<bool> {
+        let mut seen = vec![false; self.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        for &t in targets {
+            if !std::mem::replace(&mut seen[t as usize], true) {
+                stack.push(t);
+            }
+        }
+        let back = [self.reverse(Player::Left), self.reverse(Player::Right)];
+        while let Some(w) = stack.pop() {
+            for &v in back[0][w as usize].iter().chain(&back[1][w as usize]) {
+                if !std::mem::replace(&mut seen[v as usize], true) {
+                    stack.push(v);
+                }
+            }
+        }
+        seen
+    }
+
     /// The quotient by bisimilarity: vertices whose unfoldings are the same tree
     /// (the same Left and Right option classes, recursively) become one vertex.
     /// The game is unchanged (not just its value), so no check is needed. The

@@ -1120,22 +1120,12 @@ impl Search {
         // A target is a stopper when no vertex it reaches (by moves of either
         // player) has a state on or leading to an alternating cycle: found for
         // all targets at once, backwards from those vertices.
-        let mut on_cycle = vec![false; work.len()];
-        let mut stack: Vec<u32> = Vec::new();
-        for state in work.alternating_cycle_states() {
-            let v = state / 2;
-            if !std::mem::replace(&mut on_cycle[v as usize], true) {
-                stack.push(v);
-            }
-        }
-        let back = [work.reverse(Player::Left), work.reverse(Player::Right)];
-        while let Some(w) = stack.pop() {
-            for &v in back[0][w as usize].iter().chain(&back[1][w as usize]) {
-                if !std::mem::replace(&mut on_cycle[v as usize], true) {
-                    stack.push(v);
-                }
-            }
-        }
+        let cyclic: Vec<u32> = work
+            .alternating_cycle_states()
+            .into_iter()
+            .map(|state| state / 2)
+            .collect();
+        let on_cycle = work.reaching(&cyclic);
         for &t in &self.targets {
             if std::mem::replace(&mut seen[t as usize], true) {
                 continue;

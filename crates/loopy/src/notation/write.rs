@@ -286,7 +286,7 @@ impl<'a> Printer<'a> {
         }
         // The vertices that can reach the start: a part named separately must
         // not be one of them (it would need a label of the whole).
-        let reaches_start = reaching(g, start);
+        let reaches_start = g.reaching(&[start]);
         let separate = |u: u32| short[u as usize].is_none() && !reaches_start[u as usize];
         // +-G, and the multiple switch +-{G,H,…} = {G,H,… | -G,-H,…}: each
         // Right option the negative of one Left option.
@@ -455,29 +455,6 @@ impl<'a> Printer<'a> {
             },
         }
     }
-}
-
-/// For every vertex, whether it can reach `target` (`target` itself included).
-fn reaching(g: &Game, target: u32) -> Vec<bool> {
-    let n = g.len();
-    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for v in 0..n as u32 {
-        for &w in g.left(v).iter().chain(g.right(v)) {
-            preds[w as usize].push(v);
-        }
-    }
-    let mut seen = vec![false; n];
-    seen[target as usize] = true;
-    let mut stack = vec![target];
-    while let Some(w) = stack.pop() {
-        for &v in &preds[w as usize] {
-            if !seen[v as usize] {
-                seen[v as usize] = true;
-                stack.push(v);
-            }
-        }
-    }
-    seen
 }
 
 /// `s > 0`.
