@@ -798,18 +798,27 @@ fn puzzles_and_reviews_in_a_real_browser() {
         );
 
         // A game with a mistake: the worst first move, then best moves.
+        // Each move is waited for (the position leaves where it was) before the
+        // turn is: the status reads "Player 1 (you) to move" also just before.
+        let before = input_value(&client, "position-input").await;
         click(&client, &format!("#moves button.move[data-move='{worst_name}']")).await;
+        moved_from(&client, &before).await;
         settled(&client).await;
+        let mine = input_value(&client, "position-input").await;
         let (_, here) = server.get(&format!(
             "/api/v1/chopsticks/standard/positions/?p={}",
-            encode(&input_value(&client, "position-input").await)
+            encode(&mine)
         ));
         play_best(&client, &here["moves"][0]).await;
+        moved_from(&client, &mine).await;
         settled(&client).await;
         click(&client, "#review-button").await;
-        until("the review", || async {
-            let t = css_text(&client, "#review-moves li button").await;
-            (!t.is_empty()).then_some(())
+        until("the review of three moves", || async {
+            let found = client
+                .find_all(Locator::Css("#review-moves li button"))
+                .await
+                .unwrap_or_default();
+            (found.len() >= 3).then_some(())
         })
         .await;
         let first_reviewed = client
