@@ -4,7 +4,7 @@ mod common;
 
 use common::{fails_with, json, stdout};
 
-const SMALL: [&str; 20] = [
+const SMALL: [&str; 22] = [
     "--max-n",
     "400",
     "--atlas-n",
@@ -17,6 +17,8 @@ const SMALL: [&str; 20] = [
     "6",
     "--hands-n4",
     "8",
+    "--hands-n5",
+    "6",
     "--general-n",
     "5",
     "--general-hands",
@@ -47,6 +49,7 @@ fn every_statement_holds_and_says_what_was_checked() {
             "conjecture-pm-j",
             "three-fingers",
             "four-fingers",
+            "five-fingers",
             "general-n",
             "table-1-closed-forms",
             "conjecture-5"
@@ -73,18 +76,36 @@ fn every_statement_holds_and_says_what_was_checked() {
         .sum();
     let four = list[9]["positions"].as_u64().unwrap();
     assert_eq!(four, pairs);
-    // general-n: for n = 2..=5 and h = 1..=4, the pairs whose opponent holds an n
-    // (every side of h hands but those without an n) or is (n-1)^h (one side).
+    // five-fingers: the pairs at n = 5, h = 1..=6, whose opponent is outside the
+    // open families (1s and 2s, 1s and 3s: h - 1 sides each; 1s, 2s and 3s:
+    // C(h - 1, 2) sides).
     let binomial = |n: u64, k: u64| -> u64 { (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1)) };
+    let five: u64 = (1..=6u64)
+        .map(|h| {
+            let sides = binomial(h + 4, 4);
+            let open = 2 * (h - 1) + binomial(h - 1, 2);
+            sides * (sides - open)
+        })
+        .sum();
+    assert_eq!(list[10]["positions"].as_u64().unwrap(), five);
+    // general-n: for n = 2..=5 and h = 1..=4, the pairs whose opponent holds an n
+    // (every side of h hands but those without an n) or is (n-1)^h (one side) or,
+    // from n = 4, (n-2)^h (one side); then the reduced games to 4 · 4 hands: the
+    // k = 1 game at every pair of sides of two counts, the k = 2 row at every
+    // side of three counts.
     let mut cases = 0;
     for n in 2..=5u64 {
         for h in 1..=4u64 {
             let sides = binomial(h + n - 1, h);
             let without_n = binomial(h + n - 2, h);
-            cases += sides * (sides - without_n + 1);
+            let rows = if n >= 4 { 2 } else { 1 };
+            cases += sides * (sides - without_n + rows);
         }
     }
-    assert_eq!(list[10]["positions"].as_u64().unwrap(), cases);
+    for h in 1..=16u64 {
+        cases += (h + 1) * (h + 1) + binomial(h + 2, 2);
+    }
+    assert_eq!(list[11]["positions"].as_u64().unwrap(), cases);
     // Table 1 to n = 20: every cell but band 3 beyond its first layer.
     let deep: u64 = (1..=20u64)
         .map(|n| {
@@ -101,9 +122,9 @@ fn every_statement_holds_and_says_what_was_checked() {
         })
         .sum();
     let cells: u64 = (1..=20u64).map(|n| n * n).sum();
-    assert_eq!(list[11]["positions"].as_u64().unwrap(), cells - deep);
+    assert_eq!(list[12]["positions"].as_u64().unwrap(), cells - deep);
     // Conjecture 5 for k = 1..=3: one case per n, k < n <= 250k.
-    assert_eq!(list[12]["positions"], 249 + 498 + 747);
+    assert_eq!(list[13]["positions"], 249 + 498 + 747);
 
     let mut args = vec!["verify", "--only", "theorem-3,proposition-4"];
     args.extend(SMALL);

@@ -17,7 +17,7 @@ use crate::progress;
 pub struct VerifyArgs {
     /// Check only these statements (comma-separated): theorem-3, theorem-4, lemma-1,
     /// proposition-1 … proposition-4, conjecture-pm-j, three-fingers, four-fingers,
-    /// general-n, table-1-closed-forms, conjecture-5.
+    /// five-fingers, general-n, table-1-closed-forms, conjecture-5.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
     /// Theorem 3 and the conjecture on ±J: every (1|1)_n with n ≤ N.
@@ -39,7 +39,11 @@ pub struct VerifyArgs {
     /// many hands (the level atlas: 30 hands take about 3 s, 60 about 4 minutes).
     #[arg(long, default_value_t = Bounds::default().hands_n4, value_name = "H")]
     hands_n4: usize,
-    /// The conjectures for every n: each finger count 2 ≤ n ≤ N …
+    /// The rules for n = 5: every pair of equal-sized sides with at most this many
+    /// hands (the level atlas: 16 hands take about 2 s, 35 about 8 minutes).
+    #[arg(long, default_value_t = Bounds::default().hands_n5, value_name = "H")]
+    hands_n5: usize,
+    /// The theorems for every n: each finger count 2 ≤ n ≤ N …
     #[arg(long, default_value_t = Bounds::default().general_n, value_name = "N")]
     general_n: u32,
     /// … and every pair of equal-sized sides with at most this many hands (the
@@ -89,6 +93,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         hands_n2: args.hands_n2,
         hands_n3: args.hands_n3,
         hands_n4: args.hands_n4,
+        hands_n5: args.hands_n5,
         general_n: args.general_n,
         general_hands: args.general_hands,
         table1_n: args.table1_n,
@@ -150,6 +155,14 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("--hands-n4: {e}"))?;
         total_bytes = total_bytes.saturating_add(size.bytes.min(u64::MAX as u128) as u64);
     }
+    if uses(&[Statement::FiveFingers]) {
+        if args.hands_n5 == 0 {
+            bail!("--hands-n5 must be at least 1");
+        }
+        let size = chopsticks_atlas::LevelAtlas::check(5, args.hands_n5)
+            .map_err(|e| anyhow::anyhow!("--hands-n5: {e}"))?;
+        total_bytes = total_bytes.saturating_add(size.bytes.min(u64::MAX as u128) as u64);
+    }
     if uses(&[Statement::Table1ClosedForms])
         && !(1..=chopsticks_theorems::MAX_TABLE1_N).contains(&args.table1_n)
     {
@@ -182,7 +195,13 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         }
         total_bytes = total_bytes.saturating_add(largest);
     }
-    if !atlases.is_empty() || uses(&[Statement::FourFingers, Statement::GeneralN]) {
+    if !atlases.is_empty()
+        || uses(&[
+            Statement::FourFingers,
+            Statement::FiveFingers,
+            Statement::GeneralN,
+        ])
+    {
         ensure_fits(
             total_bytes,
             &format!(

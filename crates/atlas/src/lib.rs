@@ -43,6 +43,8 @@
 //! assert_eq!(atlas.outcome(&[1], &[1]).unwrap(), Outcome::P);
 //! ```
 
+pub mod every_n;
+pub mod five;
 pub mod four;
 pub mod levels;
 pub mod three;

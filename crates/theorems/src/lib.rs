@@ -32,7 +32,8 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use chopsticks_atlas::{four, three, Atlas, AtlasError, LevelAtlas};
+use chopsticks_atlas::every_n::{self, compositions, ReducedGame};
+use chopsticks_atlas::{five, four, three, Atlas, AtlasError, LevelAtlas};
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_values::families;
 use chopsticks_values::one_hand::predicted;
@@ -80,9 +81,14 @@ pub enum Statement {
     ThreeFingers,
     /// This project's closed form at `n = 4` (proved in docs/FOUR-FINGERS.md).
     FourFingers,
-    /// This project's conjectures for every `n` (docs/FINDINGS.md): with equal
-    /// hand counts, the mover facing a hand of `n` fingers never loses moving
-    /// first, and against `(n − 1)^h` loses exactly when her 1s are odd.
+    /// This project's rules at `n = 5` (docs/FIVE-FINGERS.md): which side with as
+    /// many hands as its opponent loses moving first, where a closed form is known,
+    /// and the nine families of opponents that can be lost to.
+    FiveFingers,
+    /// This project's theorems for every `n` (docs/EVERY-N.md): with equal hand
+    /// counts, the mover facing a hand of `n` fingers never loses moving first;
+    /// against `(n − 1)^h` she loses exactly when her 1s are odd; against
+    /// `(n − 2)^h` (`n ≥ 4`) exactly when she holds a 2 and her 1s and 2s are odd.
     GeneralN,
     /// Propositions 0–4 of docs/TABLE1.md: the closed forms of Table 1's outer
     /// bands and of band 3's first layer.
@@ -93,7 +99,7 @@ pub enum Statement {
 
 impl Statement {
     /// Every statement, in the paper's order.
-    pub const ALL: [Statement; 13] = [
+    pub const ALL: [Statement; 14] = [
         Statement::Theorem3,
         Statement::Theorem4,
         Statement::Lemma1,
@@ -104,6 +110,7 @@ impl Statement {
         Statement::ConjecturePlusMinusJ,
         Statement::ThreeFingers,
         Statement::FourFingers,
+        Statement::FiveFingers,
         Statement::GeneralN,
         Statement::Table1ClosedForms,
         Statement::Conjecture5,
@@ -122,6 +129,7 @@ impl Statement {
             Statement::ConjecturePlusMinusJ => "conjecture-pm-j",
             Statement::ThreeFingers => "three-fingers",
             Statement::FourFingers => "four-fingers",
+            Statement::FiveFingers => "five-fingers",
             Statement::GeneralN => "general-n",
             Statement::Table1ClosedForms => "table-1-closed-forms",
             Statement::Conjecture5 => "conjecture-5",
@@ -164,6 +172,9 @@ impl Statement {
             Statement::FourFingers => {
                 "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
+            Statement::FiveFingers => {
+                "The rules for n = 5 (docs/FIVE-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts, for every opponent outside the open families (1s and 2s, 1s and 3s, 1s 2s and 3s); and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
+            }
             Statement::Table1ClosedForms => {
                 "Propositions 0-4 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values"
             }
@@ -171,7 +182,7 @@ impl Statement {
                 "Conjecture 5 of docs/TABLE1.md: (k|k+1)_n = +-J exactly for n in the runs a_i(k-2) + a_(i+1) <= n <= f_i k + e_i (a: 12, 31, 80, 209, 546, 1429; f: 13, 34, 89, 233, 610; e: 4, 12, 33, 88, 232)"
             }
             Statement::GeneralN => {
-                "Conjectures for every n (docs/FINDINGS.md): with as many hands as the opponent, the side to move never loses facing a hand of n fingers, and against (n-1)^h loses exactly when it holds an odd number of 1s"
+                "Theorems for every n (docs/EVERY-N.md): with as many hands as the opponent, the side to move never loses facing a hand of n fingers; against (n-1)^h it loses exactly when it holds an odd number of 1s; against (n-2)^h (n >= 4) exactly when it holds a 2 and its 1s and 2s together are odd"
             }
         }
     }
@@ -194,6 +205,9 @@ pub struct Bounds {
     /// The closed form at `n = 4`: every pair of equal-sized sides with at most
     /// this many hands (level atlas).
     pub hands_n4: usize,
+    /// The rules at `n = 5`: every pair of equal-sized sides with at most this
+    /// many hands (level atlas).
+    pub hands_n5: usize,
     /// The conjectures for every `n`: every finger count `2 ≤ n ≤ general_n` …
     pub general_n: u32,
     /// … and every pair of equal-sized sides with at most this many hands.
@@ -214,6 +228,7 @@ impl Default for Bounds {
             hands_n2: 60,
             hands_n3: 40,
             hands_n4: 30,
+            hands_n5: 16,
             general_n: 7,
             general_hands: 9,
             table1_n: 60,
@@ -313,6 +328,7 @@ pub fn verify(
                 at_least_one("hands_n3", bounds.hands_n3 as u64)?
             }
             Statement::FourFingers => at_least_one("hands_n4", bounds.hands_n4 as u64)?,
+            Statement::FiveFingers => at_least_one("hands_n5", bounds.hands_n5 as u64)?,
             Statement::Table1ClosedForms => {
                 at_least_one("table1_n", bounds.table1_n.into())?;
                 if bounds.table1_n > MAX_TABLE1_N {
@@ -373,6 +389,7 @@ pub fn verify(
                 n_equals_3(s, atlas(&mut atlases, 3, bounds.hands_n3)?)?
             }
             Statement::FourFingers => n_equals_4(s, bounds.hands_n4)?,
+            Statement::FiveFingers => n_equals_5(s, bounds.hands_n5)?,
             Statement::GeneralN => general_n(s, bounds.general_n, bounds.general_hands)?,
             Statement::Table1ClosedForms => table1_closed_forms(s, bounds.table1_n),
             Statement::Conjecture5 => conjecture_5(s, bounds.adjacent_k),
@@ -601,6 +618,63 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     ))
 }
 
+/// The rules at `n = 5` against the level atlas: every pair of equal-sized sides
+/// whose opponent is outside the open families is predicted, and every pair the
+/// mover loses has an opponent in one of the nine families.
+fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
+    let atlas = LevelAtlas::solve(5, max_hands, None)?;
+    let mut tally = Tally::default();
+    let mut open = 0u64;
+    for h in 1..=max_hands {
+        let count = atlas.sides_with(h) as usize;
+        let counts: Vec<[u64; 5]> = (0..count)
+            .map(|i| {
+                let c = atlas.level_counts(h, i);
+                [c[0], c[1], c[2], c[3], c[4]]
+            })
+            .collect();
+        let (level, level_open) = (0..count)
+            .into_par_iter()
+            .map(|a| {
+                let mut row = Tally::default();
+                let mut row_open = 0u64;
+                for b in 0..count {
+                    let got = !atlas.level_wins(h, a, b);
+                    let family = five::family(counts[b]);
+                    let ok = match five::loses_moving_first(counts[a], counts[b]) {
+                        five::Verdict::Known(lost) => got == lost,
+                        five::Verdict::Open => {
+                            row_open += 1;
+                            continue;
+                        }
+                    } && (!got || five::LOSABLE_FAMILIES.contains(&family));
+                    row.check(ok, || {
+                        let side = |i: usize| side_text(&atlas, h, i);
+                        format!(
+                            "({}|{})_5: the side to move {} moving first",
+                            side(a),
+                            side(b),
+                            if got { "loses" } else { "wins" }
+                        )
+                    })
+                }
+                (row, row_open)
+            })
+            .reduce(
+                || (Tally::default(), 0),
+                |(x, i), (y, j)| (x.merge(y), i + j),
+            );
+        tally = tally.merge(level);
+        open += level_open;
+    }
+    Ok(tally.finish(
+        s,
+        format!(
+            "every pair of equal-sized sides at n = 5 with at most {max_hands} hands whose opponent is outside the open families (level atlas; {open} pairs against 1s and 2s, 1s and 3s, or 1s, 2s and 3s not predicted)"
+        ),
+    ))
+}
+
 /// Side `i` of the level `h` of `atlas`, its values joined by commas.
 fn side_text(atlas: &LevelAtlas, h: usize, i: usize) -> String {
     atlas
@@ -692,6 +766,8 @@ fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, Theore
                             true
                         } else if other[top - 1] == h as u64 {
                             counts[a][0].is_multiple_of(2)
+                        } else if n >= 4 && other[top - 2] == h as u64 {
+                            counts[a][1] == 0 || (counts[a][0] + counts[a][1]).is_multiple_of(2)
                         } else {
                             continue;
                         };
@@ -711,10 +787,39 @@ fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, Theore
             tally = tally.merge(level);
         }
     }
+    // The reduced games, which stand for every n at once (docs/EVERY-N.md): the
+    // closed form of the k = 1 game for both players, and the k = 2 row.
+    let reduced = (4 * max_hands).min(every_n::MAX_CHECKED_HANDS);
+    let mut k1 = ReducedGame::new(1);
+    let mut k2 = ReducedGame::new(2);
+    for h in 1..=reduced as u64 {
+        for a in compositions(h, 2) {
+            for b in compositions(h, 2) {
+                let want = ReducedGame::k1_closed_form(&a, &b);
+                let got = (k1.mover_loses(&a, &b), k1.opponent_loses(&a, &b));
+                tally.check(got == want, || {
+                    format!(
+                        "the k = 1 reduced game at 1^{} big^{} against (n-1)^{} n^{}",
+                        a[0], a[1], b[1], b[0]
+                    )
+                });
+            }
+        }
+        let row = vec![0, 0, h];
+        for a in compositions(h, 3) {
+            let got = k2.mover_loses(&a, &row);
+            tally.check(got == ReducedGame::k2_row_closed_form(&a), || {
+                format!(
+                    "the k = 2 reduced game at 1^{} 2^{} big^{} against (n-2)^{h}",
+                    a[0], a[1], a[2]
+                )
+            });
+        }
+    }
     Ok(tally.finish(
         s,
         format!(
-            "every pair of equal-sized sides with at most {max_hands} hands, the opponent holding an n or being (n-1)^h, for 2 <= n <= {max_n} (level atlas)"
+            "every pair of equal-sized sides with at most {max_hands} hands, the opponent holding an n or being (n-1)^h or (n-2)^h, for 2 <= n <= {max_n} (level atlas); and the reduced games for every n to {reduced} hands"
         ),
     ))
 }
@@ -740,6 +845,7 @@ mod tests {
             hands_n2: 40,
             hands_n3: 20,
             hands_n4: 12,
+            hands_n5: 8,
             general_n: 6,
             general_hands: 5,
             table1_n: 30,

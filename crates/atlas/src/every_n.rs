@@ -1,0 +1,260 @@
+//! What holds for every finger count `n`: the rows of nearly full opponents, in a
+//! game that does not depend on `n` (docs/EVERY-N.md).
+//!
+//! Two sides with `h` hands each, the mover's side `A` and the opponent's `B`
+//! (the level recursion of [`crate::levels`]: the mover hits, a side one hand
+//! short must remove a hand at once, by Theorem 4).
+//!
+//! ## The reduced game
+//!
+//! Fix `k ≥ 1` and `n ≥ 2k`. Let every hand of `B` hold at least `n − k` fingers,
+//! and call a hand of `A` *small* when it holds `x ≤ k` fingers, *big* otherwise.
+//! Then every hit is decided by `k` alone, not by `n`:
+//!
+//! * `A`'s small `x` on `B`'s `n − j` (`0 ≤ j ≤ k`): `B`'s hand becomes `n − (j − x)`
+//!   when `x ≤ j`, and dies when `x > j` (`x + n − j ≥ n + 1`);
+//! * `A`'s big hand on any hand of `B`: dies (`x + n − j ≥ k + 1 + n − k`);
+//! * `B`'s `n − j` on `A`'s small `x`: becomes `n − j + x ≥ n − k + 1 ≥ k + 1`, big,
+//!   when `x ≤ j`; dies when `x > j`;
+//! * `B`'s hand on `A`'s big hand: dies.
+//!
+//! `B`'s hands stay at least `n − k`, `A`'s small hands only turn big or die, and
+//! which big value a hand holds never matters. So a position is the counts of
+//! `A`'s `1..=k` and big hands and of `B`'s `n − k..=n` hands, and whether the
+//! mover loses is the same for every `n ≥ 2k`: the row of the level atlas against
+//! `(n − k)^h` does not depend on `n` once `n ≥ 2k`. [`ReducedGame`] solves this
+//! game by the level recursion for every pair of sides with at most `H` hands.
+//!
+//! Two rows follow (docs/EVERY-N.md, with the proofs):
+//!
+//! * `k = 1`, every `n ≥ 2` (**proved for every `h`**): against `(n − 1)^h` the mover
+//!   loses moving first exactly when she holds an odd number of 1s. The proof is an
+//!   induction on the reduced game's closed form, which [`ReducedGame::k1_closed_form`]
+//!   states for both players' positions and `cargo test` checks.
+//! * `k = 2`, every `n ≥ 4`: against `(n − 2)^h` she loses exactly when she holds a
+//!   2 and her 1s and 2s together are odd. Checked on the reduced game for every
+//!   `h ≤ H`, which covers every `n ≥ 4` at once.
+
+use std::collections::HashMap;
+
+/// The largest `k` the reduced game handles (its counts are packed in a `u64`).
+pub const MAX_K: usize = 3;
+/// The largest number of hands a side the reduced game is checked for (its
+/// counts are packed in bytes).
+pub const MAX_CHECKED_HANDS: usize = 120;
+
+/// One side of the reduced game: `counts[0..k]` are `A`'s hands of `1..=k` and
+/// `counts[k]` her big hands, or `B`'s hands of `n − 0, n − 1, …, n − k` (index
+/// `j` holds `n − j`).
+pub type ReducedSide = Vec<u64>;
+
+/// The reduced game against opponents of `n − k..=n` fingers, solved on demand
+/// (memoised) by the level recursion.
+#[derive(Debug)]
+pub struct ReducedGame {
+    k: usize,
+    mover_loses: HashMap<u64, bool>,
+    opponent_loses: HashMap<u64, bool>,
+}
+
+impl ReducedGame {
+    /// The reduced game for `1 ≤ k ≤ MAX_K`.
+    pub fn new(k: usize) -> ReducedGame {
+        assert!((1..=MAX_K).contains(&k), "k must be between 1 and {MAX_K}");
+        ReducedGame {
+            k,
+            mover_loses: HashMap::new(),
+            opponent_loses: HashMap::new(),
+        }
+    }
+
+    /// The `k` of this game.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    fn key(&self, a: &[u64], b: &[u64]) -> u64 {
+        a.iter()
+            .chain(b)
+            .fold(0u64, |acc, &c| (acc << 8) | c.min(255))
+    }
+
+    /// `B`'s sides after a hit of `A` (`A` unchanged), with whether it killed.
+    fn mover_hits(&self, a: &[u64], b: &[u64]) -> Vec<(ReducedSide, bool)> {
+        let k = self.k;
+        let mut out = Vec::new();
+        for (j, &held) in b.iter().enumerate() {
+            if held == 0 {
+                continue;
+            }
+            if a[k] > 0 {
+                let mut nb = b.to_vec();
+                nb[j] -= 1;
+                out.push((nb, true));
+            }
+            for x in 1..=k {
+                if a[x - 1] == 0 {
+                    continue;
+                }
+                let mut nb = b.to_vec();
+                nb[j] -= 1;
+                if x <= j {
+                    nb[j - x] += 1;
+                    out.push((nb, false));
+                } else {
+                    out.push((nb, true));
+                }
+            }
+        }
+        out
+    }
+
+    /// `A`'s sides after a hit of `B` (`B` unchanged), with whether it killed.
+    fn opponent_hits(&self, a: &[u64], b: &[u64]) -> Vec<(ReducedSide, bool)> {
+        let k = self.k;
+        let mut out = Vec::new();
+        for (j, &held) in b.iter().enumerate() {
+            if held == 0 {
+                continue;
+            }
+            if a[k] > 0 {
+                let mut na = a.to_vec();
+                na[k] -= 1;
+                out.push((na, true));
+            }
+            for x in 1..=k {
+                if a[x - 1] == 0 {
+                    continue;
+                }
+                let mut na = a.to_vec();
+                na[x - 1] -= 1;
+                if x <= j {
+                    na[k] += 1;
+                    out.push((na, false));
+                } else {
+                    out.push((na, true));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `A` (hands `a`), moving first against `B` (hands `b`, as many),
+    /// loses.
+    pub fn mover_loses(&mut self, a: &[u64], b: &[u64]) -> bool {
+        let key = self.key(a, b);
+        if let Some(&v) = self.mover_loses.get(&key) {
+            return v;
+        }
+        let mut loses = true;
+        for (nb, kill) in self.mover_hits(a, b) {
+            let wins = if kill {
+                // B, a hand short, must remove one of A's at once (Theorem 4).
+                nb.iter().sum::<u64>() == 0
+                    || !self
+                        .opponent_hits(a, &nb)
+                        .into_iter()
+                        .any(|(na, k)| k && self.mover_loses(&na, &nb))
+            } else {
+                self.opponent_loses(a, &nb)
+            };
+            if wins {
+                loses = false;
+                break;
+            }
+        }
+        self.mover_loses.insert(key, loses);
+        loses
+    }
+
+    /// Whether `B` (hands `b`), moving first against `A` (hands `a`, as many),
+    /// loses.
+    pub fn opponent_loses(&mut self, a: &[u64], b: &[u64]) -> bool {
+        let key = self.key(a, b);
+        if let Some(&v) = self.opponent_loses.get(&key) {
+            return v;
+        }
+        let mut loses = true;
+        for (na, kill) in self.opponent_hits(a, b) {
+            let wins = if kill {
+                na.iter().sum::<u64>() == 0
+                    || !self
+                        .mover_hits(&na, b)
+                        .into_iter()
+                        .any(|(nb, k)| k && self.opponent_loses(&na, &nb))
+            } else {
+                self.mover_loses(&na, b)
+            };
+            if wins {
+                loses = false;
+                break;
+            }
+        }
+        self.opponent_loses.insert(key, loses);
+        loses
+    }
+
+    /// The closed form of the `k = 1` game (`a` 1s and `r` big hands against `u`
+    /// hands of `n − 1` and `w` of `n`), proved by induction in docs/EVERY-N.md:
+    /// `A` moving first loses exactly when `w = 0` and `a` is odd; `B` moving first
+    /// loses exactly when `r = 0` and `u` is odd. Returns (mover loses, opponent
+    /// loses).
+    pub fn k1_closed_form(a: &[u64], b: &[u64]) -> (bool, bool) {
+        let (ones, big) = (a[0], a[1]);
+        let (full, near) = (b[0], b[1]);
+        (full == 0 && ones % 2 == 1, big == 0 && near % 2 == 1)
+    }
+
+    /// The `k = 2` row: against `(n − 2)^h`, `A` (`a` 1s, `b` 2s) loses moving first
+    /// exactly when `b ≥ 1` and `a + b` is odd.
+    pub fn k2_row_closed_form(a: &[u64]) -> bool {
+        a[1] >= 1 && (a[0] + a[1]) % 2 == 1
+    }
+}
+
+/// Every way to write `h` as `parts` ordered counts.
+pub fn compositions(h: u64, parts: usize) -> Vec<Vec<u64>> {
+    if parts == 1 {
+        return vec![vec![h]];
+    }
+    let mut out = Vec::new();
+    for first in 0..=h {
+        for mut rest in compositions(h - first, parts - 1) {
+            rest.insert(0, first);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// The reduced side of a mover's hands (values `1..=n`): values above `k` are big.
+pub fn reduce_mover(values: &[u32], k: usize) -> ReducedSide {
+    let mut side = vec![0u64; k + 1];
+    for &v in values {
+        side[(v as usize).min(k + 1) - 1] += 1;
+    }
+    side
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_single_big_hand_wins_against_any_single_hand() {
+        let mut g = ReducedGame::new(2);
+        for j in 0..3 {
+            let mut b = vec![0; 3];
+            b[j] = 1;
+            assert!(!g.mover_loses(&[0, 0, 1], &b));
+        }
+    }
+
+    #[test]
+    fn compositions_count() {
+        assert_eq!(compositions(4, 3).len(), 15);
+        assert!(compositions(4, 3)
+            .iter()
+            .all(|c| c.iter().sum::<u64>() == 4));
+    }
+}

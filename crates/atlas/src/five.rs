@@ -1,0 +1,167 @@
+//! Simple Chopsticks with five-fingered hands (`n = 5`): which side with as many
+//! hands as its opponent loses moving first, as far as it is known
+//! (docs/FIVE-FINGERS.md).
+//!
+//! By Theorem 4 and Lemma 1 (see [`crate::levels`]) every outcome follows from the
+//! pairs of equal-sized sides where the mover loses. Write the mover's side as
+//! `1^a 2^b 3^c 4^d 5^e` and the opponent's as `1^p 2^q 3^r 4^s 5^t`, both with
+//! `h ≥ 1` hands. The mover **loses moving first** exactly when:
+//!
+//! * the opponent holds a 5 (`t ≥ 1`): never (proved for every `n`,
+//!   docs/EVERY-N.md);
+//! * the opponent is `4^h`: `a` is odd (proved for every `n`, docs/EVERY-N.md);
+//! * the opponent is `3^h`: `b ≥ 1` and `a + b` is odd (the `(n − 2)^h` row of
+//!   docs/EVERY-N.md);
+//! * the opponent is `2^h`: `b + c` is odd;
+//! * the opponent is `1^h`: unless `c = 0` and `a` is even and (`d = 0`, or
+//!   `a = b = 0` and `d` is even), or `a = 1` and `c = 1` and `d = 0`, or `a = 1`,
+//!   `b = c = 0` and `d = 1`;
+//! * the opponent holds 2s and 3s, both: `b` is odd, and `a = 0` and `c < r`, or
+//!   `c = r − 1`, or `b = 1`, `d = e = 0` and `r − c` is odd and at least 3;
+//! * the opponent holds 1s and 4s, both: `a = 1`, `e ≥ 1`, and `b + e ≥ p` or
+//!   (`b ≥ 1` and `d ≥ 1`);
+//! * the opponent holds 1s and 2s, 1s and 3s, or 1s, 2s and 3s (all present):
+//!   **open** ([`Verdict::Open`]); these can be lost to, and no closed form is
+//!   known;
+//! * any other opponent (4s beside 2s or 3s, …): never.
+//!
+//! The rows against a 5, against `4^h` and against `3^h` are theorems (the last
+//! for every `h` when docs/EVERY-N.md says so, else for the hands it was checked
+//! to); the others are conjectures, checked against the level atlas on every pair
+//! with at most 35 hands a side (`chopsticks verify --only five-fingers
+//! --hands-n5 35`).
+
+use chopsticks_cgt::Outcome;
+
+/// Counts of the values 1, 2, 3, 4 and 5 on one side.
+pub type Counts5 = [u64; 5];
+
+/// What the closed form says of one pair of equal-sized sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The mover loses moving first (`true`) or wins (`false`).
+    Known(bool),
+    /// The opponent's family (1s and 2s, 1s and 3s, or 1s, 2s and 3s) has no
+    /// closed form yet.
+    Open,
+}
+
+/// The values an opponent holds, as a bit set (`1 << (v − 1)` for each value `v`).
+pub fn family(other: Counts5) -> u8 {
+    (0..5)
+        .filter(|&i| other[i] > 0)
+        .fold(0, |f, i| f | (1 << i))
+}
+
+/// The nine families of opponents that a mover with as many hands can lose to:
+/// every single value below 5, and 1s with 2s, 1s with 3s, 1s with 4s, 2s with
+/// 3s, 1s with 2s and 3s (each value present).
+pub const LOSABLE_FAMILIES: [u8; 9] = [
+    0b00001, 0b00010, 0b00100, 0b01000, 0b00011, 0b00101, 0b01001, 0b00110, 0b00111,
+];
+
+/// The families without a closed form: 1s and 2s, 1s and 3s, 1s, 2s and 3s.
+pub const OPEN_FAMILIES: [u8; 3] = [0b00011, 0b00101, 0b00111];
+
+/// Whether the side `mover` loses moving first against `other`, which has as
+/// many hands (at least one), by the closed form.
+pub fn loses_moving_first(mover: Counts5, other: Counts5) -> Verdict {
+    let [a, b, c, d, e] = mover;
+    let [p, _q, r, s, t] = other;
+    let h = other.iter().sum::<u64>();
+    let odd = |x: u64| x % 2 == 1;
+    let f = family(other);
+    let lost = if t > 0 {
+        false
+    } else if s == h {
+        odd(a)
+    } else if r == h {
+        b >= 1 && odd(a + b)
+    } else if f == 0b00010 {
+        odd(b + c)
+    } else if p == h {
+        let wins = (c == 0 && !odd(a) && (d == 0 || (a == 0 && b == 0 && !odd(d))))
+            || (a == 1 && c == 1 && d == 0)
+            || (a == 1 && b == 0 && c == 0 && d == 1);
+        !wins
+    } else if f == 0b00110 {
+        odd(b)
+            && ((a == 0 && c < r)
+                || c + 1 == r
+                || (b == 1 && d == 0 && e == 0 && r >= c + 3 && odd(r - c)))
+    } else if f == 0b01001 {
+        a == 1 && e >= 1 && (b + e >= p || (b >= 1 && d >= 1))
+    } else if OPEN_FAMILIES.contains(&f) {
+        return Verdict::Open;
+    } else {
+        false
+    };
+    Verdict::Known(lost)
+}
+
+/// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
+/// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
+/// `x + y ≥ 6`) and leave a side that loses moving first against it. Open when
+/// no such move is known to win and one of them is open.
+pub fn fewer_wins_moving_first(fewer: Counts5, more: Counts5) -> Verdict {
+    let mut open = false;
+    for x in 1..=5usize {
+        if fewer[x - 1] == 0 {
+            continue;
+        }
+        for y in (6 - x)..=5 {
+            if more[y - 1] == 0 {
+                continue;
+            }
+            let mut rest = more;
+            rest[y - 1] -= 1;
+            match loses_moving_first(rest, fewer) {
+                Verdict::Known(true) => return Verdict::Known(true),
+                Verdict::Known(false) => {}
+                Verdict::Open => open = true,
+            }
+        }
+    }
+    if open {
+        Verdict::Open
+    } else {
+        Verdict::Known(false)
+    }
+}
+
+/// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
+/// when the hand counts differ by two or more or Left has one more, Lemma 1 when
+/// she has one fewer, the rules above when they are equal.
+pub fn left_wins_moving_first(left: Counts5, right: Counts5) -> Verdict {
+    let l: u64 = left.iter().sum();
+    let r: u64 = right.iter().sum();
+    if l == 0 || r == 0 {
+        Verdict::Known(false)
+    } else if l > r {
+        Verdict::Known(true)
+    } else if l + 1 < r {
+        Verdict::Known(false)
+    } else if l == r {
+        match loses_moving_first(left, right) {
+            Verdict::Known(lost) => Verdict::Known(!lost),
+            Verdict::Open => Verdict::Open,
+        }
+    } else {
+        fewer_wins_moving_first(left, right)
+    }
+}
+
+/// The outcome of `(1^a 2^b 3^c 4^d 5^e | 1^p 2^q 3^r 4^s 5^t)_5` by the closed
+/// form, or `None` where it needs an open family.
+pub fn outcome(left: Counts5, right: Counts5) -> Option<Outcome> {
+    match (
+        left_wins_moving_first(left, right),
+        left_wins_moving_first(right, left),
+    ) {
+        (Verdict::Known(true), Verdict::Known(false)) => Some(Outcome::L),
+        (Verdict::Known(false), Verdict::Known(true)) => Some(Outcome::R),
+        (Verdict::Known(true), Verdict::Known(true)) => Some(Outcome::N),
+        (Verdict::Known(false), Verdict::Known(false)) => Some(Outcome::P),
+        _ => None,
+    }
+}
