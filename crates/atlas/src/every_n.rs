@@ -210,6 +210,22 @@ impl ReducedGame {
     pub fn k2_row_closed_form(a: &[u64]) -> bool {
         a[1] >= 1 && (a[0] + a[1]) % 2 == 1
     }
+
+    /// The closed form of the whole `k = 2` game (`a` 1s, `b` 2s, `r` big hands
+    /// against `w` hands of `n`, `v` of `n − 1`, `u` of `n − 2`; docs/EVERY-N.md):
+    /// `A` moving first loses exactly when `w = 0` and ((`v = 0`, `b ≥ 1`, `a + b`
+    /// odd) or (`u = 0`, `a` odd)); `B` moving first loses exactly when `r = 0` and
+    /// ((`u` odd and (`w ≥ 1` or `a < u`)) or (`b = 0` and (`u ≥ 1` or `v` odd))).
+    /// Returns (mover loses, opponent loses).
+    pub fn k2_closed_form(a: &[u64], b: &[u64]) -> (bool, bool) {
+        let (ones, twos, big) = (a[0], a[1], a[2]);
+        let (w, v, u) = (b[0], b[1], b[2]);
+        let odd = |x: u64| x % 2 == 1;
+        (
+            w == 0 && ((v == 0 && twos >= 1 && odd(ones + twos)) || (u == 0 && odd(ones))),
+            big == 0 && ((odd(u) && (w >= 1 || ones < u)) || (twos == 0 && (u >= 1 || odd(v)))),
+        )
+    }
 }
 
 /// Every way to write `h` as `parts` ordered counts.

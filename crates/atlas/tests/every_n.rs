@@ -44,6 +44,26 @@ fn the_k2_row_holds_to_thirty_hands() {
     }
 }
 
+/// The closed form of the whole `k = 2` game, for both players, on every pair of
+/// sides with at most 20 hands.
+#[test]
+fn the_k2_closed_form_holds_for_both_players() {
+    let mut g = ReducedGame::new(2);
+    for h in 1..=20 {
+        for a in compositions(h, 3) {
+            for b in compositions(h, 3) {
+                let (mover, opponent) = ReducedGame::k2_closed_form(&a, &b);
+                assert_eq!(g.mover_loses(&a, &b), mover, "{a:?} to move against {b:?}");
+                assert_eq!(
+                    g.opponent_loses(&a, &b),
+                    opponent,
+                    "{b:?} to move against {a:?}"
+                );
+            }
+        }
+    }
+}
+
 /// The reduction: for every `n ≥ 2k` up to 7, every pair of equal-sized sides
 /// whose opponent holds only values `n − k..=n` has the outcome the reduced game
 /// gives (the level atlas knows nothing of the reduction).
