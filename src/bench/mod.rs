@@ -41,6 +41,10 @@ pub enum Workload {
     /// The outcome atlas of Simple Chopsticks: every position with up to 30 hands
     /// a side at n = 3 (29,767,936 positions), 40 at n = 3 and 20 at n = 4.
     Outcomes,
+    /// The level atlas at the largest sizes that fit its 4 GiB of pairs: n = 5 with
+    /// 35 hands a side (432,974,528,064 positions) and n = 6 with 23
+    /// (225,644,000,400), each once per run, with peak memory.
+    Levels,
     /// Loopy values of rollover Chopsticks: every position with one or two live
     /// hands a side, n = 3 to 6, all together and each alone (slowest and mean).
     Loopy,
@@ -143,7 +147,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         Workload::Serve => serve(args),
         Workload::Players => players(args),
         Workload::Export => export(args),
-        Workload::Outcomes => outcomes(args),
+        Workload::Outcomes => outcomes(
+            args,
+            "outcomes",
+            &[
+                ("full", 3u32, 30usize),
+                ("full", 3, 40),
+                ("full", 4, 20),
+                ("levels", 3, 60),
+                ("levels", 4, 30),
+                ("levels", 4, 60),
+                ("levels", 5, 30),
+                ("levels", 6, 20),
+            ],
+        ),
+        Workload::Levels => outcomes(args, "levels", &[("levels", 5, 35), ("levels", 6, 23)]),
         Workload::Loopy => loopy(args),
         Workload::TwoHands => two_hands::run(args.min_n, args.max_n, args.runs, args.json),
         Workload::Cluster => cluster::run(args.runs, args.json),
@@ -253,21 +271,11 @@ fn print_loopy_row(r: &serde_json::Value, runs: u32) {
         );
 }
 
-fn outcomes(args: &BenchArgs) -> Result<()> {
+/// Times the full atlas (a bit per position) and the level atlas (equal hand
+/// counts stored, the rest by Theorem 4 and Lemma 1) at each `(method, n, H)`.
+fn outcomes(args: &BenchArgs, workload: &str, cases: &[(&str, u32, usize)]) -> Result<()> {
     let mut rows = Vec::new();
-    // The full atlas (a bit per position), then the level atlas (equal hand
-    // counts stored, the rest by Theorem 4 and Lemma 1).
-    let cases = [
-        ("full", 3u32, 30usize),
-        ("full", 3, 40),
-        ("full", 4, 20),
-        ("levels", 3, 60),
-        ("levels", 4, 30),
-        ("levels", 4, 60),
-        ("levels", 5, 30),
-        ("levels", 6, 20),
-    ];
-    for (method, n, h) in cases {
+    for &(method, n, h) in cases {
         reset_peak();
         let mut times = Vec::new();
         let mut summary = None;
@@ -305,7 +313,7 @@ fn outcomes(args: &BenchArgs) -> Result<()> {
     }
     if args.json {
         crate::commands::print_json(&json!({
-            "workload": "outcomes",
+            "workload": workload,
             "threads": rayon::current_num_threads(),
             "runs": rows,
         }));
