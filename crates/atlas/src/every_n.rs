@@ -79,64 +79,56 @@ impl ReducedGame {
             .fold(0u64, |acc, &c| (acc << 8) | c.min(255))
     }
 
-    /// `B`'s sides after a hit of `A` (`A` unchanged), with whether it killed.
-    fn mover_hits(&self, a: &[u64], b: &[u64]) -> Vec<(ReducedSide, bool)> {
+    /// Every pair of a hand of `A` and a hand of `B` that can meet in a hit, as
+    /// (`A`'s index: `x − 1` for a small `x`, `k` for big; `B`'s index `j` for
+    /// `n − j`; whether the hit kills). A hit kills exactly when the reverse hit
+    /// does: a big hand, or a small `x > j`.
+    fn contacts(&self, a: &[u64], b: &[u64]) -> Vec<(usize, usize, bool)> {
         let k = self.k;
         let mut out = Vec::new();
         for (j, &held) in b.iter().enumerate() {
             if held == 0 {
                 continue;
             }
-            if a[k] > 0 {
-                let mut nb = b.to_vec();
-                nb[j] -= 1;
-                out.push((nb, true));
-            }
-            for x in 1..=k {
-                if a[x - 1] == 0 {
-                    continue;
-                }
-                let mut nb = b.to_vec();
-                nb[j] -= 1;
-                if x <= j {
-                    nb[j - x] += 1;
-                    out.push((nb, false));
-                } else {
-                    out.push((nb, true));
+            for (t, &mine) in a.iter().enumerate() {
+                if mine > 0 {
+                    out.push((t, j, t == k || t + 1 > j));
                 }
             }
         }
         out
     }
 
+    /// `B`'s sides after a hit of `A` (`A` unchanged), with whether it killed.
+    fn mover_hits(&self, a: &[u64], b: &[u64]) -> Vec<(ReducedSide, bool)> {
+        self.contacts(a, b)
+            .into_iter()
+            .map(|(t, j, kill)| {
+                let mut nb = b.to_vec();
+                nb[j] -= 1;
+                if !kill {
+                    // A small `x = t + 1 ≤ j` raises `n − j` to `n − (j − x)`.
+                    nb[j - t - 1] += 1;
+                }
+                (nb, kill)
+            })
+            .collect()
+    }
+
     /// `A`'s sides after a hit of `B` (`B` unchanged), with whether it killed.
     fn opponent_hits(&self, a: &[u64], b: &[u64]) -> Vec<(ReducedSide, bool)> {
-        let k = self.k;
-        let mut out = Vec::new();
-        for (j, &held) in b.iter().enumerate() {
-            if held == 0 {
-                continue;
-            }
-            if a[k] > 0 {
+        self.contacts(a, b)
+            .into_iter()
+            .map(|(t, _, kill)| {
                 let mut na = a.to_vec();
-                na[k] -= 1;
-                out.push((na, true));
-            }
-            for x in 1..=k {
-                if a[x - 1] == 0 {
-                    continue;
+                na[t] -= 1;
+                if !kill {
+                    // A small hand hit by `n − j` becomes big.
+                    na[self.k] += 1;
                 }
-                let mut na = a.to_vec();
-                na[x - 1] -= 1;
-                if x <= j {
-                    na[k] += 1;
-                    out.push((na, false));
-                } else {
-                    out.push((na, true));
-                }
-            }
-        }
-        out
+                (na, kill)
+            })
+            .collect()
     }
 
     /// Whether `A` (hands `a`), moving first against `B` (hands `b`, as many),
