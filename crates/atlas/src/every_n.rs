@@ -73,10 +73,18 @@ impl ReducedGame {
         self.k
     }
 
+    /// The memo key: every count in a byte (`2(k + 1) ≤ 8` of them).
     fn key(&self, a: &[u64], b: &[u64]) -> u64 {
-        a.iter()
-            .chain(b)
-            .fold(0u64, |acc, &c| (acc << 8) | c.min(255))
+        assert!(
+            a.len() == self.k + 1 && b.len() == self.k + 1,
+            "a side of the k = {} game has {} counts",
+            self.k,
+            self.k + 1
+        );
+        a.iter().chain(b).fold(0u64, |acc, &c| {
+            assert!(c <= 255, "the reduced game holds at most 255 hands of a kind");
+            (acc << 8) | c
+        })
     }
 
     /// Every pair of a hand of `A` and a hand of `B` that can meet in a hit, as
@@ -132,7 +140,7 @@ impl ReducedGame {
     }
 
     /// Whether `A` (hands `a`), moving first against `B` (hands `b`, as many),
-    /// loses.
+    /// loses. Each side has `k + 1` counts, each at most 255 (panics otherwise).
     pub fn mover_loses(&mut self, a: &[u64], b: &[u64]) -> bool {
         let key = self.key(a, b);
         if let Some(&v) = self.mover_loses.get(&key) {
