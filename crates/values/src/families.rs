@@ -161,7 +161,7 @@ impl Form {
     }
 
     /// The negative: `-*  = *`, `-U_k`, `-Q_k`, `-J`.
-    pub fn neg(self) -> Form {
+    pub fn negative(self) -> Form {
         match self {
             Form::Star => Form::Star,
             Form::Up(k) => Form::Down(k),
@@ -247,7 +247,7 @@ pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
         _ if in_second_layer_of_band_3(a, b, n) => Some(if a <= b {
             second_layer(a64, b64, n64)
         } else {
-            second_layer(b64, a64, n64).neg()
+            second_layer(b64, a64, n64).negative()
         }),
         _ => None,
     }
@@ -255,16 +255,18 @@ pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
 
 /// The first `±J` runs of `(1|1)_m` and of `(k|k+1)_n`: the run `i` of
 /// `(k|k+1)_n` is `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`, where `a_i` (12, 31,
-/// 80, 209, 546, then 1429) are the A110035 terms at which the runs of `(1|1)_m`
-/// start, `f_i` (13, 34, 89, 233, 610) the Fibonacci numbers at which they end
-/// (the next P-position), and `e_i` (4, 12, 33, 88, 232) follow
-/// `e_{i+1} = 3e_i − e_{i−1} + 1`.
-const PM_J_RUNS: [(u32, u32, u32, u32); 5] = [
+/// 80, 209, 546, 1429, then 3740) are the A110035 terms at which the runs of
+/// `(1|1)_m` start, `f_i` (13, 34, 89, 233, 610, 1597) the Fibonacci numbers at
+/// which they end (the next P-position), and `e_i` (4, 12, 33, 88, 232, 609)
+/// follow `e_{i+1} = 3e_i − e_{i−1} + 1`. The sixth run is the offsets' reading
+/// extended, checked at its two ends for `k = 2, 3, 4, 5`.
+const PM_J_RUNS: [(u32, u32, u32, u32); 6] = [
     (12, 31, 13, 4),
     (31, 80, 34, 12),
     (80, 209, 89, 33),
     (209, 546, 233, 88),
     (546, 1429, 610, 232),
+    (1429, 3740, 1597, 609),
 ];
 
 /// The finger counts `n ≤ max_n` at which `(k|k+1)_n = ±J`, as conjectured
@@ -272,8 +274,9 @@ const PM_J_RUNS: [(u32, u32, u32, u32); 5] = [
 /// for `k ≤ 4` and `n ≤ 760k`): the runs `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`
 /// of `PM_J_RUNS` (`12k+7 ≤ n ≤ 13k+4`, `31k+18 ≤ n ≤ 34k+12`,
 /// `80k+49 ≤ n ≤ 89k+33`, `209k+128 ≤ n ≤ 233k+88`, `546k+337 ≤ n ≤ 610k+232`),
-/// empty runs left out. Runs past the fifth are not predicted: `max_n` must stay
-/// below `1429k + 882`, where the sixth would start.
+/// and the sixth `1429k + 882 ≤ n ≤ 1597k + 609`, empty runs left out. Runs
+/// past the sixth are not predicted: `max_n` must stay below `3740k + 2311`,
+/// where the seventh would start.
 pub fn pm_j_adjacent(k: u32, max_n: u32) -> Vec<(u32, u32)> {
     PM_J_RUNS
         .iter()

@@ -350,6 +350,15 @@ fn plus_minus_j_on_the_adjacent_diagonal() {
         .filter(|&n| one_hand(&mut store, 2, 3, n) == pm)
         .collect();
     assert_eq!(fifth, (1429..=1452).collect::<Vec<_>>());
+    // The sixth run at k = 2, as the offsets' reading predicts it
+    // (1429·0 + 3740 ≤ n ≤ 1597·2 + 609): both ends.
+    assert_eq!(pm_j_adjacent(2, 4000).last(), Some(&(3740, 3803)));
+    let sixth: Vec<u32> = (3735..=3745)
+        .chain(3798..=3808)
+        .filter(|&n| one_hand(&mut store, 2, 3, n) == pm)
+        .collect();
+    let want: Vec<u32> = (3740..=3745).chain(3798..=3803).collect();
+    assert_eq!(sixth, want);
 }
 
 /// `Form::game` agrees with the classifier (the closed forms name the families).
