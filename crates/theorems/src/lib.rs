@@ -90,8 +90,8 @@ pub enum Statement {
     /// against `(n − 1)^h` she loses exactly when her 1s are odd; against
     /// `(n − 2)^h` (`n ≥ 4`) exactly when she holds a 2 and her 1s and 2s are odd.
     GeneralN,
-    /// Propositions 0–4 of docs/TABLE1.md: the closed forms of Table 1's outer
-    /// bands and of band 3's first layer.
+    /// Propositions 0–5 of docs/TABLE1.md: the closed forms of Table 1's outer
+    /// bands and of band 3's first two layers.
     Table1ClosedForms,
     /// Conjecture 5 of docs/TABLE1.md: the `±J` runs of `(k|k+1)_n`.
     Conjecture5,
@@ -176,7 +176,7 @@ impl Statement {
                 "The rules for n = 5 (docs/FIVE-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts, for every opponent outside the open families (1s and 2s, 1s and 3s, 1s 2s and 3s), and a sufficient condition to lose against 1s and 3s; and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
             }
             Statement::Table1ClosedForms => {
-                "Propositions 0-4 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values"
+                "Propositions 0-5 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values; in band 3's second layer (for i <= j: 4i+3j <= n < 7i+3j) it is 0, ^, J or * (n < 5i+3j; < 2i+5j; < 3i+5j; the rest), and the mirror images"
             }
             Statement::Conjecture5 => {
                 "Conjecture 5 of docs/TABLE1.md: (k|k+1)_n = +-J exactly for n in the runs a_i(k-2) + a_(i+1) <= n <= f_i k + e_i (a: 12, 31, 80, 209, 546, 1429; f: 13, 34, 89, 233, 610; e: 4, 12, 33, 88, 232)"
@@ -212,7 +212,7 @@ pub struct Bounds {
     pub general_n: u32,
     /// … and every pair of equal-sized sides with at most this many hands.
     pub general_hands: usize,
-    /// Propositions 0–4 of Table 1: every cell of `(i|j)_n` for `n ≤ table1_n`.
+    /// Propositions 0–5 of Table 1: every cell of `(i|j)_n` for `n ≤ table1_n`.
     pub table1_n: u32,
     /// Conjecture 5: every `k ≤ adjacent_k` and `k < n ≤ 250k`.
     pub adjacent_k: u32,
@@ -692,8 +692,8 @@ pub const MAX_ADJACENT_K: u32 = 60;
 /// The largest `n` of the Table 1 check (every table up to it is computed).
 pub const MAX_TABLE1_N: u32 = 400;
 
-/// Propositions 0–4 of Table 1 against the table computed by dynamic programming:
-/// every cell with a closed form.
+/// Propositions 0–5 of Table 1 against the table computed by dynamic programming:
+/// every cell with a closed form (bands 0–2, band 3's first and second layers).
 fn table1_closed_forms(s: Statement, max_n: u32) -> Check {
     let mut store = GameStore::new();
     let mut tally = Tally::default();

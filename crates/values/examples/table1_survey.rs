@@ -1,7 +1,8 @@
 //! Table 1 for every finger count: the values of `(i|j)_n`, `1 ≤ i, j ≤ n`, for
 //! every `n ≤ MAX` (default 200), in one shared `GameStore`, with
 //!
-//! * the closed forms of bands 0–2 (`families::closed_form`) checked on every cell;
+//! * the closed forms of bands 0–2 and of band 3's first two layers
+//!   (`families::closed_form`) checked on every cell;
 //! * the scaling `(i|j)_n = (i/g | j/g)_{⌊n/g⌋}`, `g = gcd(i, j)`, checked on every
 //!   cell (so the diagonal `(i|i)_n = (1|1)_{⌊n/i⌋}`);
 //! * the antisymmetry `(j|i)_n = -(i|j)_n` on every cell;
@@ -74,7 +75,7 @@ fn main() {
                 if b == 3 {
                     band3_cells += 1;
                 }
-                // Closed forms of bands 0-2.
+                // Closed forms of bands 0-2 and of band 3's first two layers.
                 if let Some(f) = closed_form(i, jj, n) {
                     let want = *forms.entry(f).or_insert_with(|| f.game(&mut store));
                     if want != g {
@@ -154,7 +155,7 @@ fn main() {
         store.len()
     );
     println!(
-        "checks (closed forms of bands 0-2 and of band 3's first layer, scaling by the gcd, antisymmetry, \
+        "checks (closed forms of bands 0-2 and of band 3's first two layers, scaling by the gcd, antisymmetry, \
          from-scratch grid for n <= 60): {} failures",
         failures.len()
     );

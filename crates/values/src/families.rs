@@ -27,10 +27,17 @@
 //!   | `-Q_m` (`m ≥ 1`) | `-Q_{m+1}` | `0` | `0` |
 //!   | `*` | `-U_{k'+1}` | `0` | `0` |
 //!
-//!   Deeper in band 3 there is no closed form here: it holds a scaled copy of the
-//!   whole table, and every `J` value.
+//!   Its **second layer** is the rest of the cells whose options lie in bands
+//!   0–2 or the first layer (`n < 7a + 3b` and `n < 3a + 7b`): for `a ≤ b`,
+//!   `4a + 3b ≤ n < 7a + 3b`, where (Proposition 5)
+//!   `(a|b)_n` is `0` if `n < 5a + 3b`, `↑` if `5a + 3b ≤ n < 2a + 5b`, `J` if
+//!   `max(5a + 3b, 2a + 5b) ≤ n < 3a + 5b` and `*` if `n ≥ 3a + 5b`; for
+//!   `a > b` the mirror image (`0`, `↓`, `-J`, `*`).
 //!
-//! [`closed_form`] gives the value of bands 0–2 and of band 3's first layer;
+//!   Deeper in band 3 there is no closed form here: it holds a scaled copy of the
+//!   whole table, and every `J` value but the second layer's.
+//!
+//! [`closed_form`] gives the value of bands 0–2 and of band 3's first two layers;
 //! [`reduce`] the scaling by `gcd(a, b)`, which sends the diagonal `(i|i)_n` to
 //! `(1|1)_{⌊n/i⌋}` (Table 2).
 
@@ -124,6 +131,10 @@ pub enum Form {
     Q(u32),
     /// `-Q_k`.
     NegQ(u32),
+    /// `J = {0 | ↑^[2]}`.
+    J,
+    /// `-J`.
+    NegJ,
 }
 
 impl Form {
@@ -141,6 +152,24 @@ impl Form {
                 let q = q_chain(store, k);
                 store.neg(q)
             }
+            Form::J => j(store),
+            Form::NegJ => {
+                let jj = j(store);
+                store.neg(jj)
+            }
+        }
+    }
+
+    /// The negative: `-*  = *`, `-U_k`, `-Q_k`, `-J`.
+    pub fn negative(self) -> Form {
+        match self {
+            Form::Star => Form::Star,
+            Form::Up(k) => Form::Down(k),
+            Form::Down(k) => Form::Up(k),
+            Form::Q(k) => Form::NegQ(k),
+            Form::NegQ(k) => Form::Q(k),
+            Form::J => Form::NegJ,
+            Form::NegJ => Form::J,
         }
     }
 }
@@ -153,8 +182,38 @@ pub fn in_first_layer_of_band_3(a: u32, b: u32, n: u32) -> bool {
     band(a, b, n) == 3 && n64 < 4 * a64 + 3 * b64 && n64 < 3 * a64 + 4 * b64
 }
 
-/// The closed form of `(a|b)_n` in bands 0–2 and in the first layer of band 3
-/// (Propositions 0–4 of `docs/TABLE1.md`), `None` deeper in band 3. `a, b ≥ 1`.
+/// Whether `(a|b)_n` lies in the second layer of band 3: band 3, not in the
+/// first layer, with both options in bands 0–2 or in the first layer
+/// (`n < 7a + 3b` and `n < 3a + 7b`). For `a ≤ b` this is
+/// `4a + 3b ≤ n < 7a + 3b`, for `a ≥ b` `3a + 4b ≤ n < 3a + 7b`. `a, b ≥ 1`.
+pub fn in_second_layer_of_band_3(a: u32, b: u32, n: u32) -> bool {
+    let (a64, b64, n64) = (u64::from(a), u64::from(b), u64::from(n));
+    band(a, b, n) == 3
+        && !in_first_layer_of_band_3(a, b, n)
+        && n64 < 7 * a64 + 3 * b64
+        && n64 < 3 * a64 + 7 * b64
+}
+
+/// Proposition 5 of `docs/TABLE1.md`: `(a|b)_n` for `a ≤ b` and
+/// `4a + 3b ≤ n < 7a + 3b` (the second layer of band 3 on the side `a ≤ b`) is
+/// `0` if `n < 5a + 3b`, `↑` if `5a + 3b ≤ n < 2a + 5b`, `J` if
+/// `max(5a + 3b, 2a + 5b) ≤ n < 3a + 5b`, and `*` if `n ≥ 3a + 5b`.
+fn second_layer(a: u64, b: u64, n: u64) -> Form {
+    debug_assert!(a <= b && 4 * a + 3 * b <= n && n < 7 * a + 3 * b);
+    if n < 5 * a + 3 * b {
+        Form::Up(0)
+    } else if n < 2 * a + 5 * b {
+        Form::Up(1)
+    } else if n < 3 * a + 5 * b {
+        Form::J
+    } else {
+        Form::Star
+    }
+}
+
+/// The closed form of `(a|b)_n` in bands 0–2 and in the first two layers of
+/// band 3 (Propositions 0–5 of `docs/TABLE1.md`), `None` deeper in band 3.
+/// `a, b ≥ 1`.
 pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
     let (a64, b64, n64) = (u64::from(a), u64::from(b), u64::from(n));
     match band(a, b, n) {
@@ -184,22 +243,30 @@ pub fn closed_form(a: u32, b: u32, n: u32) -> Option<Form> {
                 _ => None,
             }
         }
+        // Proposition 5, and its mirror image by antisymmetry.
+        _ if in_second_layer_of_band_3(a, b, n) => Some(if a <= b {
+            second_layer(a64, b64, n64)
+        } else {
+            second_layer(b64, a64, n64).negative()
+        }),
         _ => None,
     }
 }
 
 /// The first `±J` runs of `(1|1)_m` and of `(k|k+1)_n`: the run `i` of
 /// `(k|k+1)_n` is `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`, where `a_i` (12, 31,
-/// 80, 209, 546, then 1429) are the A110035 terms at which the runs of `(1|1)_m`
-/// start, `f_i` (13, 34, 89, 233, 610) the Fibonacci numbers at which they end
-/// (the next P-position), and `e_i` (4, 12, 33, 88, 232) follow
-/// `e_{i+1} = 3e_i − e_{i−1} + 1`.
-const PM_J_RUNS: [(u32, u32, u32, u32); 5] = [
+/// 80, 209, 546, 1429, then 3740) are the A110035 terms at which the runs of
+/// `(1|1)_m` start, `f_i` (13, 34, 89, 233, 610, 1597) the Fibonacci numbers at
+/// which they end (the next P-position), and `e_i` (4, 12, 33, 88, 232, 609)
+/// follow `e_{i+1} = 3e_i − e_{i−1} + 1`. The sixth run is the offsets' reading
+/// extended, checked at its two ends for `k = 2, 3, 4, 5`.
+const PM_J_RUNS: [(u32, u32, u32, u32); 6] = [
     (12, 31, 13, 4),
     (31, 80, 34, 12),
     (80, 209, 89, 33),
     (209, 546, 233, 88),
     (546, 1429, 610, 232),
+    (1429, 3740, 1597, 609),
 ];
 
 /// The finger counts `n ≤ max_n` at which `(k|k+1)_n = ±J`, as conjectured
@@ -207,8 +274,9 @@ const PM_J_RUNS: [(u32, u32, u32, u32); 5] = [
 /// for `k ≤ 4` and `n ≤ 760k`): the runs `a_i·(k − 2) + a_{i+1} ≤ n ≤ f_i·k + e_i`
 /// of `PM_J_RUNS` (`12k+7 ≤ n ≤ 13k+4`, `31k+18 ≤ n ≤ 34k+12`,
 /// `80k+49 ≤ n ≤ 89k+33`, `209k+128 ≤ n ≤ 233k+88`, `546k+337 ≤ n ≤ 610k+232`),
-/// empty runs left out. Runs past the fifth are not predicted: `max_n` must stay
-/// below `1429k + 882`, where the sixth would start.
+/// and the sixth `1429k + 882 ≤ n ≤ 1597k + 609`, empty runs left out. Runs
+/// past the sixth are not predicted: `max_n` must stay below `3740k + 2311`,
+/// where the seventh would start.
 pub fn pm_j_adjacent(k: u32, max_n: u32) -> Vec<(u32, u32)> {
     PM_J_RUNS
         .iter()

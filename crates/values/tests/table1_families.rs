@@ -4,8 +4,8 @@
 
 use chopsticks_cgt::{Dyadic, GameId, GameStore, Outcome};
 use chopsticks_values::families::{
-    band, closed_form, gcd, in_first_layer_of_band_3, j, pm_j_adjacent, q_chain, reduce, table,
-    up_chain, Class, Classifier, Form,
+    band, closed_form, gcd, in_first_layer_of_band_3, in_second_layer_of_band_3, j, pm_j_adjacent,
+    q_chain, reduce, table, up_chain, Class, Classifier, Form,
 };
 use chopsticks_values::{grid, one_hand};
 
@@ -126,8 +126,8 @@ fn identities_used_by_the_proofs() {
     }
 }
 
-/// Propositions 1-4: bands 0, 1 and 2 and the first layer of band 3, every cell
-/// for `n ≤ 60`; beyond the first layer, no closed form is claimed.
+/// Propositions 1-5: bands 0, 1 and 2 and the first two layers of band 3, every
+/// cell for `n ≤ 60`; beyond the second layer, no closed form is claimed.
 #[test]
 fn closed_forms_of_bands_0_1_2_and_the_first_layer_of_band_3() {
     let mut store = GameStore::new();
@@ -146,6 +146,7 @@ fn closed_forms_of_bands_0_1_2_and_the_first_layer_of_band_3() {
                     None => {
                         assert_eq!(band(a, b, n), 3);
                         assert!(!in_first_layer_of_band_3(a, b, n), "({a}|{b})_{n}");
+                        assert!(!in_second_layer_of_band_3(a, b, n), "({a}|{b})_{n}");
                     }
                 }
             }
@@ -154,6 +155,62 @@ fn closed_forms_of_bands_0_1_2_and_the_first_layer_of_band_3() {
     // Every band is met (the first layer of band 3 counted as band 3), and most
     // of the table is covered.
     assert!(checked.iter().all(|&c| c > 1000), "{checked:?}");
+}
+
+/// Proposition 5: the second layer of band 3 (`4a + 3b ≤ n < 7a + 3b` for
+/// `a ≤ b`, and the mirror image) is `0`, `↑`, `J` or `*` (`0`, `↓`, `-J`, `*`),
+/// every cell for `n ≤ 400`, against the table computed by dynamic programming;
+/// and the layer is what its definition says: both options have a closed form
+/// (bands 0–2 or the first layer), and the cell itself is not in the first layer.
+#[test]
+fn second_layer_of_band_3() {
+    let mut store = GameStore::new();
+    // 0 for a ≤ b, and its mirror image -0 = 0 for a > b, counted apart.
+    let forms = [
+        Form::Up(0),
+        Form::Down(0),
+        Form::Up(1),
+        Form::Down(1),
+        Form::J,
+        Form::NegJ,
+        Form::Star,
+    ];
+    let games: Vec<GameId> = forms.iter().map(|f| f.game(&mut store)).collect();
+    let mut cells = 0u64;
+    let mut seen = vec![0u64; forms.len()];
+    for n in 1..=400 {
+        let t = table(&mut store, n);
+        for a in 1..=n {
+            for b in 1..=n {
+                if !in_second_layer_of_band_3(a, b, n) {
+                    continue;
+                }
+                cells += 1;
+                assert!(!in_first_layer_of_band_3(a, b, n));
+                for (x, y) in [(a, a + b), (a + b, b)] {
+                    assert!(
+                        band(x, y, n) < 3 || in_first_layer_of_band_3(x, y, n),
+                        "({a}|{b})_{n}: option ({x}|{y})"
+                    );
+                }
+                // The inequalities of the statement, written out.
+                let (p, q) = (a.min(b), a.max(b));
+                assert!(4 * p + 3 * q <= n && n < 7 * p + 3 * q, "({a}|{b})_{n}");
+                let form = closed_form(a, b, n).expect("a closed form");
+                let i = forms
+                    .iter()
+                    .position(|&f| f == form)
+                    .expect("a listed form");
+                seen[i] += 1;
+                let g = t[a as usize - 1][b as usize - 1];
+                assert_eq!(g, games[i], "({a}|{b})_{n}: {form:?}");
+            }
+        }
+    }
+    // Every case of the statement occurs (±↑ and ±0 apart from the diagonal).
+    assert!(seen.iter().all(|&c| c > 100), "{seen:?}");
+    println!("second layer, n <= 400: {cells} cells, by form {forms:?}: {seen:?}");
+    assert!(cells > 30_000, "{cells}");
 }
 
 /// Proposition 4 (scaling) and its corollary for the diagonal; antisymmetry.
@@ -293,6 +350,15 @@ fn plus_minus_j_on_the_adjacent_diagonal() {
         .filter(|&n| one_hand(&mut store, 2, 3, n) == pm)
         .collect();
     assert_eq!(fifth, (1429..=1452).collect::<Vec<_>>());
+    // The sixth run at k = 2, as the offsets' reading predicts it
+    // (1429·0 + 3740 ≤ n ≤ 1597·2 + 609): both ends.
+    assert_eq!(pm_j_adjacent(2, 4000).last(), Some(&(3740, 3803)));
+    let sixth: Vec<u32> = (3735..=3745)
+        .chain(3798..=3808)
+        .filter(|&n| one_hand(&mut store, 2, 3, n) == pm)
+        .collect();
+    let want: Vec<u32> = (3740..=3745).chain(3798..=3803).collect();
+    assert_eq!(sixth, want);
 }
 
 /// `Form::game` agrees with the classifier (the closed forms name the families).
