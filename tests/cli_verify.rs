@@ -111,14 +111,21 @@ fn every_statement_holds_and_says_what_was_checked() {
         cases += (h + 1) * (h + 1) + binomial(h + 2, 2);
     }
     assert_eq!(list[11]["positions"].as_u64().unwrap(), cases);
-    // Table 1 to n = 20: every cell but band 3 beyond its first layer.
+    // Table 1 to n = 20: every cell but band 3 beyond its first two layers (the
+    // second: 4a + 3b <= n < 7a + 3b for a <= b, and the mirror image).
     let deep: u64 = (1..=20u64)
         .map(|n| {
             let mut count = 0;
             for a in 1..=n {
                 for b in 1..=n {
                     let band3 = a + 3 * b <= n && 3 * a + b <= n;
-                    if band3 && (n >= 4 * a + 3 * b || n >= 3 * a + 4 * b) {
+                    let first = n < 4 * a + 3 * b && n < 3 * a + 4 * b;
+                    let second = if a <= b {
+                        4 * a + 3 * b <= n && n < 7 * a + 3 * b
+                    } else {
+                        3 * a + 4 * b <= n && n < 3 * a + 7 * b
+                    };
+                    if band3 && !first && !second {
                         count += 1;
                     }
                 }

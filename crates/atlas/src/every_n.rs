@@ -82,7 +82,10 @@ impl ReducedGame {
             self.k + 1
         );
         a.iter().chain(b).fold(0u64, |acc, &c| {
-            assert!(c <= 255, "the reduced game holds at most 255 hands of a kind");
+            assert!(
+                c <= 255,
+                "the reduced game holds at most 255 hands of a kind"
+            );
             (acc << 8) | c
         })
     }
