@@ -31,9 +31,9 @@
 //!   loses moving first exactly when she holds an odd number of 1s. The proof is an
 //!   induction on the reduced game's closed form, which [`ReducedGame::k1_closed_form`]
 //!   states for both players' positions and `cargo test` checks.
-//! * `k = 2`, every `n ≥ 4`: against `(n − 2)^h` she loses exactly when she holds a
-//!   2 and her 1s and 2s together are odd. Checked on the reduced game for every
-//!   `h ≤ H`, which covers every `n ≥ 4` at once.
+//! * `k = 2`, every `n ≥ 4` (**proved for every `h`**): against `(n − 2)^h` she
+//!   loses exactly when she holds a 2 and her 1s and 2s together are odd; the
+//!   proof is the same induction on [`ReducedGame::k2_closed_form`].
 
 use std::collections::HashMap;
 

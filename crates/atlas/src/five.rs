@@ -10,8 +10,8 @@
 //! * the opponent holds a 5 (`t ≥ 1`): never (proved for every `n`,
 //!   docs/EVERY-N.md);
 //! * the opponent is `4^h`: `a` is odd (proved for every `n`, docs/EVERY-N.md);
-//! * the opponent is `3^h`: `b ≥ 1` and `a + b` is odd (the `(n − 2)^h` row of
-//!   docs/EVERY-N.md);
+//! * the opponent is `3^h`: `b ≥ 1` and `a + b` is odd (proved for every `n ≥ 4`:
+//!   the `(n − 2)^h` row, docs/EVERY-N.md, Theorem C);
 //! * the opponent is `2^h`: `b + c` is odd;
 //! * the opponent is `1^h`: unless `c = 0` and `a` is even and (`d = 0`, or
 //!   `a = b = 0` and `d` is even), or `a = 1` and `c = 1` and `d = 0`, or `a = 1`,
@@ -26,9 +26,8 @@
 //!   for the mover to lose;
 //! * any other opponent (4s beside 2s or 3s, …): never.
 //!
-//! The rows against a 5, against `4^h` and against `3^h` are theorems (the last
-//! for every `h` when docs/EVERY-N.md says so, else for the hands it was checked
-//! to); the others are conjectures, checked against the level atlas on every pair
+//! The rows against a 5, against `4^h` and against `3^h` are theorems; the others
+//! are conjectures, checked against the level atlas on every pair
 //! with at most 35 hands a side (`chopsticks verify --only five-fingers
 //! --hands-n5 35`).
 
