@@ -31,6 +31,7 @@
 //! with at most 35 hands a side (`chopsticks verify --only five-fingers
 //! --hands-n5 35`).
 
+use crate::equal_hands;
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3, 4 and 5 on one side.
@@ -118,69 +119,38 @@ pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
         || (a <= 1 && e == 0 && k >= 3 && k % 2 == 1)
 }
 
+impl From<Option<bool>> for Verdict {
+    fn from(known: Option<bool>) -> Verdict {
+        known.map_or(Verdict::Open, Verdict::Known)
+    }
+}
+
+/// The rules above for [`crate::equal_hands`]: `None` for an open family.
+fn decided(mover: Counts5, other: Counts5) -> Option<bool> {
+    match loses_moving_first(mover, other) {
+        Verdict::Known(lost) => Some(lost),
+        Verdict::Open => None,
+    }
+}
+
 /// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
 /// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
-/// `x + y ≥ 6`) and leave a side that loses moving first against it. Open when
-/// no such move is known to win and one of them is open.
+/// `x + y ≥ 6`) and leave a side that loses moving first against it.
+/// [`Verdict::Open`] when no such hit is known to win and some hit leaves a pair
+/// of an open family.
 pub fn fewer_wins_moving_first(fewer: Counts5, more: Counts5) -> Verdict {
-    let mut open = false;
-    for x in 1..=5usize {
-        if fewer[x - 1] == 0 {
-            continue;
-        }
-        for y in (6 - x)..=5 {
-            if more[y - 1] == 0 {
-                continue;
-            }
-            let mut rest = more;
-            rest[y - 1] -= 1;
-            match loses_moving_first(rest, fewer) {
-                Verdict::Known(true) => return Verdict::Known(true),
-                Verdict::Known(false) => {}
-                Verdict::Open => open = true,
-            }
-        }
-    }
-    if open {
-        Verdict::Open
-    } else {
-        Verdict::Known(false)
-    }
+    equal_hands::fewer_wins_moving_first(fewer, more, decided).into()
 }
 
 /// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
 /// when the hand counts differ by two or more or Left has one more, Lemma 1 when
 /// she has one fewer, the rules above when they are equal.
 pub fn left_wins_moving_first(left: Counts5, right: Counts5) -> Verdict {
-    let l: u64 = left.iter().sum();
-    let r: u64 = right.iter().sum();
-    if l == 0 || r == 0 {
-        Verdict::Known(false)
-    } else if l > r {
-        Verdict::Known(true)
-    } else if l + 1 < r {
-        Verdict::Known(false)
-    } else if l == r {
-        match loses_moving_first(left, right) {
-            Verdict::Known(lost) => Verdict::Known(!lost),
-            Verdict::Open => Verdict::Open,
-        }
-    } else {
-        fewer_wins_moving_first(left, right)
-    }
+    equal_hands::left_wins_moving_first(left, right, decided).into()
 }
 
 /// The outcome of `(1^a 2^b 3^c 4^d 5^e | 1^p 2^q 3^r 4^s 5^t)_5` by the closed
 /// form, or `None` where it needs an open family.
 pub fn outcome(left: Counts5, right: Counts5) -> Option<Outcome> {
-    match (
-        left_wins_moving_first(left, right),
-        left_wins_moving_first(right, left),
-    ) {
-        (Verdict::Known(true), Verdict::Known(false)) => Some(Outcome::L),
-        (Verdict::Known(false), Verdict::Known(true)) => Some(Outcome::R),
-        (Verdict::Known(true), Verdict::Known(true)) => Some(Outcome::N),
-        (Verdict::Known(false), Verdict::Known(false)) => Some(Outcome::P),
-        _ => None,
-    }
+    equal_hands::outcome(left, right, decided)
 }

@@ -25,6 +25,7 @@
 //! against the level atlas on every pair with at most 60 hands a side
 //! (`chopsticks verify --only four-fingers --hands-n4 60`).
 
+use crate::equal_hands;
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3 and 4 on one side.
@@ -57,51 +58,27 @@ pub fn loses_moving_first(mover: Counts4, other: Counts4) -> bool {
     }
 }
 
+/// The rule for equal hand counts, for [`crate::equal_hands`]: it decides every
+/// pair.
+fn decided(mover: Counts4, other: Counts4) -> Option<bool> {
+    Some(loses_moving_first(mover, other))
+}
+
 /// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
 /// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
 /// `x + y ≥ 5`) and leave a side that loses moving first against it.
 pub fn fewer_wins_moving_first(fewer: Counts4, more: Counts4) -> bool {
-    (1..=4).any(|x| {
-        fewer[x - 1] > 0
-            && (5 - x..=4).any(|y| {
-                if more[y - 1] == 0 {
-                    return false;
-                }
-                let mut rest = more;
-                rest[y - 1] -= 1;
-                loses_moving_first(rest, fewer)
-            })
-    })
+    equal_hands::fewer_wins_moving_first(fewer, more, decided) == Some(true)
 }
 
 /// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
 /// when the hand counts differ by two or more or Left has one more, Lemma 1 when
 /// she has one fewer, the rules above when they are equal.
 pub fn left_wins_moving_first(left: Counts4, right: Counts4) -> bool {
-    let l: u64 = left.iter().sum();
-    let r: u64 = right.iter().sum();
-    if l == 0 || r == 0 {
-        false
-    } else if l > r {
-        true
-    } else if l + 1 < r {
-        false
-    } else if l == r {
-        !loses_moving_first(left, right)
-    } else {
-        fewer_wins_moving_first(left, right)
-    }
+    equal_hands::left_wins_moving_first(left, right, decided) == Some(true)
 }
 
 /// The outcome of `(1^a 2^b 3^c 4^d | 1^p 2^q 3^r 4^s)_4` by the closed form.
 pub fn outcome(left: Counts4, right: Counts4) -> Outcome {
-    match (
-        left_wins_moving_first(left, right),
-        left_wins_moving_first(right, left),
-    ) {
-        (true, false) => Outcome::L,
-        (false, true) => Outcome::R,
-        (true, true) => Outcome::N,
-        (false, false) => Outcome::P,
-    }
+    equal_hands::outcome(left, right, decided).expect("the rules at n = 4 decide every pair")
 }

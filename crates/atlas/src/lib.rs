@@ -43,6 +43,7 @@
 //! assert_eq!(atlas.outcome(&[1], &[1]).unwrap(), Outcome::P);
 //! ```
 
+pub mod equal_hands;
 pub mod every_n;
 pub mod five;
 pub mod four;

@@ -579,37 +579,10 @@ fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
 /// sides where it gives an answer.
 fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(4, max_hands, None)?;
-    let mut tally = Tally::default();
-    for h in 1..=max_hands {
-        let count = atlas.sides_with(h) as usize;
-        let counts: Vec<[u64; 4]> = (0..count)
-            .map(|i| {
-                let c = atlas.level_counts(h, i);
-                [c[0], c[1], c[2], c[3]]
-            })
-            .collect();
-        let level = (0..count)
-            .into_par_iter()
-            .map(|a| {
-                let mut row = Tally::default();
-                for b in 0..count {
-                    let lost = four::loses_moving_first(counts[a], counts[b]);
-                    let got = !atlas.level_wins(h, a, b);
-                    row.check(got == lost, || {
-                        let side = |i: usize| side_text(&atlas, h, i);
-                        format!(
-                            "({}|{})_4: the side to move {} moving first",
-                            side(a),
-                            side(b),
-                            if got { "loses" } else { "wins" }
-                        )
-                    })
-                }
-                row
-            })
-            .reduce(Tally::default, Tally::merge);
-        tally = tally.merge(level);
-    }
+    let (tally, _) = check_levels(&atlas, max_hands, |mover, other, lost| {
+        let c = |x: &[u64]| [x[0], x[1], x[2], x[3]];
+        Some(four::loses_moving_first(c(mover), c(other)) == lost)
+    });
     Ok(tally.finish(
         s,
         format!(
@@ -623,56 +596,70 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
 /// mover loses has an opponent in one of the nine families.
 fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(5, max_hands, None)?;
-    let mut tally = Tally::default();
-    let mut open = 0u64;
-    for h in 1..=max_hands {
-        let count = atlas.sides_with(h) as usize;
-        let counts: Vec<[u64; 5]> = (0..count)
-            .map(|i| {
-                let c = atlas.level_counts(h, i);
-                [c[0], c[1], c[2], c[3], c[4]]
-            })
-            .collect();
-        let (level, level_open) = (0..count)
-            .into_par_iter()
-            .map(|a| {
-                let mut row = Tally::default();
-                let mut row_open = 0u64;
-                for b in 0..count {
-                    let got = !atlas.level_wins(h, a, b);
-                    let family = five::family(counts[b]);
-                    let ok = match five::loses_moving_first(counts[a], counts[b]) {
-                        five::Verdict::Known(lost) => got == lost,
-                        five::Verdict::Open => {
-                            row_open += 1;
-                            continue;
-                        }
-                    } && (!got || five::LOSABLE_FAMILIES.contains(&family));
-                    row.check(ok, || {
-                        let side = |i: usize| side_text(&atlas, h, i);
-                        format!(
-                            "({}|{})_5: the side to move {} moving first",
-                            side(a),
-                            side(b),
-                            if got { "loses" } else { "wins" }
-                        )
-                    })
-                }
-                (row, row_open)
-            })
-            .reduce(
-                || (Tally::default(), 0),
-                |(x, i), (y, j)| (x.merge(y), i + j),
-            );
-        tally = tally.merge(level);
-        open += level_open;
-    }
+    let (tally, open) = check_levels(&atlas, max_hands, |mover, other, lost| {
+        let c = |x: &[u64]| [x[0], x[1], x[2], x[3], x[4]];
+        match five::loses_moving_first(c(mover), c(other)) {
+            five::Verdict::Known(predicted) => Some(
+                predicted == lost
+                    && (!lost || five::LOSABLE_FAMILIES.contains(&five::family(c(other)))),
+            ),
+            five::Verdict::Open => None,
+        }
+    });
     Ok(tally.finish(
         s,
         format!(
             "every pair of equal-sized sides at n = 5 with at most {max_hands} hands whose opponent is outside the open families, or is 1s and 3s where the sufficient condition applies (level atlas; {open} pairs against 1s and 2s, 1s and 3s, or 1s, 2s and 3s not predicted)"
         ),
     ))
+}
+
+/// Every pair of equal-sized sides of `atlas` with at most `max_hands` hands,
+/// level by level and in parallel: `judge(mover's counts, opponent's counts,
+/// whether the mover loses moving first)` says whether the pair agrees with the
+/// statement, or `None` where the statement predicts nothing (those pairs are
+/// counted, the second number returned).
+fn check_levels<F>(atlas: &LevelAtlas, max_hands: usize, judge: F) -> (Tally, u64)
+where
+    F: Fn(&[u64], &[u64], bool) -> Option<bool> + Sync,
+{
+    let n = atlas.n();
+    let mut tally = Tally::default();
+    let mut skipped = 0u64;
+    for h in 1..=max_hands {
+        let count = atlas.sides_with(h) as usize;
+        let counts: Vec<Vec<u64>> = (0..count).map(|i| atlas.level_counts(h, i)).collect();
+        let (level, level_skipped) = (0..count)
+            .into_par_iter()
+            .map(|a| {
+                let mut row = Tally::default();
+                let mut row_skipped = 0u64;
+                for (b, other) in counts.iter().enumerate() {
+                    let lost = !atlas.level_wins(h, a, b);
+                    let Some(ok) = judge(&counts[a], other, lost) else {
+                        row_skipped += 1;
+                        continue;
+                    };
+                    row.check(ok, || {
+                        let side = |i: usize| side_text(atlas, h, i);
+                        format!(
+                            "({}|{})_{n}: the side to move {} moving first",
+                            side(a),
+                            side(b),
+                            if lost { "loses" } else { "wins" }
+                        )
+                    })
+                }
+                (row, row_skipped)
+            })
+            .reduce(
+                || (Tally::default(), 0),
+                |(x, i), (y, j)| (x.merge(y), i + j),
+            );
+        tally = tally.merge(level);
+        skipped += level_skipped;
+    }
+    (tally, skipped)
 }
 
 /// Side `i` of the level `h` of `atlas`, its values joined by commas.
@@ -753,39 +740,20 @@ fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, Theore
     for n in 2..=max_n {
         let atlas = LevelAtlas::solve(n, max_hands, None)?;
         let top = n as usize - 1;
-        for h in 1..=max_hands {
-            let count = atlas.sides_with(h) as usize;
-            let counts: Vec<Vec<u64>> = (0..count).map(|i| atlas.level_counts(h, i)).collect();
-            let level = (0..count)
-                .into_par_iter()
-                .map(|a| {
-                    let mut row = Tally::default();
-                    for (b, other) in counts.iter().enumerate() {
-                        let wins = atlas.level_wins(h, a, b);
-                        let predicted = if other[top] > 0 {
-                            true
-                        } else if other[top - 1] == h as u64 {
-                            counts[a][0].is_multiple_of(2)
-                        } else if n >= 4 && other[top - 2] == h as u64 {
-                            counts[a][1] == 0 || (counts[a][0] + counts[a][1]).is_multiple_of(2)
-                        } else {
-                            continue;
-                        };
-                        row.check(wins == predicted, || {
-                            let side = |i: usize| side_text(&atlas, h, i);
-                            format!(
-                                "({}|{})_{n}: the side to move {} moving first",
-                                side(a),
-                                side(b),
-                                if wins { "wins" } else { "loses" }
-                            )
-                        })
-                    }
-                    row
-                })
-                .reduce(Tally::default, Tally::merge);
-            tally = tally.merge(level);
-        }
+        let (level, _) = check_levels(&atlas, max_hands, |mover, other, lost| {
+            let h: u64 = other.iter().sum();
+            let wins = if other[top] > 0 {
+                true
+            } else if other[top - 1] == h {
+                mover[0].is_multiple_of(2)
+            } else if n >= 4 && other[top - 2] == h {
+                mover[1] == 0 || (mover[0] + mover[1]).is_multiple_of(2)
+            } else {
+                return None;
+            };
+            Some(wins != lost)
+        });
+        tally = tally.merge(level);
     }
     // The reduced games, which stand for every n at once (docs/EVERY-N.md): the
     // closed form of the k = 1 game for both players, and the k = 2 row.
