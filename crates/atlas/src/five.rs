@@ -20,10 +20,12 @@
 //!   `c = r − 1`, or `b = 1`, `d = e = 0` and `r − c` is odd and at least 3;
 //! * the opponent holds 1s and 4s, both: `a = 1`, `e ≥ 1`, and `b + e ≥ p` or
 //!   (`b ≥ 1` and `d ≥ 1`);
-//! * the opponent holds 1s and 2s, 1s and 3s, or 1s, 2s and 3s (all present):
-//!   **open** ([`Verdict::Open`]); these can be lost to, and no closed form is
-//!   known; against 1s and 3s, [`ones_and_threes_lost`] is a sufficient condition
-//!   for the mover to lose;
+//! * the opponent holds 1s and 3s, both: [`ones_and_threes_lost`], five cases by
+//!   `a` in `x = a + b − p` and `k = r − c − d`;
+//! * the opponent holds 1s and 2s, both: [`ones_and_twos_lost`], a case split by
+//!   her 1s and 3s;
+//! * the opponent holds 1s, 2s and 3s (all present): **open** ([`Verdict::Open`]);
+//!   it can be lost to, and no closed form is known;
 //! * any other opponent (4s beside 2s or 3s, …): never.
 //!
 //! The rows against a 5, against `4^h` and against `3^h` are theorems; the others
@@ -42,7 +44,7 @@ pub type Counts5 = [u64; 5];
 pub enum Verdict {
     /// The mover loses moving first (`true`) or wins (`false`).
     Known(bool),
-    /// The opponent's family (1s and 2s, 1s and 3s, or 1s, 2s and 3s) has no
+    /// The opponent's family (1s, 2s and 3s) has no
     /// closed form yet.
     Open,
 }
@@ -61,8 +63,8 @@ pub const LOSABLE_FAMILIES: [u8; 9] = [
     0b00001, 0b00010, 0b00100, 0b01000, 0b00011, 0b00101, 0b01001, 0b00110, 0b00111,
 ];
 
-/// The families without a closed form: 1s and 2s, 1s and 3s, 1s, 2s and 3s.
-pub const OPEN_FAMILIES: [u8; 3] = [0b00011, 0b00101, 0b00111];
+/// The family without a closed form: 1s, 2s and 3s.
+pub const OPEN_FAMILIES: [u8; 1] = [0b00111];
 
 /// Whether the side `mover` loses moving first against `other`, which has as
 /// many hands (at least one), by the closed form.
@@ -92,9 +94,10 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> Verdict {
                 || (b == 1 && d == 0 && e == 0 && r >= c + 3 && odd(r - c)))
     } else if f == 0b01001 {
         a == 1 && e >= 1 && (b + e >= p || (b >= 1 && d >= 1))
-    } else if f == 0b00101 && ones_and_threes_lost(mover, other) {
-        // A sufficient condition only: the rest of this family is open.
-        true
+    } else if f == 0b00101 {
+        ones_and_threes_lost(mover, other)
+    } else if f == 0b00011 {
+        ones_and_twos_lost(mover, other)
     } else if OPEN_FAMILIES.contains(&f) {
         return Verdict::Open;
     } else {
@@ -103,20 +106,88 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> Verdict {
     Verdict::Known(lost)
 }
 
-/// A sufficient condition for the mover to lose against 1s and 3s (both present):
-/// with `x = a + b − p` and `k = r − c − d`, she loses when `a ≥ 1`, `p > a + e`
-/// and (`x ≥ 3`, or `a` odd and `x ≥ 2`); or `a ≥ 2`, `p ≥ a + e` and `x ≥ 3`; or
-/// `k = 1` and (`a = b = 1`, or `a = e = 0`); or `a ≤ 1`, `e = 0` and `k` is odd
-/// and at least 3. A conjecture: it covers 14,800 of the 19,670 lost pairs of
-/// this family with at most 16 hands, and no pair it names is won.
+/// Whether the mover loses moving first against 1s and 3s (both present), with
+/// `x = a + b − p` (her 1s and 2s against his 1s) and `k = r − c − d` (his 3s
+/// against her 3s and 4s; with equal hand counts `k = x + e`):
+///
+/// * `a = 0`: when `e = 0` and `k` is odd (and positive);
+/// * `a` even (at least 2): when `p ≥ a + e` and `x ≥ 3`, or `e = 0`, `x = 1`
+///   and `b ≥ 2`;
+/// * `a = b = 1`: when `k = 1`, or `d ≥ 1`, `e ≥ 1` and `k ≤ 0`;
+/// * `a = 1`, `b ≠ 1`: when `p ≥ 1 + e`, `x ≥ 2`, and `p > 1 + e` or `k` odd;
+/// * `a` odd (at least 3): when `p ≥ a + e` and `x ≥ 2`, but not when `e = 0`,
+///   `p = a` and `b = 2`.
+///
+/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
+/// with at most 35 hands a side.
 pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
+    let [a, b, _c, d, e] = mover.map(|v| v as i64);
+    let [p, _, _r, _, _] = other.map(|v| v as i64);
+    let x = a + b - p;
+    // k = r − c − d, which equal hand counts make x + e.
+    let k = x + e;
+    let odd = |v: i64| v.rem_euclid(2) == 1;
+    if a == 0 {
+        e == 0 && k >= 1 && odd(k)
+    } else if !odd(a) {
+        (p >= a + e && x >= 3) || (e == 0 && x == 1 && b >= 2)
+    } else if a == 1 && b == 1 {
+        k == 1 || (d >= 1 && e >= 1 && k <= 0)
+    } else if a == 1 {
+        p >= 1 + e && x >= 2 && (p > 1 + e || odd(k))
+    } else {
+        p >= a + e && x >= 2 && !(e == 0 && p == a && b == 2)
+    }
+}
+
+/// Whether the mover loses moving first against 1s and 2s (both present). With
+/// `Q` = "she holds a 5, or his 2s outnumber her 4s" (`e ≥ 1` or `q > d`) and
+/// `E` = "`a + b` is even":
+///
+/// * no 1 (`a = 0`), by her 3s: `c = 0`: `e = 0`, `p < b` and `b − p` odd;
+///   `c = 1`: `b = 0` and `Q`; `c = 2`: `p ≤ b`, `b − p` even, and `e = 0` or
+///   `p = 1`; `c` odd, at least 3: `Q`, and `b` even or `p ≥ 2 + e`; `c` even, at
+///   least 4: `b ≥ 1`, `p ≤ b + c − 2`, and `b` odd or `p ≥ 2 + e`;
+/// * a 1 (`a ≥ 1`), by her 3s: `c ≥ 3`: `p ≥ a + 2 + e` and `Q`; `c = 2`:
+///   `p ≥ a + 1 + e`, one more when `E` and `b ≥ a`, and `p ≤ b` (`a = 1`) or `Q`
+///   (`a ≥ 2`); `c = 1`: `p ≥ a + 1 + e`, one fewer when `E` and `b < a`, not
+///   `b = 0` with `a` odd, and `p ≤ b + 1` (`a = 1`) or `Q` (`a ≥ 2`); or
+///   `e = 0`, `b + 2 ≤ p ≤ a` and `p − b` even; `c = 0`: for `a = 1`, `p ≤ b − 1`
+///   and (`p ≥ 2 + e`, one more when `b` is even, or `e = 0` and `b − p` odd);
+///   for `a ≥ 2`, `a + 1 + e ≤ p ≤ b`, or `b = e = 0` and `p = 1`.
+///
+/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
+/// with at most 35 hands a side.
+pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
     let [a, b, c, d, e] = mover.map(|v| v as i64);
-    let [p, _, r, _, _] = other.map(|v| v as i64);
-    let (x, k) = (a + b - p, r - c - d);
-    (a >= 1 && p > a + e && (x >= 3 || (a % 2 == 1 && x >= 2)))
-        || (a >= 2 && a + e <= p && x >= 3)
-        || (k == 1 && ((a == 1 && b == 1) || (a == 0 && e == 0)))
-        || (a <= 1 && e == 0 && k >= 3 && k % 2 == 1)
+    let [p, q, _, _, _] = other.map(|v| v as i64);
+    let odd = |v: i64| v.rem_euclid(2) == 1;
+    let big_q = e >= 1 || q > d;
+    let one_if = |x: bool| x as i64;
+    if a == 0 {
+        return match c {
+            0 => e == 0 && p < b && odd(b - p),
+            1 => b == 0 && big_q,
+            2 => p <= b && !odd(b - p) && (e == 0 || p == 1),
+            _ if odd(c) => big_q && (!odd(b) || p >= 2 + e),
+            _ => b >= 1 && p <= b + c - 2 && (odd(b) || p >= 2 + e),
+        };
+    }
+    let even_ab = !odd(a + b);
+    let bound = |a_is_one: bool| if a_is_one { p <= b } else { big_q };
+    match c {
+        0 if a == 1 => p < b && (p >= 2 + e + one_if(!odd(b)) || (e == 0 && odd(b - p))),
+        0 => (a + 1 + e <= p && p <= b) || (b == 0 && e == 0 && p == 1),
+        1 => {
+            let main = p >= a + 1 + e - one_if(even_ab && b < a)
+                && !(b == 0 && odd(a))
+                && (if a == 1 { p <= b + 1 } else { big_q });
+            let extra = e == 0 && b + 2 <= p && p <= a && !odd(p - b);
+            main || extra
+        }
+        2 => p >= a + 1 + e + one_if(even_ab && b >= a) && bound(a == 1),
+        _ => p >= a + 2 + e && big_q,
+    }
 }
 
 impl From<Option<bool>> for Verdict {

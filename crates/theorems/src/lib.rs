@@ -173,7 +173,7 @@ impl Statement {
                 "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
             Statement::FiveFingers => {
-                "The rules for n = 5 (docs/FIVE-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts, for every opponent outside the open families (1s and 2s, 1s and 3s, 1s 2s and 3s), and a sufficient condition to lose against 1s and 3s; and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
+                "The rules for n = 5 (docs/FIVE-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts, for every opponent outside the open family (1s 2s and 3s); and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
             }
             Statement::Table1ClosedForms => {
                 "Propositions 0-5 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values; in band 3's second layer (for i <= j: 4i+3j <= n < 7i+3j) it is 0, ^, J or * (n < 5i+3j; < 2i+5j; < 3i+5j; the rest), and the mirror images"
@@ -592,7 +592,7 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
 }
 
 /// The rules at `n = 5` against the level atlas: every pair of equal-sized sides
-/// whose opponent is outside the open families is predicted, and every pair the
+/// whose opponent is outside the open family is predicted, and every pair the
 /// mover loses has an opponent in one of the nine families.
 fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(5, max_hands, None)?;
@@ -609,7 +609,7 @@ fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     Ok(tally.finish(
         s,
         format!(
-            "every pair of equal-sized sides at n = 5 with at most {max_hands} hands whose opponent is outside the open families, or is 1s and 3s where the sufficient condition applies (level atlas; {open} pairs against 1s and 2s, 1s and 3s, or 1s, 2s and 3s not predicted)"
+            "every pair of equal-sized sides at n = 5 with at most {max_hands} hands whose opponent is outside the open family (level atlas; {open} pairs against 1s, 2s and 3s not predicted)"
         ),
     ))
 }
