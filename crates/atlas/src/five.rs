@@ -134,7 +134,7 @@ pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
     } else if a == 1 && b == 1 {
         k == 1 || (d >= 1 && e >= 1 && k <= 0)
     } else if a == 1 {
-        p >= 1 + e && x >= 2 && (p > 1 + e || odd(k))
+        p > e && x >= 2 && (p > 1 + e || odd(k))
     } else {
         p >= a + e && x >= 2 && !(e == 0 && p == a && b == 2)
     }
