@@ -76,16 +76,9 @@ fn every_statement_holds_and_says_what_was_checked() {
         .sum();
     let four = list[9]["positions"].as_u64().unwrap();
     assert_eq!(four, pairs);
-    // five-fingers: the pairs at n = 5, h = 1..=6, whose opponent is outside the
-    // open family (1s, 2s and 3s: C(h - 1, 2) sides).
+    // five-fingers: every pair at n = 5, h = 1..=6.
     let binomial = |n: u64, k: u64| -> u64 { (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1)) };
-    let five: u64 = (1..=6u64)
-        .map(|h| {
-            let sides = binomial(h + 4, 4);
-            let open = binomial(h - 1, 2);
-            sides * (sides - open)
-        })
-        .sum();
+    let five: u64 = (1..=6u64).map(|h| binomial(h + 4, 4).pow(2)).sum();
     assert_eq!(list[10]["positions"].as_u64().unwrap(), five);
     // general-n: for n = 2..=5 and h = 1..=4, the pairs whose opponent holds an n
     // (every side of h hands but those without an n) or is (n-1)^h (one side) or,

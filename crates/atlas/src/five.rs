@@ -1,6 +1,6 @@
 //! Simple Chopsticks with five-fingered hands (`n = 5`): which side with as many
-//! hands as its opponent loses moving first, as far as it is known
-//! (docs/FIVE-FINGERS.md).
+//! hands as its opponent loses moving first, a closed form in the counts, three
+//! rows of it proved and the rest conjectured (docs/FIVE-FINGERS.md).
 //!
 //! By Theorem 4 and Lemma 1 (see [`crate::levels`]) every outcome follows from the
 //! pairs of equal-sized sides where the mover loses. Write the mover's side as
@@ -24,8 +24,9 @@
 //!   `a` in `x = a + b − p` and `k = r − c − d`;
 //! * the opponent holds 1s and 2s, both: [`ones_and_twos_lost`], a case split by
 //!   her 1s and 3s;
-//! * the opponent holds 1s, 2s and 3s (all present): **open** ([`Verdict::Open`]);
-//!   it can be lost to, and no closed form is known;
+//! * the opponent holds 1s, 2s and 3s (all present):
+//!   [`ones_twos_and_threes_lost`], a case split by her 1s and his 1s against her
+//!   1s and 5s, in `r − c` and its differences;
 //! * any other opponent (4s beside 2s or 3s, …): never.
 //!
 //! The rows against a 5, against `4^h` and against `3^h` are theorems; the others
@@ -38,16 +39,6 @@ use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3, 4 and 5 on one side.
 pub type Counts5 = [u64; 5];
-
-/// What the closed form says of one pair of equal-sized sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The mover loses moving first (`true`) or wins (`false`).
-    Known(bool),
-    /// The opponent's family (1s, 2s and 3s) has no
-    /// closed form yet.
-    Open,
-}
 
 /// The values an opponent holds, as a bit set (`1 << (v − 1)` for each value `v`).
 pub fn family(other: Counts5) -> u8 {
@@ -63,18 +54,15 @@ pub const LOSABLE_FAMILIES: [u8; 9] = [
     0b00001, 0b00010, 0b00100, 0b01000, 0b00011, 0b00101, 0b01001, 0b00110, 0b00111,
 ];
 
-/// The family without a closed form: 1s, 2s and 3s.
-pub const OPEN_FAMILIES: [u8; 1] = [0b00111];
-
 /// Whether the side `mover` loses moving first against `other`, which has as
 /// many hands (at least one), by the closed form.
-pub fn loses_moving_first(mover: Counts5, other: Counts5) -> Verdict {
+pub fn loses_moving_first(mover: Counts5, other: Counts5) -> bool {
     let [a, b, c, d, e] = mover;
     let [p, _q, r, s, t] = other;
     let h = other.iter().sum::<u64>();
     let odd = |x: u64| x % 2 == 1;
     let f = family(other);
-    let lost = if t > 0 {
+    if t > 0 {
         false
     } else if s == h {
         odd(a)
@@ -98,12 +86,11 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> Verdict {
         ones_and_threes_lost(mover, other)
     } else if f == 0b00011 {
         ones_and_twos_lost(mover, other)
-    } else if OPEN_FAMILIES.contains(&f) {
-        return Verdict::Open;
+    } else if f == 0b00111 {
+        ones_twos_and_threes_lost(mover, other)
     } else {
         false
-    };
-    Verdict::Known(lost)
+    }
 }
 
 /// Whether the mover loses moving first against 1s and 3s (both present), with
@@ -190,38 +177,88 @@ pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
     }
 }
 
-impl From<Option<bool>> for Verdict {
-    fn from(known: Option<bool>) -> Verdict {
-        known.map_or(Verdict::Open, Verdict::Known)
+/// Whether the mover loses against 1s, 2s and 3s (all present). With
+/// `k = r − c` (his 3s against hers: one of each destroys the other),
+/// `K = k − d`, `J = K − e` (which equals `a + b − p − q`), `off = p − a − e`
+/// (his 1s against her 1s and 5s) and `E` = "`a + b` is even":
+///
+/// * `a = 0`: when `e = 0`, `k ≥ 1`, `b > p` and `b − p` odd;
+/// * `a ≥ 1` and `off < 0`: only when `b = p = 1`, `d = e = 0` and `k = 1`;
+/// * `a = 1`: when `b > p` and, for `off = 0`, `K ≥ 2` and `E`; for `off = 1`,
+///   `K ≥ 1`, or `d ≥ 1`, `k ≥ 0` and `E`; for `off ≥ 2`, `K ≥ 1`, or `d ≥ 1`, or
+///   `e ≥ 1` and `off + K ≥ 2`;
+/// * `a ≥ 2`: always when `J ≥ 3`; otherwise, for `off = 0`, when `e ≥ 1`,
+///   `J = 2` and `b − p` odd, or `b > p` and (`K ≥ 3`, or `K = 2` and `E`); for
+///   `off ≥ 1` with `J = 2` or (`e = 0` and `K ≥ 1`), when `b > p` or `b − p` is
+///   odd; else when `b > p` and, for `off = 1`, `K ≥ 1`, or `d ≥ 1` and `k ≥ 0`,
+///   or `d ≥ 1`, `k = −1` and not `E`; for `off ≥ 2`, `d ≥ 1`, or `e ≥ 1` and
+///   `off + K ≥ 2`.
+///
+/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
+/// with at most 35 hands a side.
+pub fn ones_twos_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
+    let [a, b, c, d, e] = mover.map(|v| v as i64);
+    let [p, _, r, _, _] = other.map(|v| v as i64);
+    let odd = |v: i64| v.rem_euclid(2) == 1;
+    let k = r - c;
+    let big_k = k - d;
+    let j = big_k - e;
+    let off = p - a - e;
+    let even_ab = !odd(a + b);
+    let ahead = b > p;
+    let ladder = odd(b - p);
+    if a == 0 {
+        return e == 0 && k >= 1 && ahead && ladder;
     }
+    if off < 0 {
+        return b == 1 && d == 0 && e == 0 && p == 1 && k == 1;
+    }
+    if a == 1 {
+        return ahead
+            && match off {
+                0 => big_k >= 2 && even_ab,
+                1 => big_k >= 1 || (d >= 1 && k >= 0 && even_ab),
+                _ => big_k >= 1 || d >= 1 || (e >= 1 && off + big_k >= 2),
+            };
+    }
+    if j >= 3 {
+        return true;
+    }
+    if off == 0 {
+        return (e >= 1 && j == 2 && ladder) || (ahead && (big_k >= 3 || (big_k == 2 && even_ab)));
+    }
+    if j == 2 || (e == 0 && big_k >= 1) {
+        return ahead || ladder;
+    }
+    ahead
+        && if off == 1 {
+            big_k >= 1 || (d >= 1 && k >= 0) || (d >= 1 && k == -1 && !even_ab)
+        } else {
+            d >= 1 || (e >= 1 && off + big_k >= 2)
+        }
 }
 
-/// The rules above for [`crate::equal_hands`]: `None` for an open family.
+/// The rules above for [`crate::equal_hands`]: they decide every pair.
 fn decided(mover: Counts5, other: Counts5) -> Option<bool> {
-    match loses_moving_first(mover, other) {
-        Verdict::Known(lost) => Some(lost),
-        Verdict::Open => None,
-    }
+    Some(loses_moving_first(mover, other))
 }
 
 /// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
 /// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
 /// `x + y ≥ 6`) and leave a side that loses moving first against it.
-/// [`Verdict::Open`] when no such hit is known to win and some hit leaves a pair
-/// of an open family.
-pub fn fewer_wins_moving_first(fewer: Counts5, more: Counts5) -> Verdict {
-    equal_hands::fewer_wins_moving_first(fewer, more, decided).into()
+pub fn fewer_wins_moving_first(fewer: Counts5, more: Counts5) -> bool {
+    equal_hands::fewer_wins_moving_first(fewer, more, decided) == Some(true)
 }
 
 /// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
 /// when the hand counts differ by two or more or Left has one more, Lemma 1 when
 /// she has one fewer, the rules above when they are equal.
-pub fn left_wins_moving_first(left: Counts5, right: Counts5) -> Verdict {
-    equal_hands::left_wins_moving_first(left, right, decided).into()
+pub fn left_wins_moving_first(left: Counts5, right: Counts5) -> bool {
+    equal_hands::left_wins_moving_first(left, right, decided) == Some(true)
 }
 
 /// The outcome of `(1^a 2^b 3^c 4^d 5^e | 1^p 2^q 3^r 4^s 5^t)_5` by the closed
-/// form, or `None` where it needs an open family.
-pub fn outcome(left: Counts5, right: Counts5) -> Option<Outcome> {
-    equal_hands::outcome(left, right, decided)
+/// form.
+pub fn outcome(left: Counts5, right: Counts5) -> Outcome {
+    equal_hands::outcome(left, right, decided).expect("the rules at n = 5 decide every pair")
 }
