@@ -153,6 +153,18 @@ proptest! {
         prop_assert_eq!(o.right_starts(), direct_winner(&g, Player::Right));
     }
 
+    /// The order of stoppers against the play of their difference (Siegel,
+    /// *Combinatorial Game Theory*, ch. VI): `G >= H` exactly when Left, moving
+    /// second in `G - H`, does not lose (she wins, or play never ends).
+    #[test]
+    fn stopper_order_is_survival_in_the_difference(g in graph(4, 2), h in graph(4, 2)) {
+        let (g, h) = (make_stopper(g), make_stopper(h));
+        let difference = g.sum(&h.neg(), 1 << 12).unwrap();
+        let survives = difference.winner(Player::Right) != Winner::Right;
+        let (a, b) = (Stopper::new(&g).unwrap(), Stopper::new(&h).unwrap());
+        prop_assert_eq!(a.ge(&b), survives, "{} >= {}", a, b);
+    }
+
     #[test]
     fn stopper_equality_is_mutual_order(a in stopper(4), b in stopper(4)) {
         prop_assert_eq!(a == b, a.le(&b) && b.le(&a));
