@@ -243,22 +243,8 @@ fn decided(mover: Counts5, other: Counts5) -> Option<bool> {
     Some(loses_moving_first(mover, other))
 }
 
-/// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:
-/// by Lemma 1 it must remove a hand of `more` (a hit of `x` on `y` with
-/// `x + y ≥ 6`) and leave a side that loses moving first against it.
-pub fn fewer_wins_moving_first(fewer: Counts5, more: Counts5) -> bool {
-    equal_hands::fewer_wins_moving_first(fewer, more, decided) == Some(true)
-}
-
-/// Whether Left (`left`) wins moving first against Right (`right`): Theorem 4
-/// when the hand counts differ by two or more or Left has one more, Lemma 1 when
-/// she has one fewer, the rules above when they are equal.
-pub fn left_wins_moving_first(left: Counts5, right: Counts5) -> bool {
-    equal_hands::left_wins_moving_first(left, right, decided) == Some(true)
-}
-
 /// The outcome of `(1^a 2^b 3^c 4^d 5^e | 1^p 2^q 3^r 4^s 5^t)_5` by the closed
-/// form.
+/// form and Theorem 4 and Lemma 1 ([`crate::equal_hands`]).
 pub fn outcome(left: Counts5, right: Counts5) -> Outcome {
     equal_hands::outcome(left, right, decided).expect("the rules at n = 5 decide every pair")
 }
