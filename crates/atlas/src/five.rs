@@ -108,11 +108,10 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> bool {
 /// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
 /// with at most 35 hands a side.
 pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
-    let [a, b, _c, d, e] = mover.map(|v| v as i64);
-    let [p, _, _r, _, _] = other.map(|v| v as i64);
+    let [a, b, c, d, e] = mover.map(|v| v as i64);
+    let [p, _, r, _, _] = other.map(|v| v as i64);
     let x = a + b - p;
-    // k = r − c − d, which equal hand counts make x + e.
-    let k = x + e;
+    let k = r - c - d;
     let odd = |v: i64| v.rem_euclid(2) == 1;
     if a == 0 {
         e == 0 && k >= 1 && odd(k)
