@@ -579,7 +579,7 @@ fn n_equals_3(s: Statement, atlas: &Atlas) -> Result<Check, TheoremError> {
 /// sides where it gives an answer.
 fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(4, max_hands, None)?;
-    let (tally, _) = check_levels(&atlas, max_hands, |mover, other, lost| {
+    let tally = check_levels(&atlas, max_hands, |mover, other, lost| {
         let c = |x: &[u64]| [x[0], x[1], x[2], x[3]];
         Some(four::loses_moving_first(c(mover), c(other)) == lost)
     });
@@ -596,7 +596,7 @@ fn n_equals_4(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
 /// nine families.
 fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
     let atlas = LevelAtlas::solve(5, max_hands, None)?;
-    let (tally, _) = check_levels(&atlas, max_hands, |mover, other, lost| {
+    let tally = check_levels(&atlas, max_hands, |mover, other, lost| {
         let c = |x: &[u64]| [x[0], x[1], x[2], x[3], x[4]];
         let predicted = five::loses_moving_first(c(mover), c(other));
         Some(
@@ -615,27 +615,23 @@ fn n_equals_5(s: Statement, max_hands: usize) -> Result<Check, TheoremError> {
 /// Every pair of equal-sized sides of `atlas` with at most `max_hands` hands,
 /// level by level and in parallel: `judge(mover's counts, opponent's counts,
 /// whether the mover loses moving first)` says whether the pair agrees with the
-/// statement, or `None` where the statement predicts nothing (those pairs are
-/// counted, the second number returned).
-fn check_levels<F>(atlas: &LevelAtlas, max_hands: usize, judge: F) -> (Tally, u64)
+/// statement, or `None` where the statement says nothing of it (skipped).
+fn check_levels<F>(atlas: &LevelAtlas, max_hands: usize, judge: F) -> Tally
 where
     F: Fn(&[u64], &[u64], bool) -> Option<bool> + Sync,
 {
     let n = atlas.n();
     let mut tally = Tally::default();
-    let mut skipped = 0u64;
     for h in 1..=max_hands {
         let count = atlas.sides_with(h) as usize;
         let counts: Vec<Vec<u64>> = (0..count).map(|i| atlas.level_counts(h, i)).collect();
-        let (level, level_skipped) = (0..count)
+        let level = (0..count)
             .into_par_iter()
             .map(|a| {
                 let mut row = Tally::default();
-                let mut row_skipped = 0u64;
                 for (b, other) in counts.iter().enumerate() {
                     let lost = !atlas.level_wins(h, a, b);
                     let Some(ok) = judge(&counts[a], other, lost) else {
-                        row_skipped += 1;
                         continue;
                     };
                     row.check(ok, || {
@@ -648,16 +644,12 @@ where
                         )
                     })
                 }
-                (row, row_skipped)
+                row
             })
-            .reduce(
-                || (Tally::default(), 0),
-                |(x, i), (y, j)| (x.merge(y), i + j),
-            );
+            .reduce(Tally::default, Tally::merge);
         tally = tally.merge(level);
-        skipped += level_skipped;
     }
-    (tally, skipped)
+    tally
 }
 
 /// Side `i` of the level `h` of `atlas`, its values joined by commas.
@@ -738,7 +730,7 @@ fn general_n(s: Statement, max_n: u32, max_hands: usize) -> Result<Check, Theore
     for n in 2..=max_n {
         let atlas = LevelAtlas::solve(n, max_hands, None)?;
         let top = n as usize - 1;
-        let (level, _) = check_levels(&atlas, max_hands, |mover, other, lost| {
+        let level = check_levels(&atlas, max_hands, |mover, other, lost| {
             let h: u64 = other.iter().sum();
             let wins = if other[top] > 0 {
                 true
