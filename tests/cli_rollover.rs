@@ -395,7 +395,7 @@ fn a_table_completes_at_its_limit_of_side_work() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|p| p["stopper_sided"] == false)
+        .filter(|p| p["stopper_sided"].is_null())
         .count() as u64;
     assert_eq!(flagged, unreduced);
     // Each position says which of its sides were not reduced.

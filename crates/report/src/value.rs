@@ -316,6 +316,14 @@ pub fn loopy_kind(v: &chopsticks_loopy::Value) -> String {
     )
 }
 
+/// The JSON's `stopper_sided`: `true` when both sides of `v` were reduced to
+/// stoppers, `None` (JSON `null`: not decided) when the bounded search left a
+/// side unreduced; never `false`, since nothing here proves a game is not
+/// stopper-sided.
+pub fn stopper_sided(v: &chopsticks_loopy::Value) -> Option<bool> {
+    v.is_stopper_sided().then_some(true)
+}
+
 /// The names of the sides of `v` the bounded search did not reduce to
 /// stoppers (`"onside"`, `"offside"`).
 pub fn not_reduced(v: &chopsticks_loopy::Value) -> Vec<&'static str> {
@@ -342,7 +350,7 @@ fn loopy_value(
                 "left_first": o.left_starts().as_str(),
                 "right_first": o.right_starts().as_str(),
                 "stopper": c.value.is_stopper(),
-                "stopper_sided": c.value.is_stopper_sided(),
+                "stopper_sided": stopper_sided(&c.value),
                 "not_reduced": not_reduced(&c.value),
                 "positions": c.vertices,
                 "cyclic": c.cyclic,
@@ -373,7 +381,7 @@ fn loopy_value(
         "left_first": outcome.left_starts().as_str(),
         "right_first": outcome.right_starts().as_str(),
         "stopper": e.value.is_stopper(),
-        "stopper_sided": e.value.is_stopper_sided(),
+        "stopper_sided": stopper_sided(&e.value),
         "not_reduced": not_reduced(&e.value),
         "kind": loopy_kind(&e.value),
         "components": components,

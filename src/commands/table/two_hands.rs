@@ -305,7 +305,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     "left_first": o.left_starts().as_str(),
                     "right_first": o.right_starts().as_str(),
                     "stopper": v.is_stopper(),
-                    "stopper_sided": v.is_stopper_sided(),
+                    "stopper_sided": chopsticks_report::value::stopper_sided(v),
                 }));
             }
         }
@@ -334,11 +334,17 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
         Format::Text => {
             println!("Two hands a side, n = {n}: {}", rules.describe());
             println!(
-                "{}, {} distinct values: {stoppers} stopper{}, {sided} sided values s & t (not stoppers), {unsided} not found to be stopper-sided",
+                "{} ({} distinct values): {stoppers} with a stopper value, {sided} with a sided value s & t (not a stopper), {unsided} not reduced",
                 crate::text::counted(all.len() as u64, "position"),
                 crate::text::count(distinct.len() as u64),
-                super::super::plural(stoppers as u64)
             );
+            if unsided > 0 {
+                println!(
+                    "not reduced: the bounded side search left a side of these positions with \
+                     alternating cycles; their values print as simplified graphs `onside & \
+                     offside`, not canonical forms (not a claim that they are not stopper-sided)"
+                );
+            }
             if side_limit_reached {
                 println!(
                     "the side search reached its limit of work (--side-work {}): sides not \
@@ -370,39 +376,52 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             }
         }
         Format::Markdown => {
-            println!("| position | value | outcome | Left starts | Right starts | stopper |");
-            println!("|---|---|---|---|---|---|");
+            println!(
+                "| position | value | outcome | Left starts | Right starts | stopper | sides |"
+            );
+            println!("|---|---|---|---|---|---|---|");
             for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
                 for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
                     let text = match value_text(v) {
                         Ok(t) => format!("`{}`", md(&t)),
                         Err(named) => md(&named),
                     };
+                    let unreduced = chopsticks_report::value::not_reduced(v);
+                    let sides_cell = if unreduced.is_empty() {
+                        "reduced".to_string()
+                    } else {
+                        format!("not reduced: {}", unreduced.join(", "))
+                    };
                     println!(
-                        "| {} | {} | {} | {} | {} | {} |",
+                        "| {} | {} | {} | {} | {} | {} | {} |",
                         md(&position(l, r)),
                         text,
                         md(&o.name()),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
-                        if v.is_stopper() { "yes" } else { "no" }
+                        if v.is_stopper() { "yes" } else { "no" },
+                        sides_cell
                     );
                 }
             }
         }
         Format::Csv => {
-            println!("position,value,outcome,left_first,right_first,stopper,stopper_sided");
+            println!(
+                "position,value,outcome,left_first,right_first,stopper,stopper_sided,not_reduced"
+            );
             for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
                 for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
+                    // `stopper_sided` as in the JSON: true, or empty (not decided).
                     println!(
-                        "{},{},{},{},{},{},{}",
+                        "{},{},{},{},{},{},{},{}",
                         csv(&position(l, r)),
                         csv(&value_text(v).unwrap_or_else(|e| e)),
                         o.name(),
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
                         v.is_stopper(),
-                        v.is_stopper_sided()
+                        if v.is_stopper_sided() { "true" } else { "" },
+                        chopsticks_report::value::not_reduced(v).join(";")
                     );
                 }
             }
