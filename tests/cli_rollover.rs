@@ -307,7 +307,7 @@ fn bench_two_hands_times_every_rule_with_its_counts() {
             .unwrap_or_else(|| panic!("{rule} n = {n} missing"));
         assert_eq!(row["stoppers"], stoppers, "{rule} n = {n}");
         assert_eq!(row["sided"], sided, "{rule} n = {n}");
-        assert_eq!(row["not_found_stopper_sided"], 0, "{rule} n = {n}");
+        assert_eq!(row["not_reduced"], 0, "{rule} n = {n}");
         assert!(row["best_seconds"].as_f64().unwrap() >= 0.0);
     }
     fails_with(
@@ -376,7 +376,7 @@ fn a_table_completes_at_its_limit_of_side_work() {
         "-q",
     ]);
     assert_eq!(full["counts"]["side_work_limit_reached"], false, "{full}");
-    assert_eq!(full["counts"]["not_found_stopper_sided"], 0, "{full}");
+    assert_eq!(full["counts"]["not_reduced"], 0, "{full}");
     let cut = json(&[
         "table",
         "two-hands",
@@ -389,7 +389,7 @@ fn a_table_completes_at_its_limit_of_side_work() {
         "1",
     ]);
     assert_eq!(cut["counts"]["side_work_limit_reached"], true, "{cut}");
-    let unreduced = cut["counts"]["not_found_stopper_sided"].as_u64().unwrap();
+    let unreduced = cut["counts"]["not_reduced"].as_u64().unwrap();
     assert!(unreduced > 0, "{cut}");
     let flagged = cut["positions"]
         .as_array()
@@ -478,7 +478,7 @@ fn large_unreduced_values_are_named_not_printed() {
         "none",
     ]);
     assert_eq!(none["counts"]["side_work_limit_reached"], false, "{none}");
-    assert_eq!(none["counts"]["not_found_stopper_sided"], 0, "{none}");
+    assert_eq!(none["counts"]["not_reduced"], 0, "{none}");
     fails_with(
         &["table", "two-hands", "--n", "3", "--side-work", "lots"],
         "`lots` is not a count of steps",

@@ -237,7 +237,7 @@ fn loopy(args: &BenchArgs) -> Result<()> {
             "stoppers": stoppers,
             "sided": sided - stoppers,
             "stopper_sided": sided,
-            "not_found_stopper_sided": values.len() - sided,
+            "not_reduced": values.len() - sided,
         });
         if !args.json {
             // Each size as soon as it is measured.
@@ -267,7 +267,7 @@ fn print_loopy_row(r: &serde_json::Value, runs: u32) {
             r["alone_slowest_position"].as_str().unwrap_or(""),
             r["stoppers"],
             r["sided"],
-            r["not_found_stopper_sided"],
+            r["not_reduced"],
         );
 }
 

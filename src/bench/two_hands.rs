@@ -68,7 +68,7 @@ pub fn run(min_n: u32, max_n: u32, runs: u32, json: bool) -> Result<()> {
                 "best_seconds": times[0],
                 "stoppers": stoppers,
                 "sided": sided - stoppers,
-                "not_found_stopper_sided": all.len() - sided,
+                "not_reduced": all.len() - sided,
             });
             if !json {
                 println!(

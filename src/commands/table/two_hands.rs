@@ -320,7 +320,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                     "stoppers": stoppers,
                     "sided": sided,
                     "stopper_sided": stoppers + sided,
-                    "not_found_stopper_sided": unsided,
+                    "not_reduced": unsided,
                     "side_work_limit_reached": side_limit_reached,
                     "work_steps": work_steps,
                     "outcomes": Outcome::ALL.iter().zip(counts).map(|(o, k)| (o.name(), json!(k))).collect::<serde_json::Map<String, serde_json::Value>>(),
