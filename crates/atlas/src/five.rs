@@ -160,7 +160,6 @@ pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
         };
     }
     let even_ab = !odd(a + b);
-    let bound = |a_is_one: bool| if a_is_one { p <= b } else { big_q };
     match c {
         0 if a == 1 => p < b && (p >= 2 + e + one_if(!odd(b)) || (e == 0 && odd(b - p))),
         0 => (a + 1 + e <= p && p <= b) || (b == 0 && e == 0 && p == 1),
@@ -171,7 +170,7 @@ pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
             let extra = e == 0 && b + 2 <= p && p <= a && !odd(p - b);
             main || extra
         }
-        2 => p >= a + 1 + e + one_if(even_ab && b >= a) && bound(a == 1),
+        2 => p >= a + 1 + e + one_if(even_ab && b >= a) && (if a == 1 { p <= b } else { big_q }),
         _ => p >= a + 2 + e && big_q,
     }
 }

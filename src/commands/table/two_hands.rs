@@ -411,7 +411,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
             );
             for (l, (row, outcome_row)) in sides.iter().zip(table.iter().zip(&outcomes)) {
                 for (r, (v, o)) in sides.iter().zip(row.iter().zip(outcome_row)) {
-                    // `stopper_sided` as in the JSON: true, or empty (not decided).
+                    // `stopper_sided` as in the JSON: true, or empty (null: not decided).
                     println!(
                         "{},{},{},{},{},{},{},{}",
                         csv(&position(l, r)),
@@ -420,7 +420,7 @@ pub(super) fn run(args: &TwoHandsArgs) -> Result<()> {
                         o.left_starts().as_str(),
                         o.right_starts().as_str(),
                         v.is_stopper(),
-                        if v.is_stopper_sided() { "true" } else { "" },
+                        chopsticks_report::value::stopper_sided(v).map_or("", |_| "true"),
                         chopsticks_report::value::not_reduced(v).join(";")
                     );
                 }
