@@ -35,6 +35,7 @@
 //! --hands-n5 35`).
 
 use crate::equal_hands;
+use crate::formula::{Count, Truth};
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3, 4 and 5 on one side.
@@ -55,42 +56,98 @@ pub const LOSABLE_FAMILIES: [u8; 9] = [
 ];
 
 /// Whether the side `mover` loses moving first against `other`, which has as
-/// many hands (at least one), by the closed form.
+/// many hands (at least one), by the closed form ([`closed_form`] computed).
 pub fn loses_moving_first(mover: Counts5, other: Counts5) -> bool {
+    closed_form(mover.map(|v| v as i64), other.map(|v| v as i64))
+}
+
+/// The closed form, written once over any [`Count`]: on `i64` it computes
+/// whether `mover` loses moving first against `other` (as many hands, at least
+/// one); on [`crate::formula::Term`] it prints itself for the proof
+/// ([`crate::smt`], docs/FIVE-FINGERS.md, "Proof").
+pub fn closed_form<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
+    let [a, b, c, ..] = mover;
+    let [p, q, r, s, t] = other;
+    let h = p + q + r + s + t;
+    let holds = |values: u8| holds_exactly(other, values);
+    t.above(0).select(
+        || C::Truth::constant(false),
+        || {
+            s.is(h).select(
+                || a.odd(),
+                || {
+                    r.is(h).select(
+                        || b.at_least(1) & (a + b).odd(),
+                        || {
+                            holds(0b00010).select(
+                                || (b + c).odd(),
+                                || {
+                                    p.is(h)
+                                        .select(|| against_ones(mover), || mixed(mover, other))
+                                },
+                            )
+                        },
+                    )
+                },
+            )
+        },
+    )
+}
+
+/// Whether `side` holds exactly the values of the bit set `values` (`1 << (v −
+/// 1)` for each value `v`).
+fn holds_exactly<C: Count>(side: [C; 5], values: u8) -> C::Truth {
+    (0..5).fold(C::Truth::constant(true), |all, i| {
+        all & if values & (1 << i) != 0 {
+            side[i].at_least(1)
+        } else {
+            side[i].is(0)
+        }
+    })
+}
+
+/// Against `1^h`: lost unless `c = 0`, `a` even and (`d = 0`, or `a = b = 0`
+/// and `d` even); or `a = 1`, `c = 1`, `d = 0`; or `a = 1`, `b = c = 0`, `d = 1`.
+fn against_ones<C: Count>(mover: [C; 5]) -> C::Truth {
+    let [a, b, c, d, _] = mover;
+    let wins = (c.is(0) & a.even() & (d.is(0) | (a.is(0) & b.is(0) & d.even())))
+        | (a.is(1) & c.is(1) & d.is(0))
+        | (a.is(1) & b.is(0) & c.is(0) & d.is(1));
+    !wins
+}
+
+/// Against an opponent holding two values or more, none of them a 5: the rows of
+/// 2s and 3s, 1s and 4s, 1s and 3s, 1s and 2s, 1s, 2s and 3s; never otherwise.
+fn mixed<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
     let [a, b, c, d, e] = mover;
-    let [p, _q, r, s, t] = other;
-    let h = other.iter().sum::<u64>();
-    let odd = |x: u64| x % 2 == 1;
-    let f = family(other);
-    if t > 0 {
-        false
-    } else if s == h {
-        odd(a)
-    } else if r == h {
-        b >= 1 && odd(a + b)
-    } else if f == 0b00010 {
-        odd(b + c)
-    } else if p == h {
-        let wins = (c == 0 && !odd(a) && (d == 0 || (a == 0 && b == 0 && !odd(d))))
-            || (a == 1 && c == 1 && d == 0)
-            || (a == 1 && b == 0 && c == 0 && d == 1);
-        !wins
-    } else if f == 0b00110 {
-        odd(b)
-            && ((a == 0 && c < r)
-                || c + 1 == r
-                || (b == 1 && d == 0 && e == 0 && r >= c + 3 && odd(r - c)))
-    } else if f == 0b01001 {
-        a == 1 && e >= 1 && (b + e >= p || (b >= 1 && d >= 1))
-    } else if f == 0b00101 {
-        ones_and_threes_lost(mover, other)
-    } else if f == 0b00011 {
-        ones_and_twos_lost(mover, other)
-    } else if f == 0b00111 {
-        ones_twos_and_threes_lost(mover, other)
-    } else {
-        false
-    }
+    let [p, _, r, _, _] = other;
+    let holds = |values: u8| holds_exactly(other, values);
+    let twos_and_threes = || {
+        b.odd()
+            & ((a.is(0) & c.below(r))
+                | (c + 1.into()).is(r)
+                | (b.is(1) & d.is(0) & e.is(0) & r.at_least(c + 3.into()) & (r - c).odd()))
+    };
+    let ones_and_fours =
+        || a.is(1) & e.at_least(1) & ((b + e).at_least(p) | (b.at_least(1) & d.at_least(1)));
+    holds(0b00110).select(twos_and_threes, || {
+        holds(0b01001).select(ones_and_fours, || {
+            holds(0b00101).select(
+                || ones_and_threes_lost(mover, other),
+                || {
+                    holds(0b00011).select(
+                        || ones_and_twos_lost(mover, other),
+                        || {
+                            holds(0b00111).select(
+                                || ones_twos_and_threes_lost(mover, other),
+                                || C::Truth::constant(false),
+                            )
+                        },
+                    )
+                },
+            )
+        })
+    })
 }
 
 /// Whether the mover loses moving first against 1s and 3s (both present), with
@@ -105,25 +162,35 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> bool {
 /// * `a` odd (at least 3): when `p ≥ a + e` and `x ≥ 2`, but not when `e = 0`,
 ///   `p = a` and `b = 2`.
 ///
-/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
-/// with at most 35 hands a side.
-pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
-    let [a, b, c, d, e] = mover.map(|v| v as i64);
-    let [p, _, r, _, _] = other.map(|v| v as i64);
+/// Proved with the rest of the closed form (docs/FIVE-FINGERS.md, "Proof").
+pub fn ones_and_threes_lost<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
+    let [a, b, c, d, e] = mover;
+    let [p, _, r, _, _] = other;
     let x = a + b - p;
     let k = r - c - d;
-    let odd = |v: i64| v.rem_euclid(2) == 1;
-    if a == 0 {
-        e == 0 && k >= 1 && odd(k)
-    } else if !odd(a) {
-        (p >= a + e && x >= 3) || (e == 0 && x == 1 && b >= 2)
-    } else if a == 1 && b == 1 {
-        k == 1 || (d >= 1 && e >= 1 && k <= 0)
-    } else if a == 1 {
-        p > e && x >= 2 && (p > 1 + e || odd(k))
-    } else {
-        p >= a + e && x >= 2 && !(e == 0 && p == a && b == 2)
-    }
+    a.is(0).select(
+        || e.is(0) & k.at_least(1) & k.odd(),
+        || {
+            a.even().select(
+                || (p.at_least(a + e) & x.at_least(3)) | (e.is(0) & x.is(1) & b.at_least(2)),
+                || {
+                    (a.is(1) & b.is(1)).select(
+                        || k.is(1) | (d.at_least(1) & e.at_least(1) & k.at_most(0)),
+                        || {
+                            a.is(1).select(
+                                || p.above(e) & x.at_least(2) & (p.above(e + 1.into()) | k.odd()),
+                                || {
+                                    p.at_least(a + e)
+                                        & x.at_least(2)
+                                        & !(e.is(0) & p.is(a) & b.is(2))
+                                },
+                            )
+                        },
+                    )
+                },
+            )
+        },
+    )
 }
 
 /// Whether the mover loses moving first against 1s and 2s (both present). With
@@ -142,37 +209,78 @@ pub fn ones_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
 ///   and (`p ≥ 2 + e`, one more when `b` is even, or `e = 0` and `b − p` odd);
 ///   for `a ≥ 2`, `a + 1 + e ≤ p ≤ b`, or `b = e = 0` and `p = 1`.
 ///
-/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
-/// with at most 35 hands a side.
-pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
-    let [a, b, c, d, e] = mover.map(|v| v as i64);
-    let [p, q, _, _, _] = other.map(|v| v as i64);
-    let odd = |v: i64| v.rem_euclid(2) == 1;
-    let big_q = e >= 1 || q > d;
-    let one_if = |x: bool| x as i64;
-    if a == 0 {
-        return match c {
-            0 => e == 0 && p < b && odd(b - p),
-            1 => b == 0 && big_q,
-            2 => p <= b && !odd(b - p) && (e == 0 || p == 1),
-            _ if odd(c) => big_q && (!odd(b) || p >= 2 + e),
-            _ => b >= 1 && p <= b + c - 2 && (odd(b) || p >= 2 + e),
-        };
-    }
-    let even_ab = !odd(a + b);
-    match c {
-        0 if a == 1 => p < b && (p >= 2 + e + one_if(!odd(b)) || (e == 0 && odd(b - p))),
-        0 => (a + 1 + e <= p && p <= b) || (b == 0 && e == 0 && p == 1),
-        1 => {
-            let main = p >= a + 1 + e - one_if(even_ab && b < a)
-                && !(b == 0 && odd(a))
-                && (if a == 1 { p <= b + 1 } else { big_q });
-            let extra = e == 0 && b + 2 <= p && p <= a && !odd(p - b);
-            main || extra
-        }
-        2 => p >= a + 1 + e + one_if(even_ab && b >= a) && (if a == 1 { p <= b } else { big_q }),
-        _ => p >= a + 2 + e && big_q,
-    }
+/// Proved with the rest of the closed form (docs/FIVE-FINGERS.md, "Proof").
+pub fn ones_and_twos_lost<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
+    let [a, b, c, d, e] = mover;
+    let [p, q, _, _, _] = other;
+    let n = |v: i32| C::from(v);
+    let big_q = e.at_least(1) | q.above(d);
+    a.is(0).select(
+        || {
+            if_zero_one_two(
+                c,
+                || e.is(0) & p.below(b) & (b - p).odd(),
+                || b.is(0) & big_q,
+                || p.at_most(b) & (b - p).even() & (e.is(0) | p.is(1)),
+                || {
+                    c.odd().select(
+                        || big_q & (b.even() | p.at_least(n(2) + e)),
+                        || {
+                            b.at_least(1)
+                                & p.at_most(b + c - n(2))
+                                & (b.odd() | p.at_least(n(2) + e))
+                        },
+                    )
+                },
+            )
+        },
+        || ones_and_twos_with_a_one(mover, other, big_q),
+    )
+}
+
+/// [`ones_and_twos_lost`] when the mover holds a 1 (`a ≥ 1`), given `Q`.
+fn ones_and_twos_with_a_one<C: Count>(mover: [C; 5], other: [C; 5], big_q: C::Truth) -> C::Truth {
+    let [a, b, c, _, e] = mover;
+    let [p, ..] = other;
+    let n = |v: i32| C::from(v);
+    let even_ab = (a + b).even();
+    // The last condition of the rows c = 1 and c = 2: `p ≤ b + 1` (c = 1) or
+    // `p ≤ b` (c = 2) with a single 1, `Q` with more.
+    let cap = |slack: i32| a.is(1).select(|| p.at_most(b + n(slack)), || big_q);
+    if_zero_one_two(
+        c,
+        || {
+            a.is(1).select(
+                || {
+                    p.below(b)
+                        & (p.at_least(n(2) + e + C::indicator(b.even()))
+                            | (e.is(0) & (b - p).odd()))
+                },
+                || (p.at_least(a + n(1) + e) & p.at_most(b)) | (b.is(0) & e.is(0) & p.is(1)),
+            )
+        },
+        || {
+            let main = p.at_least(a + n(1) + e - C::indicator(even_ab & b.below(a)))
+                & !(b.is(0) & a.odd())
+                & cap(1);
+            let extra = e.is(0) & (b + n(2)).at_most(p) & p.at_most(a) & (p - b).even();
+            main | extra
+        },
+        || p.at_least(a + n(1) + e + C::indicator(even_ab & b.at_least(a))) & cap(0),
+        || p.at_least(a + n(2) + e) & big_q,
+    )
+}
+
+/// A case split on `x` being 0, 1, 2, or at least 3 (`x ≥ 0`).
+fn if_zero_one_two<C: Count>(
+    x: C,
+    zero: impl FnOnce() -> C::Truth,
+    one: impl FnOnce() -> C::Truth,
+    two: impl FnOnce() -> C::Truth,
+    more: impl FnOnce() -> C::Truth,
+) -> C::Truth {
+    x.is(0)
+        .select(zero, || x.is(1).select(one, || x.is(2).select(two, more)))
 }
 
 /// Whether the mover loses against 1s, 2s and 3s (all present). With
@@ -192,48 +300,74 @@ pub fn ones_and_twos_lost(mover: Counts5, other: Counts5) -> bool {
 ///   or `d ≥ 1`, `k = −1` and not `E`; for `off ≥ 2`, `d ≥ 1`, or `e ≥ 1` and
 ///   `off + K ≥ 2`.
 ///
-/// A conjecture (docs/FIVE-FINGERS.md), checked on every pair of this family
-/// with at most 35 hands a side.
-pub fn ones_twos_and_threes_lost(mover: Counts5, other: Counts5) -> bool {
-    let [a, b, c, d, e] = mover.map(|v| v as i64);
-    let [p, _, r, _, _] = other.map(|v| v as i64);
-    let odd = |v: i64| v.rem_euclid(2) == 1;
+/// Proved with the rest of the closed form (docs/FIVE-FINGERS.md, "Proof").
+pub fn ones_twos_and_threes_lost<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
+    let [a, b, c, d, e] = mover;
+    let [p, _, r, _, _] = other;
     let k = r - c;
     let big_k = k - d;
     let j = big_k - e;
     let off = p - a - e;
-    let even_ab = !odd(a + b);
-    let ahead = b > p;
-    let ladder = odd(b - p);
-    if a == 0 {
-        return e == 0 && k >= 1 && ahead && ladder;
-    }
-    if off < 0 {
-        return b == 1 && d == 0 && e == 0 && p == 1 && k == 1;
-    }
-    if a == 1 {
-        return ahead
-            && match off {
-                0 => big_k >= 2 && even_ab,
-                1 => big_k >= 1 || (d >= 1 && k >= 0 && even_ab),
-                _ => big_k >= 1 || d >= 1 || (e >= 1 && off + big_k >= 2),
-            };
-    }
-    if j >= 3 {
-        return true;
-    }
-    if off == 0 {
-        return (e >= 1 && j == 2 && ladder) || (ahead && (big_k >= 3 || (big_k == 2 && even_ab)));
-    }
-    if j == 2 || (e == 0 && big_k >= 1) {
-        return ahead || ladder;
-    }
-    ahead
-        && if off == 1 {
-            big_k >= 1 || (d >= 1 && k >= 0) || (d >= 1 && k == -1 && !even_ab)
-        } else {
-            d >= 1 || (e >= 1 && off + big_k >= 2)
-        }
+    let even_ab = (a + b).even();
+    let ahead = b.above(p);
+    let ladder = (b - p).odd();
+    let a_is_one = || {
+        ahead
+            & off.is(0).select(
+                || big_k.at_least(2) & even_ab,
+                || {
+                    off.is(1).select(
+                        || big_k.at_least(1) | (d.at_least(1) & k.at_least(0) & even_ab),
+                        || {
+                            big_k.at_least(1)
+                                | d.at_least(1)
+                                | (e.at_least(1) & (off + big_k).at_least(2))
+                        },
+                    )
+                },
+            )
+    };
+    let a_at_least_two = || {
+        j.at_least(3).select(
+            || C::Truth::constant(true),
+            || {
+                off.is(0).select(
+                    || {
+                        (e.at_least(1) & j.is(2) & ladder)
+                            | (ahead & (big_k.at_least(3) | (big_k.is(2) & even_ab)))
+                    },
+                    || {
+                        (j.is(2) | (e.is(0) & big_k.at_least(1))).select(
+                            || ahead | ladder,
+                            || {
+                                ahead
+                                    & off.is(1).select(
+                                        || {
+                                            big_k.at_least(1)
+                                                | (d.at_least(1) & k.at_least(0))
+                                                | (d.at_least(1) & k.is(-1) & !even_ab)
+                                        },
+                                        || {
+                                            d.at_least(1)
+                                                | (e.at_least(1) & (off + big_k).at_least(2))
+                                        },
+                                    )
+                            },
+                        )
+                    },
+                )
+            },
+        )
+    };
+    a.is(0).select(
+        || e.is(0) & k.at_least(1) & ahead & ladder,
+        || {
+            off.below(0).select(
+                || b.is(1) & d.is(0) & e.is(0) & p.is(1) & k.is(1),
+                || a.is(1).select(a_is_one, a_at_least_two),
+            )
+        },
+    )
 }
 
 /// The rules above for [`crate::equal_hands`]: they decide every pair.

@@ -46,8 +46,10 @@
 pub mod equal_hands;
 pub mod every_n;
 pub mod five;
+pub mod formula;
 pub mod four;
 pub mod levels;
+pub mod smt;
 pub mod three;
 
 pub use levels::{LevelAtlas, LevelSize};
