@@ -1,6 +1,6 @@
 //! Simple Chopsticks with five-fingered hands (`n = 5`): which side with as many
-//! hands as its opponent loses moving first, a closed form in the counts, three
-//! rows of it proved and the rest conjectured (docs/FIVE-FINGERS.md).
+//! hands as its opponent loses moving first, a closed form in the counts, proved
+//! (docs/FIVE-FINGERS.md).
 //!
 //! By Theorem 4 and Lemma 1 (see [`crate::levels`]) every outcome follows from the
 //! pairs of equal-sized sides where the mover loses. Write the mover's side as
@@ -29,10 +29,16 @@
 //!   1s and 5s, in `r − c` and its differences;
 //! * any other opponent (4s beside 2s or 3s, …): never.
 //!
-//! The rows against a 5, against `4^h` and against `3^h` are theorems; the others
-//! are conjectures, checked against the level atlas on every pair
-//! with at most 35 hands a side (`chopsticks verify --only five-fingers
-//! --hands-n5 35`).
+//! The proof: [`closed_form`] is written once over a [`Count`], so the same code
+//! computes the answer (on `i64`) and prints itself as a formula of linear
+//! integer arithmetic (on [`crate::formula::Term`]); [`crate::smt`] writes the
+//! statement "it satisfies the game's level recursion at every pair", and the SMT
+//! solvers z3 and cvc5 each prove it for all counts
+//! (`crates/atlas/tests/five_fingers_proof.rs`; the query is
+//! docs/proofs/five-fingers.smt2). The rows against a 5, against `4^h` and
+//! against `3^h` were proved first, by hand, for every `n` (docs/EVERY-N.md). The
+//! closed form is also checked against the level atlas on every pair with at
+//! most 35 hands a side (`chopsticks verify --only five-fingers --hands-n5 35`).
 
 use crate::equal_hands;
 use crate::formula::{Count, Truth};
@@ -66,44 +72,34 @@ pub fn loses_moving_first(mover: Counts5, other: Counts5) -> bool {
 /// one); on [`crate::formula::Term`] it prints itself for the proof
 /// ([`crate::smt`], docs/FIVE-FINGERS.md, "Proof").
 pub fn closed_form<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
-    let [a, b, c, ..] = mover;
-    let [p, q, r, s, t] = other;
-    let h = p + q + r + s + t;
-    let holds = |values: u8| holds_exactly(other, values);
-    t.above(0).select(
-        || C::Truth::constant(false),
-        || {
-            s.is(h).select(
-                || a.odd(),
-                || {
-                    r.is(h).select(
-                        || b.at_least(1) & (a + b).odd(),
-                        || {
-                            holds(0b00010).select(
-                                || (b + c).odd(),
-                                || {
-                                    p.is(h)
-                                        .select(|| against_ones(mover), || mixed(mover, other))
-                                },
-                            )
-                        },
-                    )
-                },
-            )
-        },
-    )
+    C::by_values_held(other, |values| against(values, mover, other))
 }
 
-/// Whether `side` holds exactly the values of the bit set `values` (`1 << (v −
-/// 1)` for each value `v`).
-fn holds_exactly<C: Count>(side: [C; 5], values: u8) -> C::Truth {
-    (0..5).fold(C::Truth::constant(true), |all, i| {
-        all & if values & (1 << i) != 0 {
-            side[i].at_least(1)
-        } else {
-            side[i].is(0)
+/// The closed form against an opponent who holds exactly the values of the bit
+/// set `values` (`1 << (v − 1)` for each value `v` he holds; see [`family`]).
+fn against<C: Count>(values: u8, mover: [C; 5], other: [C; 5]) -> C::Truth {
+    let [a, b, c, d, e] = mover;
+    let [p, _, r, _, _] = other;
+    match values {
+        0b01000 => a.odd(),
+        0b00100 => b.at_least(1) & (a + b).odd(),
+        0b00010 => (b + c).odd(),
+        0b00001 => against_ones(mover),
+        0b00110 => {
+            b.odd()
+                & ((a.is(0) & c.below(r))
+                    | (c + 1.into()).is(r)
+                    | (b.is(1) & d.is(0) & e.is(0) & r.at_least(c + 3.into()) & (r - c).odd()))
         }
-    })
+        0b01001 => {
+            a.is(1) & e.at_least(1) & ((b + e).at_least(p) | (b.at_least(1) & d.at_least(1)))
+        }
+        0b00101 => ones_and_threes_lost(mover, other),
+        0b00011 => ones_and_twos_lost(mover, other),
+        0b00111 => ones_twos_and_threes_lost(mover, other),
+        // A 5 (Theorem A), 4s beside other values, 3s beside 4s, …: never.
+        _ => C::Truth::constant(false),
+    }
 }
 
 /// Against `1^h`: lost unless `c = 0`, `a` even and (`d = 0`, or `a = b = 0`
@@ -116,45 +112,11 @@ fn against_ones<C: Count>(mover: [C; 5]) -> C::Truth {
     !wins
 }
 
-/// Against an opponent holding two values or more, none of them a 5: the rows of
-/// 2s and 3s, 1s and 4s, 1s and 3s, 1s and 2s, 1s, 2s and 3s; never otherwise.
-fn mixed<C: Count>(mover: [C; 5], other: [C; 5]) -> C::Truth {
-    let [a, b, c, d, e] = mover;
-    let [p, _, r, _, _] = other;
-    let holds = |values: u8| holds_exactly(other, values);
-    let twos_and_threes = || {
-        b.odd()
-            & ((a.is(0) & c.below(r))
-                | (c + 1.into()).is(r)
-                | (b.is(1) & d.is(0) & e.is(0) & r.at_least(c + 3.into()) & (r - c).odd()))
-    };
-    let ones_and_fours =
-        || a.is(1) & e.at_least(1) & ((b + e).at_least(p) | (b.at_least(1) & d.at_least(1)));
-    holds(0b00110).select(twos_and_threes, || {
-        holds(0b01001).select(ones_and_fours, || {
-            holds(0b00101).select(
-                || ones_and_threes_lost(mover, other),
-                || {
-                    holds(0b00011).select(
-                        || ones_and_twos_lost(mover, other),
-                        || {
-                            holds(0b00111).select(
-                                || ones_twos_and_threes_lost(mover, other),
-                                || C::Truth::constant(false),
-                            )
-                        },
-                    )
-                },
-            )
-        })
-    })
-}
-
 /// Whether the mover loses moving first against 1s and 3s (both present), with
 /// `x = a + b − p` (her 1s and 2s against his 1s) and `k = r − c − d` (his 3s
 /// against her 3s and 4s; with equal hand counts `k = x + e`):
 ///
-/// * `a = 0`: when `e = 0` and `k` is odd (and positive);
+/// * `a = 0`: when `e = 0`, `k ≥ 1` and `k` is odd;
 /// * `a` even (at least 2): when `p ≥ a + e` and `x ≥ 3`, or `e = 0`, `x = 1`
 ///   and `b ≥ 2`;
 /// * `a = b = 1`: when `k = 1`, or `d ≥ 1`, `e ≥ 1` and `k ≤ 0`;

@@ -50,6 +50,32 @@ pub trait Count: Copy + Add<Output = Self> + Sub<Output = Self> + From<i32> {
     /// 1 where `truth` holds, else 0.
     fn indicator(truth: Self::Truth) -> Self;
 
+    /// A case split on which values a side holds: `rule(values)`, where `values`
+    /// has bit `i` set when `side[i]` is positive (counts are never negative).
+    /// Computed, it reads the counts once and calls `rule` once; printed, it is a
+    /// tree of `ite`s on each count being 0, with `rule` at each of the `2^N`
+    /// leaves.
+    fn by_values_held<const N: usize>(
+        side: [Self; N],
+        rule: impl Fn(u8) -> Self::Truth,
+    ) -> Self::Truth {
+        fn split<C: Count>(
+            side: &[C],
+            i: usize,
+            values: u8,
+            rule: &impl Fn(u8) -> C::Truth,
+        ) -> C::Truth {
+            match side.get(i) {
+                None => rule(values),
+                Some(count) => count.is(0).select(
+                    || split(side, i + 1, values, rule),
+                    || split(side, i + 1, values | 1 << i, rule),
+                ),
+            }
+        }
+        split(&side, 0, 0, &rule)
+    }
+
     /// `self > other`.
     fn above(self, other: impl Into<Self>) -> Self::Truth {
         !self.at_most(other)
@@ -95,6 +121,13 @@ impl Count for i64 {
     }
     fn indicator(truth: bool) -> i64 {
         truth as i64
+    }
+    fn by_values_held<const N: usize>(side: [i64; N], rule: impl Fn(u8) -> bool) -> bool {
+        rule(
+            (0..N)
+                .filter(|&i| side[i] > 0)
+                .fold(0, |values, i| values | 1 << i),
+        )
     }
 }
 

@@ -26,36 +26,56 @@
 //! (`chopsticks verify --only four-fingers --hands-n4 60`).
 
 use crate::equal_hands;
+use crate::formula::{Count, Truth};
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3 and 4 on one side.
 pub type Counts4 = [u64; 4];
 
 /// Whether the side `mover` loses moving first against `other`, which has as many
-/// hands (at least one).
+/// hands (at least one): [`closed_form`] computed.
 pub fn loses_moving_first(mover: Counts4, other: Counts4) -> bool {
+    closed_form(mover.map(|v| v as i64), other.map(|v| v as i64))
+}
+
+/// The closed form, written once over any [`Count`]: computed on `i64`, printed
+/// for an SMT solver on [`crate::formula::Term`] (a second proof, beside the
+/// box method's: `crates/atlas/tests/four_fingers_proof.rs`).
+pub fn closed_form<C: Count>(mover: [C; 4], other: [C; 4]) -> C::Truth {
     let [a, b, c, d] = mover;
     let [p, q, r, s] = other;
     let h = p + q + r + s;
-    if p == h {
-        let wins = (c == 0 && ((a >= 1 && b % 2 == 1) || (a == 1 && b == 0)))
-            || (a == 0 && b == 0 && c % 2 == 0);
+    let against_ones = || {
+        let wins = (c.is(0) & ((a.at_least(1) & b.odd()) | (a.is(1) & b.is(0))))
+            | (a.is(0) & b.is(0) & c.even());
         !wins
-    } else if q == h {
-        b >= 1 && (a + b) % 2 == 1
-    } else if r == h {
-        a % 2 == 1
-    } else if r > 0 || s > 0 {
-        false
-    } else if a == 0 {
-        b % 2 == 1 && (d >= 1 || c < q)
-    } else {
-        // The 3s cancel as many of the opponent's 2s.
-        let Some(q) = q.checked_sub(c) else {
-            return false;
-        };
-        (q > d && b > q && (b % 2 == 1 || q >= d + 3)) || (d == 0 && b == 1 && q % 2 == 1)
-    }
+    };
+    let ones_and_twos = || {
+        a.is(0).select(
+            || b.odd() & (d.at_least(1) | c.below(q)),
+            || {
+                // The 3s cancel as many of the opponent's 2s.
+                let q = q - c;
+                q.at_least(0)
+                    & ((q.above(d) & b.above(q) & (b.odd() | q.at_least(d + 3.into())))
+                        | (d.is(0) & b.is(1) & q.odd()))
+            },
+        )
+    };
+    p.is(h).select(against_ones, || {
+        q.is(h).select(
+            || b.at_least(1) & (a + b).odd(),
+            || {
+                r.is(h).select(
+                    || a.odd(),
+                    || {
+                        (r.above(0) | s.above(0))
+                            .select(|| C::Truth::constant(false), ones_and_twos)
+                    },
+                )
+            },
+        )
+    })
 }
 
 /// The rule for equal hand counts, for [`crate::equal_hands`]: it decides every

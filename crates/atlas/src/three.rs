@@ -29,25 +29,36 @@
 //! side, and the closed form satisfies the game's recursion everywhere (see
 //! `docs/THREE-FINGERS.md` for the proof and the figures).
 
+use crate::formula::{Count, Truth};
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2 and 3 on one side.
 pub type Counts3 = [u64; 3];
 
 /// Whether the side `mover` loses moving first against `other`, which has as many
-/// hands (at least one).
+/// hands (at least one): [`closed_form`] computed.
 pub fn loses_moving_first(mover: Counts3, other: Counts3) -> bool {
+    closed_form(mover.map(|v| v as i64), other.map(|v| v as i64))
+}
+
+/// The closed form, written once over any [`Count`]: computed on `i64`, printed
+/// for an SMT solver on [`crate::formula::Term`] (a second proof, beside the
+/// one by hand in docs/THREE-FINGERS.md: `crates/atlas/tests/three_fingers.rs`).
+pub fn closed_form<C: Count>(mover: [C; 3], other: [C; 3]) -> C::Truth {
     let [a, b, c] = mover;
     let [d, e, f] = other;
-    if f > 0 {
-        false
-    } else if e == 0 {
-        b % 2 == 1
-    } else if d == 0 {
-        a % 2 == 1
-    } else {
-        c == 0 && a > d && (a - d) % 2 == 1
-    }
+    f.above(0).select(
+        || C::Truth::constant(false),
+        || {
+            e.is(0).select(
+                || b.odd(),
+                || {
+                    d.is(0)
+                        .select(|| a.odd(), || c.is(0) & a.above(d) & (a - d).odd())
+                },
+            )
+        },
+    )
 }
 
 /// Whether the side `fewer`, with one hand fewer than `more`, wins moving first:

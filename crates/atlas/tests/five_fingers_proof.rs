@@ -3,8 +3,8 @@
 //!
 //! 1. the level recursion as this crate writes it
 //!    (`chopsticks_atlas::equal_hands::level_recursion`) is the game's: the true
-//!    relation, from the level atlas, satisfies it at every pair with at most 10
-//!    hands, and nothing else does there;
+//!    relation, from the level atlas, satisfies it at every pair with at most 8
+//!    hands, and that relation with one pair flipped does not;
 //! 2. the closed form satisfies that recursion at **every** pair of sides with
 //!    equal hand counts: two SMT solvers, z3 and cvc5, each answer `unsat` to the
 //!    query of `chopsticks_atlas::smt` (the closed form and the recursion as
@@ -20,10 +20,11 @@
 //! them the test fails when the environment variable `CI` is set (`.ci/run`
 //! installs them) and is skipped with a message otherwise.
 
+mod common;
+
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+
+use common::smt::{counterexample, prove, solve, solvers};
 
 use chopsticks_atlas::equal_hands::level_recursion;
 use chopsticks_atlas::five::closed_form;
@@ -34,113 +35,34 @@ use chopsticks_atlas::LevelAtlas;
 const MOVER: [&str; 5] = ["a", "b", "c", "d", "e"];
 const OTHER: [&str; 5] = ["p", "q", "r", "s", "t"];
 
-/// A solver: its command, and the arguments that make it read SMT-LIB 2 from
-/// standard input.
-struct Solver {
-    name: &'static str,
-    arguments: &'static [&'static str],
-}
-
-const SOLVERS: [Solver; 2] = [
-    Solver {
-        name: "z3",
-        arguments: &["-smt2", "-in"],
-    },
-    Solver {
-        name: "cvc5",
-        arguments: &["--lang", "smt2", "--produce-models"],
-    },
-];
-
-fn on_path(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-}
-
-/// The solvers installed, or `None` (the test is skipped) where one is missing
-/// outside CI.
-fn solvers() -> Option<Vec<(PathBuf, &'static Solver)>> {
-    let mut found = Vec::new();
-    for s in &SOLVERS {
-        match on_path(s.name) {
-            Some(path) => found.push((path, s)),
-            None => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "the proof needs the SMT solvers z3 and cvc5 (.ci/run installs them: apt-get install z3 cvc5)"
-                );
-                eprintln!(
-                    "skipped: {} is not installed (apt-get install z3 cvc5)",
-                    s.name
-                );
-                return None;
-            }
-        }
-    }
-    Some(found)
-}
-
-/// The solver's output for `query`.
-fn solve(path: &PathBuf, solver: &Solver, query: &str) -> String {
-    let mut child = Command::new(path)
-        .args(solver.arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", solver.name));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(query.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-/// The pair `(mover, other)` of a `sat` answer followed by `(get-value …)`.
-fn counterexample(output: &str) -> ([i64; 5], [i64; 5]) {
-    let mut values = [0i64; 10];
-    let mut found = [false; 10];
-    let tokens: Vec<String> = output
-        .replace(['(', ')'], " ")
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    for w in tokens.windows(2) {
-        if let Some(i) = MOVER.iter().chain(OTHER.iter()).position(|n| *n == w[0]) {
-            if let Ok(v) = w[1].parse() {
-                values[i] = v;
-                found[i] = true;
-            }
-        }
-    }
-    assert!(found.iter().all(|&f| f), "no model in {output}");
-    (
-        [values[0], values[1], values[2], values[3], values[4]],
-        [values[5], values[6], values[7], values[8], values[9]],
-    )
-}
-
 #[test]
 fn the_closed_form_satisfies_the_level_recursion_for_all_counts() {
-    let Some(solvers) = solvers() else { return };
-    let query = level_recursion_query(MOVER, OTHER, closed_form);
-    // Kept beside the build, for anyone who wants to run another solver on it.
-    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("five-fingers.smt2");
-    std::fs::write(&file, &query).unwrap();
-    for (path, solver) in &solvers {
-        let answer = solve(path, solver, &query);
-        assert_eq!(
-            answer.trim(),
-            "unsat",
-            "{} on {}: the closed form breaks the recursion somewhere",
-            solver.name,
-            file.display()
-        );
+    prove(&query(), "five-fingers.smt2");
+}
+
+/// The query, as `level_recursion_query` writes it for the closed form.
+fn query() -> String {
+    level_recursion_query(MOVER, OTHER, closed_form)
+}
+
+/// docs/proofs/five-fingers.smt2 is the query of the proof, so that any SMT
+/// solver can check it without building anything (`z3
+/// docs/proofs/five-fingers.smt2` prints `unsat`). With `UPDATE_PROOFS=1` the
+/// test writes it.
+#[test]
+fn the_query_in_the_docs_is_the_proofs() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/proofs/five-fingers.smt2");
+    let query = query();
+    if std::env::var_os("UPDATE_PROOFS").is_some() {
+        std::fs::write(&path, &query).unwrap();
     }
+    let kept = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        kept == query,
+        "{} is not the proof's query: rerun with UPDATE_PROOFS=1",
+        path.display()
+    );
 }
 
 /// The closed form, wrong in a region: against 1s and 3s with `a` even and
@@ -218,7 +140,7 @@ fn a_wrong_rule_is_refused_with_a_counterexample_that_computation_confirms() {
                 "{} on {name}: {answer}",
                 solver.name
             );
-            let (mover, other) = counterexample(&answer);
+            let (mover, other) = counterexample::<5>(MOVER, OTHER, &answer);
             assert!(mover.iter().chain(other.iter()).all(|&v| v >= 0));
             let h: i64 = mover.iter().sum();
             assert!(

@@ -11,10 +11,20 @@
 //!    without changing its type (a bound found by exact linear programming over
 //!    every abstract state of the counts).
 //!
+//! A second proof, by another method, checks the same closed form: written once
+//! over `chopsticks_atlas::formula::Count`, it is printed with the level
+//! recursion as a formula of linear integer arithmetic, and the SMT solvers z3
+//! and cvc5 each show that it satisfies the recursion for all counts
+//! (`an_smt_solver_proves_it_too`, as the `n = 5` proof in
+//! `five_fingers_proof.rs`).
+//!
 //! A pair is written `[a, b, c, d, p, q, r, s]`: the mover holds `1^a 2^b 3^c 4^d`,
 //! the opponent `1^p 2^q 3^r 4^s`, with `a + b + c + d = p + q + r + s`.
 
-use chopsticks_atlas::four::{loses_moving_first, Counts4};
+mod common;
+
+use chopsticks_atlas::four::{closed_form, loses_moving_first, Counts4};
+use chopsticks_atlas::smt::level_recursion_query;
 use rayon::prelude::*;
 
 type Pair = [u64; 8];
@@ -439,4 +449,12 @@ fn the_outcome_of_every_position_matches_the_full_atlas() {
         }
     }
     assert_eq!(checked, 495 * 495);
+}
+
+/// The second proof: z3 and cvc5 each find that the closed form satisfies the
+/// level recursion at every pair of sides, of any size.
+#[test]
+fn an_smt_solver_proves_it_too() {
+    let query = level_recursion_query(["a", "b", "c", "d"], ["p", "q", "r", "s"], closed_form);
+    common::smt::prove(&query, "four-fingers.smt2");
 }

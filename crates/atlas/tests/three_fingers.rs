@@ -2,8 +2,14 @@
 //! the solver's outcome on every position with at most 30 hands a side, and a
 //! fixed point of the game's recursion on every count vector with counts ≤ 16,
 //! which proves it for every position (the argument is in docs/THREE-FINGERS.md).
+//! A second proof: the SMT solvers z3 and cvc5 each show that the rule for equal
+//! hand counts satisfies the level recursion for all counts, as for `n = 5`
+//! (`five_fingers_proof.rs`).
 
-use chopsticks_atlas::three::{left_wins_moving_first, outcome, Counts3};
+mod common;
+
+use chopsticks_atlas::smt::level_recursion_query;
+use chopsticks_atlas::three::{closed_form, left_wins_moving_first, outcome, Counts3};
 use chopsticks_atlas::Atlas;
 
 fn counts(values: impl Iterator<Item = u32>) -> Counts3 {
@@ -82,4 +88,12 @@ fn closed_form_satisfies_the_recursion() {
         }
     }
     assert_eq!(checked, (M + 1).pow(6));
+}
+
+/// The second proof: z3 and cvc5 each find that the rule for equal hand counts
+/// satisfies the level recursion at every pair of sides, of any size.
+#[test]
+fn an_smt_solver_proves_it_too() {
+    let query = level_recursion_query(["a", "b", "c"], ["d", "e", "f"], closed_form);
+    common::smt::prove(&query, "three-fingers.smt2");
 }

@@ -173,7 +173,7 @@ impl Statement {
                 "The closed form for n = 4 (docs/FOUR-FINGERS.md): which side with as many hands as its opponent loses moving first, from the counts"
             }
             Statement::FiveFingers => {
-                "The closed form for n = 5 (docs/FIVE-FINGERS.md, conjectured but for three rows): which side with as many hands as its opponent loses moving first, from the counts; and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
+                "The closed form for n = 5 (docs/FIVE-FINGERS.md, proved with the SMT solvers z3 and cvc5): which side with as many hands as its opponent loses moving first, from the counts; and no opponent outside the nine families 1, 2, 3, 4, 12, 13, 14, 23, 123 is ever lost to"
             }
             Statement::Table1ClosedForms => {
                 "Propositions 0-5 of docs/TABLE1.md: (i|j)_n is *, U_k, -U_k, Q_m or -Q_m by the closed forms of bands 0-2, and of band 3's first layer (n < 4i+3j, n < 3i+4j) by the table of its options' values; in band 3's second layer (for i <= j: 4i+3j <= n < 7i+3j) it is 0, ^, J or * (n < 5i+3j; < 2i+5j; < 3i+5j; the rest), and the mirror images"

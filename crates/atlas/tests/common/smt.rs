@@ -1,0 +1,126 @@
+//! The SMT solvers the proofs call (`z3` and `cvc5`, Debian's packages of those
+//! names), on queries from `chopsticks_atlas::smt`. Without them a proof test
+//! fails when the environment variable `CI` is set (`.ci/run` installs them) and
+//! is skipped with a message otherwise.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// A solver: its command, and the arguments that make it read SMT-LIB 2 from
+/// standard input.
+pub struct Solver {
+    pub name: &'static str,
+    arguments: &'static [&'static str],
+}
+
+const SOLVERS: [Solver; 2] = [
+    Solver {
+        name: "z3",
+        arguments: &["-smt2", "-in"],
+    },
+    Solver {
+        name: "cvc5",
+        arguments: &["--lang", "smt2", "--produce-models"],
+    },
+];
+
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// The solvers installed, or `None` (the test is skipped) where one is missing
+/// outside CI.
+pub fn solvers() -> Option<Vec<(PathBuf, &'static Solver)>> {
+    let mut found = Vec::new();
+    for s in &SOLVERS {
+        match on_path(s.name) {
+            Some(path) => found.push((path, s)),
+            None => {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "the proof needs the SMT solvers z3 and cvc5 (.ci/run installs them: apt-get install z3 cvc5)"
+                );
+                eprintln!(
+                    "skipped: {} is not installed (apt-get install z3 cvc5)",
+                    s.name
+                );
+                return None;
+            }
+        }
+    }
+    Some(found)
+}
+
+/// The solver's output for `query`.
+pub fn solve(path: &PathBuf, solver: &Solver, query: &str) -> String {
+    let mut child = Command::new(path)
+        .args(solver.arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", solver.name));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(query.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// The pair `(mover, other)` of a `sat` answer followed by `(get-value …)` of
+/// the counts named `mover_names` and `other_names`.
+pub fn counterexample<const N: usize>(
+    mover_names: [&str; N],
+    other_names: [&str; N],
+    output: &str,
+) -> ([i64; N], [i64; N]) {
+    let mut mover = [0i64; N];
+    let mut other = [0i64; N];
+    let mut found = [[false; N]; 2];
+    let tokens: Vec<String> = output
+        .replace(['(', ')'], " ")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    for w in tokens.windows(2) {
+        let Ok(v) = w[1].parse() else { continue };
+        for (side, names, values) in [(0, &mover_names, &mut mover), (1, &other_names, &mut other)]
+        {
+            if let Some(i) = names.iter().position(|n| *n == w[0]) {
+                values[i] = v;
+                found[side][i] = true;
+            }
+        }
+    }
+    assert!(found.iter().flatten().all(|&f| f), "no model in {output}");
+    (mover, other)
+}
+
+/// Every solver answers `unsat` to `query`: the closed form it states satisfies
+/// the level recursion at every pair. The query is kept as `file` beside the
+/// build (`CARGO_TARGET_TMPDIR`), for anyone who wants to run another solver on
+/// it. Returns false (skipped) where the solvers are missing outside CI.
+pub fn prove(query: &str, file: &str) -> bool {
+    let Some(solvers) = solvers() else {
+        return false;
+    };
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(file);
+    std::fs::write(&path, query).unwrap();
+    for (solver_path, solver) in &solvers {
+        let answer = solve(solver_path, solver, query);
+        assert_eq!(
+            answer.trim(),
+            "unsat",
+            "{} on {}: the closed form breaks the recursion somewhere",
+            solver.name,
+            path.display()
+        );
+    }
+    true
+}
