@@ -40,7 +40,7 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = Bounds::default().hands_n4, value_name = "H")]
     hands_n4: usize,
     /// The rules for n = 5: every pair of equal-sized sides with at most this many
-    /// hands (the level atlas: 16 hands take about 4 s, 35 about 15 minutes and 5.5 GB).
+    /// hands (the level atlas: 16 hands take about 1.5 s, 35 about 8 minutes and 5.5 GB).
     #[arg(long, default_value_t = Bounds::default().hands_n5, value_name = "H")]
     hands_n5: usize,
     /// The theorems for every n: each finger count 2 ≤ n ≤ N …

@@ -24,7 +24,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::smt::{counterexample, prove, solve, solvers};
+use common::smt::{counterexample, kept_in_the_docs, prove, solve, solvers};
 
 use chopsticks_atlas::equal_hands::level_recursion;
 use chopsticks_atlas::five::closed_form;
@@ -47,22 +47,10 @@ fn query() -> String {
 
 /// docs/proofs/five-fingers.smt2 is the query of the proof, so that any SMT
 /// solver can check it without building anything (`z3
-/// docs/proofs/five-fingers.smt2` prints `unsat`). With `UPDATE_PROOFS=1` the
-/// test writes it.
+/// docs/proofs/five-fingers.smt2` prints `unsat`).
 #[test]
 fn the_query_in_the_docs_is_the_proofs() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/proofs/five-fingers.smt2");
-    let query = query();
-    if std::env::var_os("UPDATE_PROOFS").is_some() {
-        std::fs::write(&path, &query).unwrap();
-    }
-    let kept = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        kept == query,
-        "{} is not the proof's query: rerun with UPDATE_PROOFS=1",
-        path.display()
-    );
+    kept_in_the_docs(&query(), "five-fingers.smt2");
 }
 
 /// The closed form, wrong in a region: against 1s and 3s with `a` even and

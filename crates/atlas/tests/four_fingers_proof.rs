@@ -452,9 +452,11 @@ fn the_outcome_of_every_position_matches_the_full_atlas() {
 }
 
 /// The second proof: z3 and cvc5 each find that the closed form satisfies the
-/// level recursion at every pair of sides, of any size.
+/// level recursion at every pair of sides, of any size (the query is kept as
+/// docs/proofs/four-fingers.smt2).
 #[test]
 fn an_smt_solver_proves_it_too() {
     let query = level_recursion_query(["a", "b", "c", "d"], ["p", "q", "r", "s"], closed_form);
+    common::smt::kept_in_the_docs(&query, "four-fingers.smt2");
     common::smt::prove(&query, "four-fingers.smt2");
 }

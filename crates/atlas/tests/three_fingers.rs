@@ -91,9 +91,11 @@ fn closed_form_satisfies_the_recursion() {
 }
 
 /// The second proof: z3 and cvc5 each find that the rule for equal hand counts
-/// satisfies the level recursion at every pair of sides, of any size.
+/// satisfies the level recursion at every pair of sides, of any size (the query
+/// is kept as docs/proofs/three-fingers.smt2).
 #[test]
 fn an_smt_solver_proves_it_too() {
     let query = level_recursion_query(["a", "b", "c"], ["d", "e", "f"], closed_form);
+    common::smt::kept_in_the_docs(&query, "three-fingers.smt2");
     common::smt::prove(&query, "three-fingers.smt2");
 }

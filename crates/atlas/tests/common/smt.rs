@@ -124,3 +124,20 @@ pub fn prove(query: &str, file: &str) -> bool {
     }
     true
 }
+
+/// Asserts that `docs/proofs/FILE` holds `query`, so that anyone can run a solver
+/// on the proof without building anything. With `UPDATE_PROOFS=1` it writes it.
+pub fn kept_in_the_docs(query: &str, file: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/proofs")
+        .join(file);
+    if std::env::var_os("UPDATE_PROOFS").is_some() {
+        std::fs::write(&path, query).unwrap();
+    }
+    let kept = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        kept == query,
+        "{} is not the proof's query: rerun with UPDATE_PROOFS=1",
+        path.display()
+    );
+}
