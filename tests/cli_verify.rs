@@ -134,6 +134,28 @@ fn every_statement_holds_and_says_what_was_checked() {
     assert!(text.contains("2 of 2 statements hold"), "{text}");
 }
 
+/// `--smt-query N` prints the query of the proof kept in docs/proofs, for n = 3,
+/// 4 and 5, and refuses another n.
+#[test]
+fn the_proofs_queries_are_printed() {
+    for (n, file) in [(3, "three"), (4, "four"), (5, "five")] {
+        let kept = std::fs::read_to_string(format!(
+            "{}/docs/proofs/{file}-fingers.smt2",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        assert_eq!(stdout(&["verify", "--smt-query", &n.to_string()]), kept);
+    }
+    fails_with(
+        &["verify", "--smt-query", "6"],
+        "the closed forms proved by a solver are those for n = 3, 4, 5",
+    );
+    fails_with(
+        &["verify", "--smt-query", "5", "--json"],
+        "cannot be used with",
+    );
+}
+
 #[test]
 fn bad_bounds_are_refused() {
     fails_with(&["verify", "--only", "theorem-5"], "unknown statement");

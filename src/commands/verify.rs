@@ -61,12 +61,31 @@ pub struct VerifyArgs {
     /// "counterexamples", …}.
     #[arg(long)]
     json: bool,
+    /// Check nothing: print the SMT-LIB query whose answer `unsat` proves the
+    /// closed form for n = N (3, 4 or 5; docs/FIVE-FINGERS.md, "Proof"), to run
+    /// with an SMT solver (`z3 FILE`, `cvc5 FILE`).
+    #[arg(long, value_name = "N", conflicts_with_all = ["json", "only"])]
+    smt_query: Option<u32>,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
 }
 
 pub fn run(args: &VerifyArgs) -> Result<()> {
+    if let Some(n) = args.smt_query {
+        let Some(query) = chopsticks_atlas::smt::closed_form_query(n) else {
+            let proved: Vec<String> = chopsticks_atlas::smt::PROVED
+                .iter()
+                .map(u32::to_string)
+                .collect();
+            bail!(
+                "--smt-query {n}: the closed forms proved by a solver are those for n = {}",
+                proved.join(", ")
+            );
+        };
+        print!("{query}");
+        return Ok(());
+    }
     let statements: Vec<Statement> = if args.only.is_empty() {
         Statement::ALL.to_vec()
     } else {

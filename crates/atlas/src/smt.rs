@@ -74,3 +74,32 @@ pub fn level_recursion_query<const N: usize>(
     ));
     q
 }
+
+/// The proved closed forms: the finger counts `n` whose rule for equal hand
+/// counts has a query ([`closed_form_query`]).
+pub const PROVED: [u32; 3] = [3, 4, 5];
+
+/// The query that proves the closed form at `n` (3, 4 or 5: [`crate::three`],
+/// [`crate::four`], [`crate::five`]), with the counts named as in their
+/// documents; `None` for another `n`. The repository keeps each as
+/// `docs/proofs/{three,four,five}-fingers.smt2`.
+pub fn closed_form_query(n: u32) -> Option<String> {
+    match n {
+        3 => Some(level_recursion_query(
+            ["a", "b", "c"],
+            ["d", "e", "f"],
+            crate::three::closed_form,
+        )),
+        4 => Some(level_recursion_query(
+            ["a", "b", "c", "d"],
+            ["p", "q", "r", "s"],
+            crate::four::closed_form,
+        )),
+        5 => Some(level_recursion_query(
+            ["a", "b", "c", "d", "e"],
+            ["p", "q", "r", "s", "t"],
+            crate::five::closed_form,
+        )),
+        _ => None,
+    }
+}

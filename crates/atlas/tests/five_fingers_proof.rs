@@ -42,7 +42,12 @@ fn the_closed_form_satisfies_the_level_recursion_for_all_counts() {
 
 /// The query, as `level_recursion_query` writes it for the closed form.
 fn query() -> String {
-    level_recursion_query(MOVER, OTHER, closed_form)
+    let query = level_recursion_query(MOVER, OTHER, closed_form);
+    assert_eq!(
+        chopsticks_atlas::smt::closed_form_query(5),
+        Some(query.clone())
+    );
+    query
 }
 
 /// docs/proofs/five-fingers.smt2 is the query of the proof, so that any SMT
