@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 /// A solver: its command, and the arguments that make it read SMT-LIB 2 from
-/// standard input.
+/// standard input and give up after five minutes (a proof here takes seconds;
+/// a solver that gives up answers `timeout` or `unknown`, and the proof fails).
 pub struct Solver {
     pub name: &'static str,
     arguments: &'static [&'static str],
@@ -17,11 +18,11 @@ pub struct Solver {
 const SOLVERS: [Solver; 2] = [
     Solver {
         name: "z3",
-        arguments: &["-smt2", "-in"],
+        arguments: &["-smt2", "-in", "-T:300"],
     },
     Solver {
         name: "cvc5",
-        arguments: &["--lang", "smt2", "--produce-models"],
+        arguments: &["--lang", "smt2", "--produce-models", "--tlimit=300000"],
     },
 ];
 
