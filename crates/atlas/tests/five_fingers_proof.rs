@@ -4,7 +4,9 @@
 //! 1. the level recursion as this crate writes it
 //!    (`chopsticks_atlas::equal_hands::level_recursion`) is the game's: the true
 //!    relation, from the level atlas, satisfies it at every pair with at most 8
-//!    hands, and that relation with one pair flipped does not;
+//!    hands, and that relation with one pair flipped does not; and so does the
+//!    relation of the full atlas, which assumes neither Theorem 4 nor Lemma 1,
+//!    at every pair with at most 5 hands;
 //! 2. the closed form satisfies that recursion at **every** pair of sides with
 //!    equal hand counts: two SMT solvers, z3 and cvc5, each answer `unsat` to the
 //!    query of `chopsticks_atlas::smt` (the closed form and the recursion as
@@ -30,7 +32,8 @@ use chopsticks_atlas::equal_hands::level_recursion;
 use chopsticks_atlas::five::closed_form;
 use chopsticks_atlas::formula::{Count, Truth};
 use chopsticks_atlas::smt::level_recursion_query;
-use chopsticks_atlas::LevelAtlas;
+use chopsticks_atlas::{Atlas, LevelAtlas};
+use chopsticks_cgt::Outcome;
 
 const MOVER: [&str; 5] = ["a", "b", "c", "d", "e"];
 const OTHER: [&str; 5] = ["p", "q", "r", "s", "t"];
@@ -192,4 +195,45 @@ fn the_level_recursion_is_the_games() {
     let (m, o) = ([1, 0, 0, 0, 0], [0, 0, 0, 1, 0]);
     let flipped = |x: [i64; 5], y: [i64; 5]| lost(x, y) ^ (x == m && y == o);
     assert_ne!(level_recursion(m, o, flipped), flipped(m, o));
+}
+
+/// The recursion is the game's without Theorem 4 and Lemma 1 too: with the
+/// relation read from the full atlas (which solves whole positions and assumes
+/// neither result), it holds at all 22,251 pairs with at most 5 hands.
+#[test]
+fn the_level_recursion_holds_on_the_full_atlas() {
+    const HANDS: usize = 5;
+    let atlas = Atlas::solve(5, HANDS, None).unwrap();
+    let sides = atlas.sides();
+    let mut index = HashMap::new();
+    for rank in 0..sides.count() {
+        let mut c = [0i64; 5];
+        for v in sides.values(rank) {
+            c[v as usize - 1] += 1;
+        }
+        index.insert(c, rank);
+    }
+    // The side to move (Left) loses moving first: R or P.
+    let lost = |m: [i64; 5], o: [i64; 5]| {
+        matches!(
+            atlas.outcome_at(index[&m], index[&o]),
+            Outcome::R | Outcome::P
+        )
+    };
+    let mut checked = 0u64;
+    for (&m, _) in index.iter() {
+        for (&o, _) in index.iter() {
+            let h = m.iter().sum::<i64>();
+            if h == 0 || h != o.iter().sum::<i64>() {
+                continue;
+            }
+            assert_eq!(
+                level_recursion(m, o, lost),
+                lost(m, o),
+                "{m:?} against {o:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 22_251, "pairs with at most {HANDS} hands");
 }
