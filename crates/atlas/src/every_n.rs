@@ -37,6 +37,8 @@
 
 use std::collections::HashMap;
 
+use crate::formula::{Count, Truth};
+
 /// The largest `k` the reduced game handles (its counts are packed in a `u64`).
 pub const MAX_K: usize = 3;
 /// The largest number of hands a side the reduced game is checked for (its
@@ -203,9 +205,10 @@ impl ReducedGame {
     /// loses exactly when `r = 0` and `u` is odd. Returns (mover loses, opponent
     /// loses).
     pub fn k1_closed_form(a: &[u64], b: &[u64]) -> (bool, bool) {
-        let (ones, big) = (a[0], a[1]);
-        let (full, near) = (b[0], b[1]);
-        (full == 0 && ones % 2 == 1, big == 0 && near % 2 == 1)
+        k1_rule(
+            [a[0], a[1]].map(|v| v as i64),
+            [b[0], b[1]].map(|v| v as i64),
+        )
     }
 
     /// The `k = 2` row: against `(n − 2)^h`, `A` (`a` 1s, `b` 2s) loses moving first
@@ -221,14 +224,112 @@ impl ReducedGame {
     /// ((`u` odd and (`w ≥ 1` or `a < u`)) or (`b = 0` and (`u ≥ 1` or `v` odd))).
     /// Returns (mover loses, opponent loses).
     pub fn k2_closed_form(a: &[u64], b: &[u64]) -> (bool, bool) {
-        let (ones, twos, big) = (a[0], a[1], a[2]);
-        let (w, v, u) = (b[0], b[1], b[2]);
-        let odd = |x: u64| x % 2 == 1;
-        (
-            w == 0 && ((v == 0 && twos >= 1 && odd(ones + twos)) || (u == 0 && odd(ones))),
-            big == 0 && ((odd(u) && (w >= 1 || ones < u)) || (twos == 0 && (u >= 1 || odd(v)))),
+        k2_rule(
+            [a[0], a[1], a[2]].map(|v| v as i64),
+            [b[0], b[1], b[2]].map(|v| v as i64),
         )
     }
+}
+
+/// [`ReducedGame::k1_closed_form`] written once over any [`Count`] (computed on
+/// `i64`, printed for an SMT solver on [`crate::formula::Term`]): `A` = (1s, big
+/// hands), `B` = (hands of `n`, of `n − 1`); (mover loses, opponent loses).
+pub fn k1_rule<C: Count>(a: [C; 2], b: [C; 2]) -> (C::Truth, C::Truth) {
+    let [ones, big] = a;
+    let [full, near] = b;
+    (full.is(0) & ones.odd(), big.is(0) & near.odd())
+}
+
+/// [`ReducedGame::k2_closed_form`] written once over any [`Count`]: `A` = (1s,
+/// 2s, big hands), `B` = (hands of `n`, `n − 1`, `n − 2`); (mover loses,
+/// opponent loses).
+pub fn k2_rule<C: Count>(a: [C; 3], b: [C; 3]) -> (C::Truth, C::Truth) {
+    let [ones, twos, big] = a;
+    let [w, v, u] = b;
+    (
+        w.is(0) & ((v.is(0) & twos.at_least(1) & (ones + twos).odd()) | (u.is(0) & ones.odd())),
+        big.is(0)
+            & ((u.odd() & (w.at_least(1) | ones.below(u)))
+                | (twos.is(0) & (u.at_least(1) | v.odd()))),
+    )
+}
+
+/// The recursion [`ReducedGame`] solves, one exchange deep, over any [`Count`]:
+/// (whether `A` moving first loses, whether `B` moving first loses) when
+/// `mover_lost` and `opponent_lost` give those relations for the pairs one
+/// exchange on. Sides have `K1 = k + 1` counts as in [`ReducedSide`]. A hit that
+/// keeps the hands passes the move; a kill leaves the other side a hand short,
+/// which must kill back at once (Theorem 4) and then moves second with as many
+/// hands (Lemma 1); with no hand left it has lost. Each call is guarded by the
+/// hands it needs being there, so on `i64` it calls the relations only on real
+/// sides.
+pub fn reduced_recursion<C: Count, const K1: usize>(
+    a: [C; K1],
+    b: [C; K1],
+    mover_lost: impl Fn([C; K1], [C; K1]) -> C::Truth,
+    opponent_lost: impl Fn([C; K1], [C; K1]) -> C::Truth,
+) -> (C::Truth, C::Truth) {
+    let k = K1 - 1;
+    let one = || C::from(1);
+    let no = || C::Truth::constant(false);
+    // Every contact (A's index t, B's index j) and whether a hit there kills
+    // (either way round): a big hand, or a small x = t + 1 > j.
+    let contacts: Vec<(usize, usize, bool)> = (0..K1)
+        .flat_map(|t| (0..K1).map(move |j| (t, j, t == k || t + 1 > j)))
+        .collect();
+    let there = |a: &[C; K1], b: &[C; K1], t: usize, j: usize| a[t].at_least(1) & b[j].at_least(1);
+    // B after A's hand t hits B's hand j, and A after B's hand j hits A's hand t.
+    let b_hit = |b: [C; K1], t: usize, j: usize, kill: bool| {
+        let mut nb = b;
+        nb[j] = nb[j] - one();
+        if !kill {
+            nb[j - t - 1] = nb[j - t - 1] + one();
+        }
+        nb
+    };
+    let a_hit = |a: [C; K1], t: usize, kill: bool| {
+        let mut na = a;
+        na[t] = na[t] - one();
+        if !kill {
+            na[k] = na[k] + one();
+        }
+        na
+    };
+    let mut mover = C::Truth::constant(true);
+    let mut opponent = C::Truth::constant(true);
+    for &(t, j, kill) in &contacts {
+        // A moves: her hand t on his hand j.
+        let a_wins = || {
+            let nb = b_hit(b, t, j, kill);
+            if !kill {
+                return opponent_lost(a, nb);
+            }
+            let mut he_wins = no();
+            for &(t2, j2, kill2) in contacts.iter().filter(|c| c.2) {
+                let reply =
+                    there(&a, &nb, t2, j2).select(|| mover_lost(a_hit(a, t2, kill2), nb), no);
+                he_wins = he_wins | reply;
+            }
+            !he_wins
+        };
+        mover = mover & there(&a, &b, t, j).select(|| !a_wins(), || C::Truth::constant(true));
+        // B moves: his hand j on her hand t.
+        let b_wins = || {
+            let na = a_hit(a, t, kill);
+            if !kill {
+                return mover_lost(na, b);
+            }
+            let mut she_wins = no();
+            for &(t2, j2, kill2) in contacts.iter().filter(|c| c.2) {
+                let reply = there(&na, &b, t2, j2)
+                    .select(|| opponent_lost(na, b_hit(b, t2, j2, kill2)), no);
+                she_wins = she_wins | reply;
+            }
+            !she_wins
+        };
+        opponent = opponent & there(&a, &b, t, j).select(|| !b_wins(), || C::Truth::constant(true));
+    }
+    (mover, opponent)
 }
 
 /// Every way to write `h` as `parts` ordered counts.

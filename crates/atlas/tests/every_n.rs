@@ -1,7 +1,17 @@
 //! What holds for every `n` (docs/EVERY-N.md): the reduced game's closed forms,
-//! and the reduction itself checked against the level atlas.
+//! and the reduction itself checked against the level atlas. The closed forms of
+//! the `k = 1` and `k = 2` games are also proved for all counts by the SMT
+//! solvers z3 and cvc5, as the `n = 5` closed form is (`five_fingers_proof.rs`).
 
-use chopsticks_atlas::every_n::{compositions, reduce_mover, ReducedGame};
+mod common;
+
+use std::cell::RefCell;
+
+use chopsticks_atlas::every_n::{
+    compositions, k1_rule, k2_rule, reduce_mover, reduced_recursion, ReducedGame,
+};
+use chopsticks_atlas::formula::{Count, Formula, Term};
+use chopsticks_atlas::smt::reduced_game_query;
 use chopsticks_atlas::LevelAtlas;
 
 /// The `k = 1` game's closed form, for both players to move, on every pair of
@@ -103,5 +113,89 @@ fn the_reduced_game_agrees_with_the_level_atlas() {
             }
             assert!(rows > 0);
         }
+    }
+}
+
+/// The recursion `reduced_recursion` writes is the one `ReducedGame` solves:
+/// with its relations, it holds for both players at every pair with at most 10
+/// hands (`k = 1, 2`).
+#[test]
+fn the_reduced_recursion_is_the_reduced_games() {
+    fn check<const K1: usize>() -> u64 {
+        let game = RefCell::new(ReducedGame::new(K1 - 1));
+        let as_vec = |x: [i64; K1]| x.map(|v| v as u64).to_vec();
+        let mover =
+            |a: [i64; K1], b: [i64; K1]| game.borrow_mut().mover_loses(&as_vec(a), &as_vec(b));
+        let opponent =
+            |a: [i64; K1], b: [i64; K1]| game.borrow_mut().opponent_loses(&as_vec(a), &as_vec(b));
+        let mut checked = 0;
+        for h in 1..=10 {
+            for a in compositions(h, K1) {
+                for b in compositions(h, K1) {
+                    let a: [i64; K1] = std::array::from_fn(|i| a[i] as i64);
+                    let b: [i64; K1] = std::array::from_fn(|i| b[i] as i64);
+                    let (m, o) = reduced_recursion(a, b, mover, opponent);
+                    assert_eq!(m, mover(a, b), "{a:?} to move against {b:?}");
+                    assert_eq!(o, opponent(a, b), "{b:?} to move against {a:?}");
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    }
+    // Σ over h = 1..10 of C(h + k, k)² pairs.
+    assert_eq!(check::<2>(), (2..=11u64).map(|x| x * x).sum::<u64>());
+    assert_eq!(
+        check::<3>(),
+        (1..=10u64)
+            .map(|h| ((h + 1) * (h + 2) / 2).pow(2))
+            .sum::<u64>()
+    );
+}
+
+/// Theorems B and C by machine, for all counts: the closed forms of the `k = 1`
+/// and `k = 2` reduced games satisfy the game's recursion for both players (the
+/// queries are kept as docs/proofs/every-n-k1.smt2 and every-n-k2.smt2).
+#[test]
+fn the_reduced_games_closed_forms_hold_for_all_counts() {
+    let k1 = reduced_game_query(["a", "r"], ["w", "v"], k1_rule);
+    common::smt::kept_in_the_docs(&k1, "every-n-k1.smt2");
+    common::smt::prove(&k1, "every-n-k1.smt2");
+    let k2 = reduced_game_query(["a", "b", "r"], ["w", "v", "u"], k2_rule);
+    common::smt::kept_in_the_docs(&k2, "every-n-k2.smt2");
+    common::smt::prove(&k2, "every-n-k2.smt2");
+}
+
+/// The `k = 2` closed form with the opponent's rule wrong where `u` is odd, `w = 0`
+/// and `a ≥ u` (it says lost there): the solvers find a pair that breaks the
+/// recursion, and computing the rule and the recursion there confirms it.
+#[test]
+fn a_wrong_reduced_rule_is_refused() {
+    fn wrong<C: Count>(a: [C; 3], b: [C; 3]) -> (C::Truth, C::Truth) {
+        let (m, o) = k2_rule(a, b);
+        let [ones, _, big] = a;
+        let [w, _, u] = b;
+        (m, o | (big.is(0) & u.odd() & w.is(0) & ones.at_least(u)))
+    }
+    let Some(solvers) = common::smt::solvers() else {
+        return;
+    };
+    let symbolic: fn([Term; 3], [Term; 3]) -> (Formula, Formula) = wrong;
+    let query = format!(
+        "(set-option :produce-models true)\n{}(get-value (a b r w v u))\n",
+        reduced_game_query(["a", "b", "r"], ["w", "v", "u"], symbolic)
+    );
+    for (path, solver) in &solvers {
+        let answer = common::smt::solve(path, solver, &query);
+        assert!(answer.starts_with("sat"), "{}: {answer}", solver.name);
+        let (a, b) = common::smt::counterexample::<3>(["a", "b", "r"], ["w", "v", "u"], &answer);
+        let mover = |x: [i64; 3], y: [i64; 3]| wrong(x, y).0;
+        let opponent = |x: [i64; 3], y: [i64; 3]| wrong(x, y).1;
+        assert_ne!(
+            reduced_recursion(a, b, mover, opponent),
+            wrong(a, b),
+            "{}: {a:?} against {b:?} is no counterexample",
+            solver.name
+        );
     }
 }
