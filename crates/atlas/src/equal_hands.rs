@@ -138,13 +138,15 @@ pub fn level_recursion<C: Count, const N: usize>(
                         let can = his[x2 - 1].at_least(1) & mover[y2 - 1].at_least(1);
                         let mut hers = mover;
                         hers[y2 - 1] = hers[y2 - 1] - one();
-                        he_wins =
-                            he_wins | can.select(|| lost(hers, his), || C::Truth::constant(false));
+                        he_wins = he_wins.or_else(|| {
+                            can.select(|| lost(hers, his), || C::Truth::constant(false))
+                        });
                     }
                 }
                 !he_wins
             };
-            no_hit_wins = no_hit_wins & there.select(|| !wins(), || C::Truth::constant(true));
+            no_hit_wins =
+                no_hit_wins.and_then(|| there.select(|| !wins(), || C::Truth::constant(true)));
         }
     }
     no_hit_wins

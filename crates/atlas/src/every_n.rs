@@ -306,13 +306,14 @@ pub fn reduced_recursion<C: Count, const K1: usize>(
             }
             let mut he_wins = no();
             for &(t2, j2, kill2) in contacts.iter().filter(|c| c.2) {
-                let reply =
-                    there(&a, &nb, t2, j2).select(|| mover_lost(a_hit(a, t2, kill2), nb), no);
-                he_wins = he_wins | reply;
+                he_wins = he_wins.or_else(|| {
+                    there(&a, &nb, t2, j2).select(|| mover_lost(a_hit(a, t2, kill2), nb), no)
+                });
             }
             !he_wins
         };
-        mover = mover & there(&a, &b, t, j).select(|| !a_wins(), || C::Truth::constant(true));
+        mover = mover
+            .and_then(|| there(&a, &b, t, j).select(|| !a_wins(), || C::Truth::constant(true)));
         // B moves: his hand j on her hand t.
         let b_wins = || {
             let na = a_hit(a, t, kill);
@@ -321,13 +322,14 @@ pub fn reduced_recursion<C: Count, const K1: usize>(
             }
             let mut she_wins = no();
             for &(t2, j2, kill2) in contacts.iter().filter(|c| c.2) {
-                let reply = there(&na, &b, t2, j2)
-                    .select(|| opponent_lost(na, b_hit(b, t2, j2, kill2)), no);
-                she_wins = she_wins | reply;
+                she_wins = she_wins.or_else(|| {
+                    there(&na, &b, t2, j2).select(|| opponent_lost(na, b_hit(b, t2, j2, kill2)), no)
+                });
             }
             !she_wins
         };
-        opponent = opponent & there(&a, &b, t, j).select(|| !b_wins(), || C::Truth::constant(true));
+        opponent = opponent
+            .and_then(|| there(&a, &b, t, j).select(|| !b_wins(), || C::Truth::constant(true)));
     }
     (mover, opponent)
 }

@@ -41,7 +41,7 @@
 //! most 35 hands a side (`chopsticks verify --only five-fingers --hands-n5 35`).
 
 use crate::equal_hands;
-use crate::formula::{Count, Truth};
+use crate::formula::{self, Count, Truth};
 use chopsticks_cgt::Outcome;
 
 /// Counts of the values 1, 2, 3, 4 and 5 on one side.
@@ -49,9 +49,7 @@ pub type Counts5 = [u64; 5];
 
 /// The values an opponent holds, as a bit set (`1 << (v − 1)` for each value `v`).
 pub fn family(other: Counts5) -> u8 {
-    (0..5)
-        .filter(|&i| other[i] > 0)
-        .fold(0, |f, i| f | (1 << i))
+    formula::values_held(other.map(|v| v as i64))
 }
 
 /// The nine families of opponents that a mover with as many hands can lose to:

@@ -32,6 +32,18 @@ pub trait Truth: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Outpu
     /// `then()` where `self` holds, `otherwise()` where it does not: a case
     /// split. Computed, only the branch taken is evaluated; printed, both are.
     fn select(self, then: impl FnOnce() -> Self, otherwise: impl FnOnce() -> Self) -> Self;
+
+    /// `self & rest()`; computed, `rest` is evaluated only when `self` holds
+    /// (printed, the same `and` as `&`).
+    fn and_then(self, rest: impl FnOnce() -> Self) -> Self {
+        self & rest()
+    }
+
+    /// `self | rest()`; computed, `rest` is evaluated only when `self` fails
+    /// (printed, the same `or` as `|`).
+    fn or_else(self, rest: impl FnOnce() -> Self) -> Self {
+        self | rest()
+    }
 }
 
 /// An integer count or a linear form in the counts: `i64`, or a [`Term`].
@@ -102,6 +114,14 @@ impl Truth for bool {
             otherwise()
         }
     }
+
+    fn and_then(self, rest: impl FnOnce() -> bool) -> bool {
+        self && rest()
+    }
+
+    fn or_else(self, rest: impl FnOnce() -> bool) -> bool {
+        self || rest()
+    }
 }
 
 impl Count for i64 {
@@ -123,12 +143,16 @@ impl Count for i64 {
         truth as i64
     }
     fn by_values_held<const N: usize>(side: [i64; N], rule: impl Fn(u8) -> bool) -> bool {
-        rule(
-            (0..N)
-                .filter(|&i| side[i] > 0)
-                .fold(0, |values, i| values | 1 << i),
-        )
+        rule(values_held(side))
     }
+}
+
+/// The values a side holds, as a bit set: bit `i` when `side[i]` is positive
+/// (what [`Count::by_values_held`] passes its rule, computed).
+pub fn values_held<const N: usize>(side: [i64; N]) -> u8 {
+    (0..N)
+        .filter(|&i| side[i] > 0)
+        .fold(0, |values, i| values | 1 << i)
 }
 
 thread_local! {
@@ -161,11 +185,6 @@ impl Term {
     /// `name`.
     pub fn var(name: &str) -> Term {
         Term(intern(name.to_string()))
-    }
-
-    /// The application `(function arguments…)` of an integer function.
-    pub fn apply(function: &str, arguments: &[Term]) -> Term {
-        Term(intern(application(function, arguments)))
     }
 
     /// The SMT-LIB text.

@@ -23,6 +23,7 @@
 
 mod common;
 
+use chopsticks_atlas::equal_hands::level_recursion;
 use chopsticks_atlas::four::{closed_form, loses_moving_first, Counts4};
 use chopsticks_atlas::smt::level_recursion_query;
 use rayon::prelude::*;
@@ -52,47 +53,17 @@ fn split(v: &Pair) -> (Counts4, Counts4) {
     ([v[0], v[1], v[2], v[3]], [v[4], v[5], v[6], v[7]])
 }
 
-/// The side `side` after its hand `y` is hit by `x` (removed past 4).
-fn hit(side: Counts4, y: usize, x: usize) -> Counts4 {
-    let mut s = side;
-    s[y - 1] -= 1;
-    if x + y <= 4 {
-        s[x + y - 1] += 1;
-    }
-    s
-}
-
-/// The level recursion evaluated with `F` one exchange deep: the mover (`h`
-/// hands against `h`) loses moving first when every hit fails. A hit that keeps
-/// the opponent's hands fails when the opponent, now moving, does not lose by
-/// `F`. A hit that removes a hand leaves him `h − 1` hands moving first; he wins
-/// only by removing one of hers so that she loses moving first by `F`
-/// (Lemma 1 and Theorem 4), and with no hand left he has lost.
+/// The level recursion evaluated with `F` one exchange deep
+/// (`chopsticks_atlas::equal_hands::level_recursion`, the recursion the second
+/// proof prints for the solvers): the mover (`h` hands against `h`) loses moving
+/// first when every hit fails. A hit that keeps the opponent's hands fails when
+/// the opponent, now moving, does not lose by `F`. A hit that removes a hand
+/// leaves him `h − 1` hands moving first; he wins only by removing one of hers so
+/// that she loses moving first by `F` (Lemma 1 and Theorem 4), and with no hand
+/// left he has lost.
 fn recursion(mover: Counts4, other: Counts4) -> bool {
-    !(1..=4).any(|x| {
-        mover[x - 1] > 0
-            && (1..=4).any(|y| {
-                if other[y - 1] == 0 {
-                    return false;
-                }
-                let other2 = hit(other, y, x);
-                if x + y <= 4 {
-                    return loses_moving_first(other2, mover);
-                }
-                // He has h - 1 hands and moves: he must remove one of hers.
-                !(1..=4).any(|x2| {
-                    other2[x2 - 1] > 0
-                        && (1..=4).any(|y2| {
-                            if mover[y2 - 1] == 0 || x2 + y2 <= 4 {
-                                return false;
-                            }
-                            let mut mover2 = mover;
-                            mover2[y2 - 1] -= 1;
-                            loses_moving_first(mover2, other2)
-                        })
-                })
-            })
-    })
+    let signed = |side: Counts4| side.map(|v| v as i64);
+    level_recursion(signed(mover), signed(other), closed_form)
 }
 
 /// A count's class: 0, 1, 2, odd and at least 3, even and at least 4.

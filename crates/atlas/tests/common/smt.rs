@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 /// A solver: its command, and the arguments that make it read SMT-LIB 2 from
 /// standard input and give up after five minutes (a proof here takes seconds;
 /// a solver that gives up answers `timeout` or `unknown`, and the proof fails).
-pub struct Solver {
-    pub name: &'static str,
+struct Solver {
+    name: &'static str,
     arguments: &'static [&'static str],
 }
 
@@ -26,7 +26,7 @@ const SOLVERS: [Solver; 2] = [
     },
 ];
 
-pub fn on_path(program: &str) -> Option<PathBuf> {
+fn on_path(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(program))
         .find(|p| p.is_file())
@@ -34,7 +34,7 @@ pub fn on_path(program: &str) -> Option<PathBuf> {
 
 /// The solvers installed, or `None` (the test is skipped) where one is missing
 /// outside CI.
-pub fn solvers() -> Option<Vec<(PathBuf, &'static Solver)>> {
+fn solvers() -> Option<Vec<(PathBuf, &'static Solver)>> {
     let mut found = Vec::new();
     for s in &SOLVERS {
         match on_path(s.name) {
@@ -56,7 +56,7 @@ pub fn solvers() -> Option<Vec<(PathBuf, &'static Solver)>> {
 }
 
 /// The solver's output for `query`.
-pub fn solve(path: &PathBuf, solver: &Solver, query: &str) -> String {
+fn solve(path: &PathBuf, solver: &Solver, query: &str) -> String {
     let mut child = Command::new(path)
         .args(solver.arguments)
         .stdin(Stdio::piped())
@@ -76,7 +76,7 @@ pub fn solve(path: &PathBuf, solver: &Solver, query: &str) -> String {
 
 /// The pair `(mover, other)` of a `sat` answer followed by `(get-value …)` of
 /// the counts named `mover_names` and `other_names`.
-pub fn counterexample<const N: usize>(
+fn counterexample<const N: usize>(
     mover_names: [&str; N],
     other_names: [&str; N],
     output: &str,
@@ -103,13 +103,47 @@ pub fn counterexample<const N: usize>(
     (mover, other)
 }
 
+/// A solver's counterexample: its name, the mover's counts, the other side's.
+pub type Counterexample<const N: usize> = (&'static str, [i64; N], [i64; N]);
+
+/// Every solver answers `sat` to `query`, a query of `chopsticks_atlas::smt`
+/// for a rule that is wrong: the counterexample each returns, as (the solver's
+/// name, the mover's counts, the other side's), each a pair of real sides with
+/// equal hand counts. `None` (skipped) where the solvers are missing outside CI.
+pub fn refute<const N: usize>(
+    query: &str,
+    mover_names: [&str; N],
+    other_names: [&str; N],
+) -> Option<Vec<Counterexample<N>>> {
+    let solvers = solvers()?;
+    let names: Vec<&str> = mover_names.iter().chain(&other_names).copied().collect();
+    let query = format!(
+        "(set-option :produce-models true)\n{query}(get-value ({}))\n",
+        names.join(" ")
+    );
+    let mut found = Vec::new();
+    for (path, solver) in &solvers {
+        let answer = solve(path, solver, &query);
+        assert!(answer.starts_with("sat"), "{}: {answer}", solver.name);
+        let (mover, other) = counterexample(mover_names, other_names, &answer);
+        assert!(mover.iter().chain(&other).all(|&v| v >= 0), "{answer}");
+        let h: i64 = mover.iter().sum();
+        assert!(
+            h >= 1 && h == other.iter().sum::<i64>(),
+            "{mover:?} {other:?}"
+        );
+        found.push((solver.name, mover, other));
+    }
+    Some(found)
+}
+
 /// Every solver answers `unsat` to `query`: the closed form it states satisfies
 /// the level recursion at every pair. The query is kept as `file` beside the
 /// build (`CARGO_TARGET_TMPDIR`), for anyone who wants to run another solver on
-/// it. Returns false (skipped) where the solvers are missing outside CI.
-pub fn prove(query: &str, file: &str) -> bool {
+/// it. Skipped where the solvers are missing outside CI.
+pub fn prove(query: &str, file: &str) {
     let Some(solvers) = solvers() else {
-        return false;
+        return;
     };
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(file);
     std::fs::write(&path, query).unwrap();
@@ -123,7 +157,6 @@ pub fn prove(query: &str, file: &str) -> bool {
             path.display()
         );
     }
-    true
 }
 
 /// Asserts that `docs/proofs/FILE` holds `query`, so that anyone can run a solver
