@@ -8,6 +8,12 @@
 //! - [`record`]: a game as plain text (variant, optional start, the moves by the
 //!   names `chopsticks moves` prints), read with errors that name the line, the
 //!   move and the reason, and replayed into positions.
+//! - [`history`]: **values that know the game so far**: a position's value
+//!   under the game's rules with its history and its repetition rule (a win
+//!   that must pass through a position seen too often is a draw), exact, by a
+//!   retrograde analysis of the positions a blocked one can be reached from.
+//! - [`level`]: the computer's levels (perfect, strong, casual, random), each
+//!   defined once by the probability of its best move.
 //! - [`mod@line`]: the **optimal line** from a position, both sides playing their
 //!   best move by the table (the winner the fastest win, the loser the slowest
 //!   loss, a drawn side a move that keeps the draw, the first of equals), to the
@@ -28,6 +34,8 @@
 //! them; a move's value is the same seat's after it. So "a winning move" is one
 //! that keeps a forced win for the mover whatever everybody else does.
 
+pub mod history;
+pub mod level;
 pub mod line;
 pub mod puzzles;
 pub mod record;
@@ -37,6 +45,8 @@ pub mod sheet;
 mod checker;
 
 pub use checker::Checker;
+pub use history::{evaluate, GameEnd, GameMove, GameValues, History, Repetitions};
+pub use level::{Level, Rng};
 pub use line::{optimal_line, Line, LineEnd, LineStep};
 pub use puzzles::{Difficulty, Puzzle, PuzzleKind, PuzzleSet};
 pub use record::{GameRecord, Replay};
@@ -65,6 +75,10 @@ pub enum LearnError {
     /// A position asked for as a puzzle that is not one.
     #[error("{position} is not a puzzle: {reason}")]
     NotAPuzzle { position: String, reason: String },
+    /// A game's history that cannot be followed (a position that does not
+    /// follow the one before it, or one after the end of the game).
+    #[error("the game's history: {0}")]
+    History(String),
     /// A strategy sheet that cannot be drawn.
     #[error("{0}")]
     Sheet(String),
