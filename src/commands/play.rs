@@ -18,11 +18,13 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
+use chopsticks_learn::history::{evaluate, GameEnd, GameValues, History, DEFAULT_BOUND};
+use chopsticks_learn::{Level, Repetitions, Rng};
 use chopsticks_rules::{
     team_seats, team_text, Player, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE,
     MOVE_TARGET_TABLE,
 };
-use chopsticks_solve::Concept;
+use chopsticks_solve::{Concept, Outcome};
 use clap::Args;
 
 use super::solved::{outcome_text, solved, DbArgs, SolvedChecks};
@@ -57,10 +59,24 @@ pub struct PlayArgs {
     start: Option<String>,
     /// Call the game a draw when a position comes up this many times with the same
     /// player to move (at least 2: a position's first appearance is no repetition;
-    /// 3, threefold repetition, by default).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
+    /// 3, threefold repetition, by default), or `none`: the game plays on for ever.
+    /// Every value shown (hints, the computer's choice) counts the game's history
+    /// under this rule: a win that must pass through a position seen too often is
+    /// a draw.
+    #[arg(long, default_value = "3", value_parser = parse_repetitions)]
     #[arg(help_heading = "Game")]
-    repetitions: u32,
+    repetitions: Repetitions,
+    /// How well the computer plays: perfect (always the best move), strong (the
+    /// best move 9 times in 10, otherwise any legal move at random), casual (6 in
+    /// 10), random (any legal move). The page's levels, defined once (docs/LEARN.md).
+    #[arg(long, default_value = "perfect", value_parser = parse_level)]
+    #[arg(help_heading = "Game")]
+    level: Level,
+    /// The seed of the computer's random choices (below `perfect`): the same seed
+    /// and the same moves, the same game. Without it, a seed from the clock.
+    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Game")]
+    seed: Option<u64>,
     /// When the game ends (or you quit), write it to this file as a game record,
     /// which `chopsticks review FILE` reviews and the page loads.
     #[arg(long, value_name = "FILE")]
@@ -70,6 +86,31 @@ pub struct PlayArgs {
     #[arg(long, short)]
     #[arg(help_heading = "Output")]
     quiet: bool,
+}
+
+fn parse_repetitions(text: &str) -> Result<Repetitions, String> {
+    Repetitions::parse(text)
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    Level::parse(text)
+}
+
+/// A move's value as a hint shows it: `win in 5`, `draw (repetition)` for a
+/// move that ends the game by repetition, and the table's value beside it
+/// when the game's history changes it.
+fn game_value_text(outcome: &Outcome, table: &Outcome, repetition: bool) -> String {
+    let mut text = outcome_text(outcome);
+    if repetition {
+        text.push_str(" (by repetition)");
+    }
+    if outcome != table {
+        text.push_str(&format!(
+            " (the position alone: {}; this game's history changes it)",
+            outcome_text(table)
+        ));
+    }
+    text
 }
 
 /// The longest command line read; longer lines are cut there.
@@ -226,7 +267,12 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout();
-    let mut history = vec![start.clone()];
+    let mut history = History::new(start.clone(), args.repetitions);
+    let mut rng = Rng::new(args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    }));
     // The moves that led to each later entry of `history`, by name.
     let mut played: Vec<String> = Vec::new();
     writeln!(out, "Chopsticks: {}", rules.describe())?;
@@ -253,8 +299,16 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         )?;
     }
     writeln!(out, "{}", help(players))?;
+    if args.level != Level::Perfect {
+        writeln!(
+            out,
+            "The computer plays at level {}: {}.",
+            args.level.name(),
+            args.level.description()
+        )?;
+    }
     loop {
-        let at = history.last().expect("never empty").clone();
+        let at = history.current().clone();
         let pos = at.position();
         let human_turn = at.turn() == human;
         let also = match notation {
@@ -267,24 +321,21 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             at.to_text(rules)?,
             table.describe(&at)
         )?;
-        if pos.is_terminal(rules) {
-            writeln!(out, "{}", table.result(&at))?;
-            break;
-        }
-        // The same position with the same player to move.
-        let seen = history.iter().filter(|t| **t == at).count();
-        if seen >= args.repetitions as usize {
-            writeln!(out, "{}", repetition_text(seen))?;
-            break;
+        match history.end(rules) {
+            Some(GameEnd::Finished) => {
+                writeln!(out, "{}", table.result(&at))?;
+                break;
+            }
+            Some(GameEnd::Repetition { times }) => {
+                writeln!(out, "{}", repetition_text(times))?;
+                break;
+            }
+            None => {}
         }
         if !human_turn {
             s.check_around(pos)?;
-            let best = s
-                .solution
-                .evaluate_moves(pos)?
-                .into_iter()
-                .next()
-                .expect("a position that is not finished has a move");
+            let values = game_values(&s.solution, &history)?;
+            let best = &values.moves[args.level.choose(values.moves.len(), &mut rng)];
             let mover = at.mover();
             let line = if players == 2 {
                 format!(
@@ -311,7 +362,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             };
             writeln!(out, "{line}")?;
             played.push(at.move_name(rules, &best.mv));
-            history.push(at.after(best.to, best.step));
+            history.push(best.to.clone());
             continue;
         }
         write!(out, "Your move: ")?;
@@ -333,29 +384,46 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             }
             "hint" => {
                 s.check_around(pos)?;
+                let values = game_values(&s.solution, &history)?;
+                let mine = values.mover(at.turn());
+                let table_value = values.table[at.turn()];
                 writeln!(
                     out,
-                    "You are at {} (for you{}). Moves, best first:",
-                    outcome_text(&s.solution.outcome(pos)?),
+                    "You are at {} (for you{}{}). Moves, best first:",
+                    outcome_text(&mine),
                     match Concept::of(rules) {
                         Concept::Coalition => " against all the others",
                         Concept::Teams if players > 2 => "r team",
                         _ => "",
+                    },
+                    if mine == table_value {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the position alone is {}, but this game's history changes it",
+                            outcome_text(&table_value)
+                        )
                     }
                 )?;
-                for m in s.solution.evaluate_moves(pos)? {
+                if !values.exact {
+                    writeln!(out, "  (values of the position alone: this game's repetitions are too many positions to count exactly)")?;
+                }
+                for m in &values.moves {
                     writeln!(
                         out,
                         "  {:<16} {}",
                         at.move_name(rules, &m.mv),
-                        outcome_text(&m.outcome)
+                        game_value_text(&m.outcome, &m.table, m.repetition)
                     )?;
                 }
             }
             "undo" => {
                 // Back to the last position before this one where it was your turn.
                 let last = history.len() - 1;
-                match (0..last).rev().find(|&t| history[t].turn() == human) {
+                match (0..last)
+                    .rev()
+                    .find(|&t| history.positions()[t].turn() == human)
+                {
                     Some(t) => {
                         history.truncate(t + 1);
                         played.truncate(t);
@@ -400,6 +468,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         writeln!(out, "The game is recorded in {}.", path.display())?;
     }
     Ok(())
+}
+
+/// The values of the game so far (its history and repetition rule counted).
+fn game_values(solution: &chopsticks_solve::Solution, history: &History) -> Result<GameValues> {
+    Ok(evaluate(solution, history, DEFAULT_BOUND)?)
 }
 
 /// The help: how moves are named, and the commands.

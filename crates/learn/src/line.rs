@@ -17,6 +17,7 @@ use chopsticks_rules::{Move, SeatedPosition};
 use chopsticks_solve::{Outcome, Solution, SolveError, Value};
 use serde::Serialize;
 
+use crate::history::{evaluate, GameEnd, History, Repetitions, DEFAULT_BOUND};
 use crate::{Checker, LearnError};
 
 /// The most plies a drawn line is followed without meeting a position again.
@@ -51,6 +52,10 @@ pub enum LineEnd {
     Repeated { ply: usize },
     /// After [`MAX_DRAW_PLIES`] plies of a draw, no position met again.
     Limit,
+    /// A game's line ([`game_line`]) that brought a position up for the last
+    /// allowed time: a draw by repetition, the position having come up `times`
+    /// times in the game.
+    Repetition { times: usize },
 }
 
 /// An optimal line from a position.
@@ -86,6 +91,9 @@ impl Line {
                 format!("back to the position after its move {ply}: a draw")
             }
             LineEnd::Limit => format!("a draw; its first {} plies", self.steps.len()),
+            LineEnd::Repetition { times } => {
+                format!("a draw by repetition: the position came up {times} times")
+            }
         };
         match out.pop() {
             None => end,
@@ -136,6 +144,66 @@ pub fn optimal_line(
             to: next.clone(),
         });
         at = next;
+    };
+    Ok(Line {
+        start: start.to_text(rules)?,
+        value,
+        steps,
+        end,
+    })
+}
+
+/// The optimal line of a game in progress: from the current position of
+/// `history`, both sides playing their best move by the game's values (its
+/// history and repetition rule counted, [`crate::history`]), to the end of the
+/// game: a finished game, or a draw by repetition; without a repetition rule a
+/// drawn line ends at its first position met again, as [`optimal_line`]'s.
+pub fn game_line(
+    solution: &Solution,
+    history: &History,
+    checker: &mut Checker,
+) -> Result<Line, LearnError> {
+    if !solution.has_remoteness() {
+        return Err(SolveError::NoRemoteness.into());
+    }
+    let rules = solution.rules();
+    let start = history.current().clone();
+    checker.line(solution, start.position())?;
+    let first = evaluate(solution, history, DEFAULT_BOUND)?;
+    let value = first.mover(start.turn());
+    let mut game = history.clone();
+    let mut seen: HashMap<SeatedPosition, usize> = HashMap::new();
+    let mut steps = Vec::new();
+    let mut values = first;
+    let end = loop {
+        match values.end {
+            Some(GameEnd::Finished) => break LineEnd::Finished,
+            Some(GameEnd::Repetition { times }) => break LineEnd::Repetition { times },
+            None => {}
+        }
+        let at = game.current().clone();
+        if history.repetitions() == Repetitions::Never {
+            if let Some(&ply) = seen.get(&at) {
+                break LineEnd::Repeated { ply };
+            }
+            seen.insert(at.clone(), steps.len());
+        }
+        let Some(best) = values.moves.first() else {
+            break LineEnd::Finished;
+        };
+        if best.outcome.value == Value::Draw && steps.len() >= MAX_DRAW_PLIES {
+            break LineEnd::Limit;
+        }
+        steps.push(LineStep {
+            player: at.turn() + 1,
+            name: at.move_name(rules, &best.mv),
+            position: best.to.to_text(rules)?,
+            value: best.outcome,
+            mv: best.mv.clone(),
+            to: best.to.clone(),
+        });
+        game.push(best.to.clone());
+        values = evaluate(solution, &game, DEFAULT_BOUND)?;
     };
     Ok(Line {
         start: start.to_text(rules)?,

@@ -1,7 +1,10 @@
 //! Reviews: what each move of a game did to its mover's value.
 //!
-//! For each move the mover's value before it (the position's value: what the
-//! best move gives) and after it (the move's value) are compared:
+//! For each move the mover's value before it (the game's value: what the
+//! best move gives) and after it (the move's value) are compared. Both are the
+//! values of the game so far ([`crate::history`]): a move that lets a won game
+//! be drawn by threefold repetition is a win thrown away, though the table's
+//! value of the position it leads to is still a win.
 //!
 //! | verdict | before → after |
 //! |---|---|
@@ -23,7 +26,8 @@ use chopsticks_rules::SeatedPosition;
 use chopsticks_solve::{Outcome, Solution, Value};
 use serde::Serialize;
 
-use crate::line::{optimal_line, Line};
+use crate::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
+use crate::line::{game_line, Line};
 use crate::record::Replay;
 use crate::{Checker, LearnError};
 
@@ -203,36 +207,42 @@ pub fn review(
         })
         .collect();
     let mut moves = Vec::with_capacity(replay.plies.len());
+    let mut game = History::new(replay.start.clone(), Repetitions::default());
     for (k, ply) in replay.plies.iter().enumerate() {
         let from = ply.from.position();
         checker.around(solution, from)?;
-        let evaluated = solution.evaluate_moves(from)?;
-        let before = solution.outcome(from)?;
-        let played =
-            evaluated
-                .iter()
-                .find(|m| m.mv == ply.mv)
-                .ok_or_else(|| LearnError::Record {
-                    line: ply.line,
-                    message: format!("move {} `{}` is not legal", k + 1, ply.name),
-                })?;
+        let values = evaluate(solution, &game, DEFAULT_BOUND)?;
+        let before = values.mover(ply.from.turn());
+        let played = values
+            .moves
+            .iter()
+            .find(|m| m.mv == ply.mv)
+            .ok_or_else(|| LearnError::Record {
+                line: ply.line,
+                message: format!("move {} `{}` is not legal", k + 1, ply.name),
+            })?;
         let after = played.outcome;
         let verdict = Verdict::of(before, after);
         let (best, best_line, refutation) = if verdict == Verdict::Best {
             (Vec::new(), None, None)
         } else {
-            let top = evaluated[0].outcome;
-            let best: Vec<String> = evaluated
+            let top = values.moves[0].outcome;
+            let best: Vec<String> = values
+                .moves
                 .iter()
                 .take_while(|m| m.outcome == top)
                 .map(|m| ply.from.move_name(rules, &m.mv))
                 .collect();
-            let first = &evaluated[0];
-            let after_best = ply.from.after(first.to.clone(), first.step);
-            let best_line = optimal_line(solution, &after_best, checker)?;
-            let refutation = optimal_line(solution, &ply.to, checker)?;
+            let mut after_best = game.clone();
+            after_best.push(values.moves[0].to.clone());
+            let best_line = game_line(solution, &after_best, checker)?;
+            let mut after_played = game.clone();
+            after_played.push(ply.to.clone());
+            let refutation = game_line(solution, &after_played, checker)?;
             (best, Some(best_line), Some(refutation))
         };
+        let evaluated = &values.moves;
+        game.push(ply.to.clone());
         let summary = &mut players[ply.from.turn()];
         summary.moves += 1;
         summary.best += usize::from(verdict == Verdict::Best);
@@ -273,6 +283,7 @@ pub fn review(
     }
     let last: &SeatedPosition = replay.last();
     checker.around(solution, last.position())?;
+    let last_value = evaluate(solution, &game, DEFAULT_BOUND)?.mover(last.turn());
     Ok(Review {
         variant: rules.variant_id(),
         start: replay.start.to_text(rules)?,
@@ -282,7 +293,7 @@ pub fn review(
         last: last.to_text(rules)?,
         finished: replay.is_over(),
         repetition: replay.repetition,
-        last_value: solution.outcome(last.position())?,
+        last_value,
         last_player: last.mover().number(),
     })
 }

@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use chopsticks_learn::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
 use chopsticks_learn::puzzles::{puzzle_at, view, PuzzleSet};
 use chopsticks_learn::record::{GameRecord, WrittenMove};
 use chopsticks_learn::{optimal_line, review, Checker, LineEnd, PuzzleKind, Verdict};
@@ -241,7 +242,24 @@ fn reviews_find_the_mistakes_the_separate_search_knows() {
             let replay = GameRecord::parse(&text).unwrap().replay(&rules).unwrap();
             let r = review(&solution, &replay, &mut Checker::trusted()).unwrap();
             assert_eq!(r.moves.len(), expected.len(), "{id} game {game}");
+            // The game so far: where its history changes the values, the
+            // review gives the game's (checked against a brute force in
+            // tests/history_search.rs), not the position's alone.
+            let mut so_far = History::new(replay.start.clone(), Repetitions::default());
             for (m, want) in r.moves.iter().zip(&expected) {
+                let values = evaluate(&solution, &so_far, DEFAULT_BOUND).unwrap();
+                so_far.push(SeatedPosition::parse(&m.to, &rules).unwrap());
+                if values.differs_from_table() {
+                    let from = SeatedPosition::parse(&m.from, &rules).unwrap();
+                    assert_eq!(m.before, values.mover(from.turn()));
+                    continue;
+                }
+                if m.refutation
+                    .as_ref()
+                    .is_some_and(|l| matches!(l.end, LineEnd::Repetition { .. }))
+                {
+                    continue;
+                }
                 assert_eq!(m.verdict, *want, "{id} game {game} ply {}", m.ply);
                 let from = SeatedPosition::parse(&m.from, &rules).unwrap();
                 assert_eq!(m.before, search.value(from.position()));
@@ -309,6 +327,9 @@ fn check_line_is_optimal(search: &Search, rules: &Ruleset, line: &chopsticks_lea
             assert!(!seen[..seen.len() - 1][ply + 1..].contains(&at));
         }
         LineEnd::Limit => panic!("a line of a small variant reached the limit"),
+        LineEnd::Repetition { .. } => {
+            panic!("a line from a position alone never ends by repetition")
+        }
     }
 }
 
@@ -481,9 +502,20 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
             &mut Checker::against_rules(Some(&graph)),
         )
         .unwrap();
+        let mut so_far = History::new(replay.start.clone(), Repetitions::default());
         for m in &r.moves {
             let from = SeatedPosition::parse(&m.from, &rules).unwrap();
             assert_eq!(m.player, from.turn() + 1);
+            let values = evaluate(&solution, &so_far, DEFAULT_BOUND).unwrap();
+            so_far.push(SeatedPosition::parse(&m.to, &rules).unwrap());
+            if values.differs_from_table()
+                || m.refutation
+                    .as_ref()
+                    .is_some_and(|l| matches!(l.end, LineEnd::Repetition { .. }))
+            {
+                assert_eq!(m.before, values.mover(from.turn()));
+                continue;
+            }
             let before = solution.outcome(from.position()).unwrap();
             assert_eq!(m.before, before);
             let (mv, _) = from.find_move(&rules, &m.name).unwrap();
