@@ -221,7 +221,14 @@ fn messages_say_what_is_true() {
     assert!(err.contains("… (100000 characters)"), "{err}");
     let out = run(&["rules", "--preset", &"x".repeat(10_000)]);
     assert!(String::from_utf8_lossy(&out.stderr).len() < 400);
-    fails_with(&["play", "--repetitions", "1"], "1 is not in 2..");
+    fails_with(
+        &["play", "--repetitions", "1"],
+        "1 is too few (2 or more, or `none`)",
+    );
+    fails_with(
+        &["play", "--level", "expert"],
+        "`expert` is not a level: perfect, strong, casual or random",
+    );
     fails_with(&["bench", "--runs", "0"], "0 is not in 1..");
 }
 

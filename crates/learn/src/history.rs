@@ -278,6 +278,8 @@ impl History {
 /// A move of a game in progress with its value under the game's rules.
 #[derive(Clone, Debug)]
 pub struct GameMove {
+    /// The move's place in the rules' order (`Position::moves`), from 0.
+    pub index: usize,
     pub mv: Move,
     /// The position it leads to.
     pub to: SeatedPosition,
@@ -685,6 +687,7 @@ pub fn evaluate(
             table_child.iter().map(|o| o.later()).collect()
         };
         list.push(GameMove {
+            index: k,
             outcome: seats[at.turn()],
             table: table_child[at.turn()].later(),
             repetition: drawn_at_once(&c),

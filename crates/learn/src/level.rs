@@ -45,6 +45,16 @@ impl Level {
         }
     }
 
+    /// The level's name for a menu: `Strong (best move 90%)`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Perfect => "Perfect",
+            Level::Strong => "Strong (best move 90%)",
+            Level::Casual => "Casual (best move 60%)",
+            Level::Random => "Random",
+        }
+    }
+
     /// The level named `text` (case ignored).
     pub fn parse(text: &str) -> Result<Level, String> {
         let t = text.trim().to_ascii_lowercase();

@@ -8,7 +8,10 @@ const SVG = "http://www.w3.org/2000/svg";
 // rules crate's table (`GET /api/v1/chopsticks/`): the rule picker is built
 // from them, so a new rule needs nothing here.
 const OPTIONS = { switches: [], choices: [] };
-const LEVELS = { perfect: 1, strong: 0.9, casual: 0.6, random: 0 };
+// The computer's levels, as the server serves them from the learn crate's
+// definitions (`GET /api/v1/chopsticks/`: `levels`, each with the probability
+// of its best move; otherwise a legal move drawn uniformly).
+const LEVELS = {};
 const COMPUTER_DELAY_MS = 300;
 
 const state = {
@@ -47,18 +50,27 @@ async function getJSON(url) {
   return body;
 }
 
-function positionURL(variant, p) {
-  return `${API}/${encodeURIComponent(variant)}/positions/?p=${encodeURIComponent(p)}`;
+// The positions endpoint for `p`; with the game's positions before it
+// (`history`, oldest first) the values are the game's, its repetitions counted.
+function positionURL(variant, p, history = []) {
+  let url = `${API}/${encodeURIComponent(variant)}/positions/?p=${encodeURIComponent(p)}`;
+  if (history.length) url += `&history=${encodeURIComponent(history.join(","))}`;
+  return url;
 }
 
-async function answer(p) {
-  const key = `${state.variant} ${p}`;
+async function answer(p, history = []) {
+  const key = `${state.variant} ${history.join(",")} ${p}`;
   if (!state.answers.has(key)) {
-    const data = await getJSON(positionURL(state.variant, p));
-    state.answers.set(`${state.variant} ${data.position}`, data);
+    const data = await getJSON(positionURL(state.variant, p, history));
+    if (!history.length) state.answers.set(`${state.variant}  ${data.position}`, data);
     state.answers.set(key, data);
   }
   return state.answers.get(key);
+}
+
+// The positions of the game up to the cursor, oldest first.
+function gameSoFar() {
+  return state.history.slice(0, state.cur + 1).map((h) => h.p);
 }
 
 // ---------------------------------------------------------------- players
@@ -164,7 +176,7 @@ async function play(move) {
   state.pending = true;
   let data;
   try {
-    data = await answer(move.position);
+    data = await answer(move.position, gameSoFar());
   } finally {
     state.pending = false;
   }
@@ -187,8 +199,8 @@ function cancelComputer() {
 }
 
 function chooseComputerMove(moves) {
-  const p = LEVELS[$("level").value] ?? 1;
-  if (Math.random() < p) return moves[0];
+  const p = LEVELS[$("level").value]?.best ?? 1;
+  if (p >= 1 || Math.random() < p) return moves[0];
   return moves[Math.floor(Math.random() * moves.length)];
 }
 
@@ -394,12 +406,17 @@ function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
   const e = shown();
-  const show = $("show-values").checked;
+  // Values, colours, the best-first order and the lines are shown only when
+  // "Show values" is on, and never in a puzzle not yet answered: otherwise the
+  // moves come in the rules' order, plain.
+  const unanswered = state.mode === "puzzle" && !(state.puzzle && state.puzzle.done);
+  const show = $("show-values").checked && !unanswered;
   const live = interactive();
   // Shade moves of the same value by how much slower they are than the best.
   const deltas = {};
   for (const m of e.data.moves) (deltas[m.moveValue] ??= new Set()).add(m.deltaRemoteness);
-  for (const m of e.data.moves) {
+  const listed = show ? e.data.moves : [...e.data.moves].sort((a, c) => a.order - c.order);
+  for (const m of listed) {
     const li = document.createElement("li");
     const b = document.createElement("button");
     b.className = `move ${show ? valueClass(m.moveValue) : "plain"}`;
@@ -425,7 +442,8 @@ function drawMoves() {
     lineButton.addEventListener("click", () => toggleMoveLine(li, m).catch(showError));
     const row = document.createElement("div");
     row.className = "move-row";
-    row.append(b, lineButton);
+    row.append(b);
+    if (show) row.append(lineButton);
     li.appendChild(row);
     list.appendChild(li);
   }
@@ -715,6 +733,17 @@ function fillRules(rules) {
 // menu) is used where it is, the others are added to the switches' fieldset.
 function buildRulePicker(game) {
   OPTIONS.switches = game.switches ?? [];
+  for (const l of game.levels ?? []) LEVELS[l.name] = l;
+  const levelBox = $("level");
+  if (game.levels?.length) {
+    levelBox.replaceChildren(...game.levels.map((l) => {
+      const o = document.createElement("option");
+      o.value = l.name;
+      o.textContent = l.label;
+      o.title = l.description;
+      return o;
+    }));
+  }
   OPTIONS.choices = game.choices ?? [];
   const box = $("switches");
   for (const c of OPTIONS.choices) {
@@ -793,7 +822,7 @@ async function loadVariant(variant, p = null) {
   state.start = info.startPosition;
   state.players = info.playerCount;
   state.teams = Boolean(info.ruleset.teams);
-  state.answers.set(`${info.id} ${first.position}`, first);
+  state.answers.set(`${info.id}  ${first.position}`, first);
   if (changed || state.people.length !== state.players) {
     // One person, Player 1; the computer plays every other seat.
     state.people = Array.from({ length: state.players }, (_, k) => k === 0);
@@ -1012,7 +1041,7 @@ async function loadRecord(text) {
     }
     const r = await postReview(text);
     const positions = [r.start, ...r.moves.map((m) => m.to)];
-    const datas = await Promise.all(positions.map((p) => answer(p)));
+    const datas = await Promise.all(positions.map((p, k) => answer(p, positions.slice(0, k))));
     cancelComputer();
     state.history = datas.map((data, k) => ({
       p: data.position,

@@ -40,6 +40,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use chopsticks_learn::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
 use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
 use chopsticks_solve::strategy::{advice, Advice};
 use chopsticks_solve::{Concept, Outcome, Value};
@@ -143,6 +144,12 @@ pub async fn game() -> Json<Json_> {
         "variants": variants,
         "switches": switches_json(),
         "choices": choices_json(),
+        "levels": chopsticks_learn::Level::ALL.iter().map(|l| json!({
+            "name": l.name(),
+            "label": l.label(),
+            "best": l.best_probability(),
+            "description": l.description(),
+        })).collect::<Vec<_>>(),
         "allowCustomVariantCreation": true,
         "supportsWinBy": false,
         "instructions": "Each player starts with one finger up on every hand. On your turn, tap \
@@ -254,7 +261,17 @@ pub async fn instructions(
 #[derive(Deserialize)]
 pub struct PositionQuery {
     p: Option<String>,
+    /// The game's positions before `p`, oldest first, comma-separated seated
+    /// ids (`1_1111,2_1211`): the values are then the game's, its history and
+    /// its repetition rule counted.
+    history: Option<String>,
+    /// When the game is drawn by repetition: a count (3, threefold, by
+    /// default) or `none`.
+    repetitions: Option<String>,
 }
+
+/// The most positions a game's history may hold.
+pub const MAX_HISTORY: usize = 2_000;
 
 /// Whether a text that is not a position looks like an AutoGUI board string
 /// (`1_f---f---…`, `2_...~P1~1~1`): a side prefix followed by board characters.
@@ -273,45 +290,6 @@ fn configuration_json(text: &str) -> Result<Json_, ApiError> {
     chopsticks_learn::sheet::parse_configuration(text)
         .map(|c| json!(c))
         .map_err(|e| ApiError::internal(e.to_string()))
-}
-
-/// Every seat's outcome at a position, Player 1 first.
-fn outcomes_by_seat(
-    solved: &Solved,
-    seated: &SeatedPosition,
-) -> Result<Vec<Outcome>, chopsticks_solve::SolveError> {
-    let p = solved.rules.players();
-    let outcomes = solved.solution.seat_outcomes(seated.position())?;
-    Ok((0..p)
-        .map(|seat| outcomes[(seat + p - seated.turn()) % p])
-        .collect())
-}
-
-/// Every seat's hands and value, Player 1 first.
-fn seats_json(
-    solved: &Solved,
-    seated: &SeatedPosition,
-) -> Result<Vec<Json_>, chopsticks_solve::SolveError> {
-    let outcomes = outcomes_by_seat(solved, seated)?;
-    Ok(seated
-        .hands_by_seat()
-        .into_iter()
-        .zip(outcomes)
-        .enumerate()
-        .map(|(seat, (hands, o))| {
-            let mut entry = json!({
-                "player": seat + 1,
-                "alive": hands.iter().any(|&v| v != 0),
-                "hands": hands,
-                "value": value_name(o.value),
-                "remoteness": remoteness(&o),
-            });
-            if solved.rules.teams {
-                entry["team"] = json!(seat % 2 + 1);
-            }
-            entry
-        })
-        .collect())
 }
 
 /// GamesmanUni's fields that this server does not compute, with the values that
@@ -337,8 +315,15 @@ pub async fn position(
             "the position is longer than {MAX_POSITION_TEXT} bytes"
         )));
     }
-    if let Some(bytes) = state.cache.answered(&variant, &text) {
-        return Ok(json_bytes(bytes));
+    let in_game = query
+        .history
+        .as_deref()
+        .is_some_and(|h| !h.trim().is_empty())
+        || query.repetitions.is_some();
+    if !in_game {
+        if let Some(bytes) = state.cache.answered(&variant, &text) {
+            return Ok(json_bytes(bytes));
+        }
     }
     let rules = rules_of(&variant)?;
     let seated = SeatedPosition::parse(&text, &rules).map_err(|e| {
@@ -351,12 +336,35 @@ pub async fn position(
         }
         ApiError::unprocessable(message)
     })?;
+    let repetitions = match &query.repetitions {
+        None => Repetitions::default(),
+        Some(text) => Repetitions::parse(text)
+            .map_err(|e| ApiError::bad_request(format!("parameter `repetitions`: {e}")))?,
+    };
+    let mut positions = Vec::new();
+    if let Some(list) = query.history.as_deref().filter(|h| !h.trim().is_empty()) {
+        for (k, item) in list.split(',').enumerate() {
+            if k >= MAX_HISTORY {
+                return Err(ApiError::bad_request(format!(
+                    "the history holds more than {MAX_HISTORY} positions"
+                )));
+            }
+            positions.push(SeatedPosition::parse(item.trim(), &rules).map_err(|e| {
+                ApiError::unprocessable(format!("history, position {}: {e}", k + 1))
+            })?);
+        }
+    }
+    positions.push(seated.clone());
+    let history = History::from_positions(positions, repetitions).expect("not empty");
+    history
+        .check_moves(&rules)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let solved = state.cache.get(rules).await?;
-    let answer = position_answer(&state, &solved, &seated).await?;
+    let answer = position_answer(&state, &solved, &history).await?;
     let bytes =
         Bytes::from(serde_json::to_vec(&answer).map_err(|e| ApiError::internal(e.to_string()))?);
-    // A value the evaluation slots were too busy for is not kept.
-    if answer["cgt"].get("error").is_none() {
+    // A value the evaluation slots were too busy for is not kept, nor a game's.
+    if !in_game && answer["cgt"].get("error").is_none() {
         state
             .cache
             .remember(&variant, &text, &solved, bytes.clone());
@@ -376,16 +384,19 @@ fn json_bytes(bytes: Bytes) -> Response {
         .into_response()
 }
 
-/// What the positions endpoint answers for a position of a solved variant.
+/// What the positions endpoint answers for the current position of a game:
+/// every value is the game's ([`chopsticks_learn::history`]), which for a
+/// game without history is the table's.
 async fn position_answer(
     state: &AppState,
     solved: &Arc<Solved>,
-    seated: &SeatedPosition,
+    history: &History,
 ) -> Result<Json_, ApiError> {
     let rules = &solved.rules;
+    let seated = history.current();
     let position = seated.position();
     // Only a saved file's table can fail to be read (a damaged block).
-    let damaged = |e: chopsticks_solve::SolveError| ApiError::unavailable(e.to_string());
+    let damaged = |e: chopsticks_learn::LearnError| ApiError::unavailable(e.to_string());
     if solved.needs_line_checks() {
         // Reads of a file (from disk when cold): on a blocking thread, not on
         // one of the few that serve every connection.
@@ -394,8 +405,17 @@ async fn position_answer(
             .await
             .map_err(|e| ApiError::internal(format!("the check stopped: {e}")))??;
     }
-    let outcome = solved.solution.outcome(position).map_err(damaged)?;
-    let moves = solved.solution.evaluate_moves(position).map_err(damaged)?;
+    let values = if history.len() > 1 {
+        let (solving, game) = (Arc::clone(solved), history.clone());
+        tokio::task::spawn_blocking(move || evaluate(&solving.solution, &game, DEFAULT_BOUND))
+            .await
+            .map_err(|e| ApiError::internal(format!("the valuation stopped: {e}")))?
+    } else {
+        evaluate(&solved.solution, history, DEFAULT_BOUND)
+    }
+    .map_err(damaged)?;
+    let outcome = values.mover(seated.turn());
+    let moves = &values.moves;
     let layout = Layout::of(rules);
     let move_refs: Vec<&chopsticks_rules::Move> = moves.iter().map(|m| &m.mv).collect();
     let autogui_moves = layout.moves(seated, &move_refs, rules);
@@ -412,13 +432,17 @@ async fn position_answer(
             Value::Draw => None,
         }
     };
+    let earlier = |o: &Outcome| Outcome {
+        value: o.value,
+        remoteness: o.remoteness.map(|r| r.saturating_sub(1)),
+    };
     let list = moves
         .iter()
         .zip(autogui_moves)
         .map(|(m, autogui_move)| {
-            let child = seated.after(m.to.clone(), m.step);
-            // Every seat's outcome after the move; the child's mover's is the child's.
-            let child_seats = outcomes_by_seat(solved, &child).map_err(damaged)?;
+            let child = &m.to;
+            // Every seat's value of the position after the move.
+            let child_seats: Vec<Outcome> = m.seats.iter().map(earlier).collect();
             let child_outcome = child_seats[child.turn()];
             let delta = match (best(m.outcome.value), m.outcome.remoteness) {
                 (Some(b), Some(r)) => i64::from(b.abs_diff(r)),
@@ -427,12 +451,13 @@ async fn position_answer(
             let text = seated.move_name(rules, &m.mv);
             let mut entry = json!({
                 "move": text,
+                "order": m.index,
                 "autoguiMove": autogui_move,
                 "kind": m.mv.kind(),
                 "detail": m.mv,
                 "player": seated.turn() + 1,
-                "position": seated_text(&child, rules)?,
-                "autoguiPosition": layout.position(rules, &child),
+                "position": seated_text(child, rules)?,
+                "autoguiPosition": layout.position(rules, child),
                 "moveValue": value_name(m.outcome.value),
                 "moveRemoteness": remoteness(&m.outcome),
                 "positionValue": value_name(child_outcome.value),
@@ -444,6 +469,13 @@ async fn position_answer(
                     entry
                 }).collect::<Vec<_>>(),
             });
+            if m.repetition {
+                entry["repetition"] = json!(true);
+            }
+            if m.outcome != m.table {
+                entry["tableMoveValue"] = json!(value_name(m.table.value));
+                entry["tableMoveRemoteness"] = json!(remoteness(&m.table));
+            }
             if let chopsticks_rules::Move::Tap { target, .. } = m.mv {
                 entry["targetPlayer"] = json!(seated.seat_of(target) + 1);
             }
@@ -452,6 +484,25 @@ async fn position_answer(
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
     let cgt = position_value(&state.evaluations, rules, position).await;
+    let seats = seated
+        .hands_by_seat()
+        .into_iter()
+        .zip(&values.seats)
+        .enumerate()
+        .map(|(seat, (hands, o))| {
+            let mut entry = json!({
+                "player": seat + 1,
+                "alive": hands.iter().any(|&v| v != 0),
+                "hands": hands,
+                "value": value_name(o.value),
+                "remoteness": remoteness(o),
+            });
+            if rules.teams {
+                entry["team"] = json!(seat % 2 + 1);
+            }
+            entry
+        })
+        .collect::<Vec<_>>();
     let mut answer = json!({
         "position": seated_text(seated, rules)?,
         "autoguiPosition": layout.position(rules, seated),
@@ -463,11 +514,23 @@ async fn position_answer(
         "concept": solved.solution.concept().name(),
         "moverFirst": write(position, rules)?,
         "hands": seated.hands_by_seat(),
-        "players": seats_json(solved, seated).map_err(damaged)?,
+        "players": seats,
         "variant": rules.variant_id(),
         "cgt": cgt,
         "moves": list,
     });
+    if history.len() > 1 || history.repetitions() != Repetitions::default() {
+        let table = values.table[seated.turn()];
+        answer["game"] = json!({
+            "plies": history.len() - 1,
+            "repetitions": history.repetitions().word(),
+            "timesSeen": history.times_seen(seated),
+            "over": values.end,
+            "exact": values.exact,
+            "tableValue": value_name(table.value),
+            "tableRemoteness": remoteness(&table),
+        });
+    }
     unused_fields(&mut answer);
     Ok(answer)
 }

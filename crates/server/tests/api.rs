@@ -480,3 +480,83 @@ async fn every_error_is_json_with_a_reason() {
     assert_eq!(status, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
     assert!(reason.contains("at most 100"), "{reason}");
 }
+
+/// The values of a game in progress: the positions before `p` in `history`
+/// make the table's win at 1_0311 a draw, its only winning move bringing
+/// 2_1211 up a third time (docs/API.md, "A game in progress").
+#[tokio::test]
+async fn a_game_in_progress_is_valued_with_its_history() {
+    let state = state(1 << 30);
+    let before = "1_1111,2_1211,1_1311,2_3411,1_0311,2_1211,1_1311,2_3411";
+    let (status, alone, _) = get(&state, "/api/v1/chopsticks/standard/positions/?p=1_0311").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(alone["positionValue"], "win");
+    assert!(alone.get("game").is_none());
+    let uri = format!(
+        "/api/v1/chopsticks/standard/positions/?p=1_0311&history={}",
+        encode(before)
+    );
+    let (status, game, _) = get(&state, &uri).await;
+    assert_eq!(status, StatusCode::OK, "{game}");
+    assert_eq!(game["positionValue"], "draw");
+    assert_eq!(game["game"]["tableValue"], "win");
+    assert_eq!(game["game"]["tableRemoteness"], 23);
+    assert_eq!(game["game"]["timesSeen"], 2);
+    assert_eq!(game["game"]["exact"], true);
+    let first = &game["moves"][0];
+    assert_eq!(first["move"], "split 03→12");
+    assert_eq!(first["moveValue"], "draw");
+    assert_eq!(first["repetition"], true);
+    assert_eq!(first["tableMoveValue"], "win");
+    assert_eq!(game["players"][0]["value"], "draw");
+    // The rules' order of every move is given, for lists that hide the values.
+    let mut orders: Vec<u64> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["order"].as_u64().unwrap())
+        .collect();
+    orders.sort();
+    assert_eq!(orders, (0..orders.len() as u64).collect::<Vec<_>>());
+    // After the repetition, the game is over: no moves.
+    let uri = format!(
+        "/api/v1/chopsticks/standard/positions/?p=2_1211&history={}",
+        encode(&format!("{before},1_0311"))
+    );
+    let (_, over, _) = get(&state, &uri).await;
+    assert_eq!(over["game"]["over"]["kind"], "repetition");
+    assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(over["positionValue"], "draw");
+    // No repetition rule: the table's values.
+    let uri = format!(
+        "/api/v1/chopsticks/standard/positions/?p=1_0311&history={}&repetitions=none",
+        encode(before)
+    );
+    let (_, never, _) = get(&state, &uri).await;
+    assert_eq!(never["positionValue"], "win");
+    assert_eq!(never["remoteness"], 23);
+    // A history that is no game, or a bad rule, is refused with the reason.
+    let uri = "/api/v1/chopsticks/standard/positions/?p=1_0311&history=1_1111,1_1311";
+    let (status, bad, _) = get(&state, uri).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad["error"]
+            .as_str()
+            .unwrap()
+            .contains("does not follow 1_1111 by a legal move"),
+        "{bad}"
+    );
+    let uri = "/api/v1/chopsticks/standard/positions/?p=1_0311&repetitions=1";
+    let (status, _, _) = get(&state, uri).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The levels the page offers come from the library's definitions.
+    let (_, info, _) = get(&state, "/api/v1/chopsticks/").await;
+    let levels: Vec<&str> = info["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["perfect", "strong", "casual", "random"]);
+    assert_eq!(info["levels"][1]["best"], 0.9);
+}
