@@ -462,6 +462,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 .into_iter()
                 .map(|text| chopsticks_learn::record::WrittenMove { text, line: 0 })
                 .collect(),
+            rounds: false,
         };
         chopsticks_files::write_atomically(path, record.write().as_bytes())
             .context("cannot write the game record")?;

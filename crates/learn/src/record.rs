@@ -22,6 +22,12 @@
 //!   per line, or several separated by `;`. A move may carry its number
 //!   (`12.` or `12...`), which must then be its ply number, counted from 1.
 //!
+//! **By rounds, on one line.** `1. t11 s21 2. tap 1→2 s33 24 3. t12`: a number
+//! for each round (1, 2, 3, …) followed by its moves, as in chess; several
+//! rounds may share a line. The moves of a part are told apart by their
+//! shapes (a keyword and its hands, a short form, bare hands). A record read
+//! this way is written back this way ([`GameRecord::rounds`]).
+//!
 //! Moves may also be written in the short forms people type (`tap 1 2`, `t12`,
 //! `1 2`, `self 2 1`, `split 13 22`: see `chopsticks_rules::read_move_text`);
 //! records are written with the names above.
@@ -69,6 +75,10 @@ pub struct GameRecord {
     pub start_line: usize,
     /// The moves, in order.
     pub moves: Vec<WrittenMove>,
+    /// Written by rounds, several moves to a number (`1. t11 s21 2. t12 t21`),
+    /// rather than one numbered move a line; [`GameRecord::write`] writes the
+    /// form read.
+    pub rounds: bool,
 }
 
 /// One move of a replayed game.
@@ -95,6 +105,8 @@ pub struct Replay {
     /// The move (counted from 1) after which a position came up the third
     /// time: the game ended there, a draw by threefold repetition.
     pub repetition: Option<usize>,
+    /// The record was written by rounds ([`GameRecord::rounds`]).
+    pub rounds: bool,
 }
 
 impl Replay {
@@ -129,6 +141,7 @@ impl Replay {
                     line: 0,
                 })
                 .collect(),
+            rounds: self.rounds,
         })
     }
 }
@@ -151,6 +164,98 @@ fn split_number(text: &str) -> (Option<&str>, &str) {
     (Some(&text[..digits]), rest.trim())
 }
 
+/// The parts of a line of moves: separated by `;`, and each numbered part
+/// (`12.`, `12...`) starting a part of its own, so that `1. t11 s21 2. t12`
+/// is two parts.
+fn numbered_parts(content: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for piece in content.split(';') {
+        let mut start = None;
+        let bytes = piece.as_bytes();
+        let mut k = 0;
+        while k < bytes.len() {
+            // A number at the start of a word, followed by a dot.
+            let at_word = k == 0 || bytes[k - 1].is_ascii_whitespace();
+            if at_word && bytes[k].is_ascii_digit() {
+                let digits = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if bytes.get(k + digits) == Some(&b'.') {
+                    if let Some(s) = start {
+                        parts.push(piece[s..k].trim());
+                    } else if !piece[..k].trim().is_empty() {
+                        parts.push(piece[..k].trim());
+                    }
+                    start = Some(k);
+                    k += digits + 1;
+                    continue;
+                }
+            }
+            k += 1;
+        }
+        match start {
+            Some(s) => parts.push(piece[s..].trim()),
+            None => parts.push(piece.trim()),
+        }
+    }
+    parts.into_iter().filter(|p| !p.is_empty()).collect()
+}
+
+/// The moves of a part written on one line (`t11 s21`, `tap 1→1 tap 2→1`,
+/// `s13 22 t12`), by the shapes of the move forms: a keyword (`tap`, `self`,
+/// `split`) and its hands, a short form (`t12`, `s12`, `s13 22`), bare hands
+/// (`1 2`), `pass`, each with a target (`P3`, `@2`) after a tap. A part that
+/// is not made of these is one move, as written (the move reader names what
+/// is wrong with it).
+fn split_moves(text: &str) -> Vec<String> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.is_empty() {
+        return Vec::new();
+    }
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let arrow = |t: &str| t.contains('→') || t.contains("->");
+    let target = |t: &str| {
+        (t.starts_with(['P', 'p']) || t.starts_with('@')) && t.len() > 1 && digits(&t[1..])
+    };
+    let mut moves = Vec::new();
+    let mut k = 0;
+    while k < tokens.len() {
+        let t = tokens[k];
+        let lower = t.to_ascii_lowercase();
+        let mut taken = 1;
+        let mut tap = false;
+        if matches!(lower.as_str(), "tap" | "self" | "split") {
+            tap = lower == "tap";
+            match tokens.get(k + 1) {
+                Some(a) if arrow(a) => taken = 2,
+                Some(a) if digits(a) && tokens.get(k + 2).is_some_and(|b| digits(b)) => taken = 3,
+                _ => return vec![text.to_string()],
+            }
+        } else if lower == "pass" {
+        } else if (lower.starts_with('t') || lower.starts_with('s')) && digits(&lower[1..]) {
+            tap = lower.starts_with('t');
+            // `s13 22`: a split, its second hands a number of two digits or more.
+            if lower.starts_with('s') && lower.len() >= 3 {
+                if let Some(b) = tokens.get(k + 1) {
+                    if digits(b) && b.len() >= 2 {
+                        taken = 2;
+                    }
+                }
+            }
+        } else if digits(t) && tokens.get(k + 1).is_some_and(|b| digits(b)) {
+            tap = true;
+            taken = 2;
+        } else if arrow(t) {
+        } else {
+            return vec![text.to_string()];
+        }
+        if tap && tokens.get(k + taken).is_some_and(|x| target(x)) {
+            taken += 1;
+        }
+        moves.push(tokens[k..k + taken].join(" "));
+        k += taken;
+    }
+    moves
+}
+
 impl GameRecord {
     /// Reads a record (see the module documentation). Fails with the line and
     /// the reason; the moves are not checked against the rules here.
@@ -166,6 +271,8 @@ impl GameRecord {
             ));
         }
         let mut record = GameRecord::default();
+        // The last round number read (records numbered by rounds).
+        let mut round = 0usize;
         for (k, raw) in text.lines().enumerate() {
             let line = k + 1;
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -212,31 +319,49 @@ impl GameRecord {
                     record.start_line = line;
                 }
                 _ => {
-                    for part in content.split(';') {
-                        let part = part.trim();
-                        if part.is_empty() {
-                            continue;
-                        }
+                    for part in numbered_parts(content) {
                         let ply = record.moves.len() + 1;
                         let (number, mv) = split_number(part);
+                        let moves = split_moves(mv);
+                        if moves.len() > 1 {
+                            record.rounds = true;
+                        }
                         if let Some(number) = number {
-                            if number.parse::<usize>().ok() != Some(ply) {
-                                return Err(error(
-                                    line,
-                                    format!("`{part}` is numbered {number}, but it is move {ply} of the game"),
-                                ));
+                            let n = number.parse::<usize>().ok();
+                            if record.rounds {
+                                // Rounds: 1. for the first, 2. for the next, …
+                                let expected = round + 1;
+                                if n != Some(expected) {
+                                    return Err(error(
+                                        line,
+                                        format!("`{part}` is numbered {number}, but it is round {expected} of the game"),
+                                    ));
+                                }
+                                round = expected;
+                            } else if n != Some(ply) {
+                                if n == Some(round + 1) && round + 1 < ply {
+                                    // A later round of one move (the last).
+                                    record.rounds = true;
+                                    round += 1;
+                                } else {
+                                    return Err(error(
+                                        line,
+                                        format!("`{part}` is numbered {number}, but it is move {ply} of the game"),
+                                    ));
+                                }
+                            } else {
+                                round = n.unwrap_or(round);
                             }
                         }
-                        if mv.is_empty() {
+                        if moves.is_empty() {
                             return Err(error(
                                 line,
                                 format!("move {ply} has a number but no move"),
                             ));
                         }
-                        record.moves.push(WrittenMove {
-                            text: mv.to_string(),
-                            line,
-                        });
+                        for mv in moves {
+                            record.moves.push(WrittenMove { text: mv, line });
+                        }
                     }
                 }
             }
@@ -254,6 +379,23 @@ impl GameRecord {
         }
         if let Some(s) = &self.start {
             out.push_str(&format!("start {s}\n"));
+        }
+        if self.rounds {
+            // Two moves a round, a round a number, on one line.
+            let rounds: Vec<String> = self
+                .moves
+                .chunks(2)
+                .enumerate()
+                .map(|(k, pair)| {
+                    let moves: Vec<&str> = pair.iter().map(|m| m.text.as_str()).collect();
+                    format!("{}. {}", k + 1, moves.join(" "))
+                })
+                .collect();
+            if !rounds.is_empty() {
+                out.push_str(&rounds.join(" "));
+                out.push('\n');
+            }
+            return out;
         }
         for (k, m) in self.moves.iter().enumerate() {
             out.push_str(&format!("{}. {}\n", k + 1, m.text));
@@ -349,6 +491,7 @@ impl GameRecord {
             start,
             plies,
             repetition,
+            rounds: self.rounds,
         })
     }
 }
@@ -445,6 +588,42 @@ mod tests {
     }
 
     #[test]
+    fn records_on_one_line_read_and_write_back() {
+        let rules = standard();
+        let one_line = "variant standard\n1. t11 s21 2. tap 1→2 s33 24 3. t12\n";
+        let r = GameRecord::parse(one_line).unwrap();
+        assert!(r.rounds);
+        let texts: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["t11", "s21", "tap 1→2", "s33 24", "t12"]);
+        // The same game one move a line.
+        let by_ply =
+            GameRecord::parse("variant standard\n1. t11\n2. s21\n3. tap 1→2\n4. s33 24\n5. t12\n")
+                .unwrap();
+        assert!(!by_ply.rounds);
+        let a = r.replay(&rules).unwrap();
+        let b = by_ply.replay(&rules).unwrap();
+        let names = |r: &Replay| r.plies.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a), names(&b));
+        // Each is written in the form it was read in, and reads back.
+        let written = a.record().unwrap().write();
+        assert!(
+            written.ends_with("1. tap 1→1 self 2→1 2. tap 1→2 split 33→24 3. tap 1→2\n"),
+            "{written}"
+        );
+        assert_eq!(
+            names(&GameRecord::parse(&written).unwrap().replay(&rules).unwrap()),
+            names(&a)
+        );
+        assert!(b.record().unwrap().write().contains("\n5. tap 1→2\n"));
+        // Rounds numbered out of order are refused.
+        let e = GameRecord::parse("variant standard\n1. t11 s21 3. t12 t11\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2: `3. t12 t11` is numbered 3, but it is round 2 of the game"
+        );
+    }
+
+    #[test]
     fn records_read_the_short_forms() {
         let rules = standard();
         let r = GameRecord::parse("variant standard\nt11\ntap 2 1\n1 2\ns13 22\n")
@@ -485,6 +664,7 @@ mod tests {
             start: None,
             start_line: 0,
             moves,
+            rounds: false,
         };
         let replay = record.replay(&rules).unwrap();
         let again = GameRecord::parse(&replay.record().unwrap().write()).unwrap();
