@@ -637,3 +637,56 @@ fn terminal_puzzles_climb_show_grades_and_give_a_second_try() {
         "{out}"
     );
 }
+
+/// The game: the hint at 1_0311 the second time is the game's value
+/// (a draw: the table's only winning move repeats a position a third time),
+/// the computer steers for the draw, and the review marks the thrown win.
+#[test]
+fn play_hints_and_reviews_count_the_games_repetitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.txt");
+    let record = record.to_str().unwrap();
+    let out = run_with_input(
+        &["play", "--record", record],
+        "s11\ns31\ns03 12\ns31\nhint\ns03 12\n",
+    );
+    assert!(
+        out.contains("You are at draw (for you; the position alone is win in 23, but this game's history changes it)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("split 03→12      draw by repetition (the position alone: win in 23)"),
+        "{out}"
+    );
+    assert!(out.contains("(draw for the computer)"), "{out}");
+    assert!(out.contains("Draw by threefold repetition"), "{out}");
+    let review = stdout(&["review", record]);
+    assert!(
+        review
+            .contains("P1 self 3→1     win in 21   → draw        ?? a win thrown away: now a draw"),
+        "{review}"
+    );
+    // Without the repetition rule the values are the table's.
+    let out = run_with_input(
+        &["play", "--repetitions", "none"],
+        "s11\ns31\ns03 12\ns31\nhint\nquit\n",
+    );
+    assert!(
+        out.contains("You are at win in 21 (for you). Moves, best first:"),
+        "{out}"
+    );
+    // A weaker computer plays by its seed: the same seed, the same game.
+    let a = run_with_input(
+        &["play", "--level", "random", "--seed", "7"],
+        "t11\nt11\nt11\nquit\n",
+    );
+    let b = run_with_input(
+        &["play", "--level", "random", "--seed", "7"],
+        "t11\nt11\nt11\nquit\n",
+    );
+    assert_eq!(a, b);
+    assert!(
+        a.contains("The computer plays at level random: any legal move at random."),
+        "{a}"
+    );
+}

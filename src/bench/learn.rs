@@ -1,5 +1,6 @@
 //! `chopsticks bench learn`: what the learning features cost once a variant is
-//! solved: a review of a 200-move game, and every puzzle of standard
+//! solved: a review of a 200-move game, a hint and the computer's move at the
+//! end of a 200-ply game (values of the game so far), and every puzzle of standard
 //! Chopsticks and of the 25-million-position rollover variant.
 
 use std::time::Instant;
@@ -126,6 +127,58 @@ fn puzzles(rules: &Ruleset, runs: u32) -> Result<serde_json::Value> {
     }))
 }
 
+/// Times a hint (every move valued by the game so far) and the computer's
+/// choice at the end of a 200-ply game of standard Chopsticks: its history
+/// full of positions seen twice, so that the blocked positions' game is solved
+/// again.
+fn game_values(runs: u32) -> Result<serde_json::Value> {
+    use chopsticks_learn::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
+    use chopsticks_learn::{Level, Rng};
+    let rules = Ruleset::from_variant_id("standard")?;
+    let graph = graph_for_solving(&rules, true)?;
+    let solution = Solution::solve(&graph, &|_| {})?;
+    let text = long_game(&rules, GAME_PLIES)?;
+    let replay = GameRecord::parse(&text)?.replay(&rules)?;
+    let mut history = History::new(replay.start.clone(), Repetitions::default());
+    for ply in &replay.plies {
+        history.push(ply.to.clone());
+    }
+    let twice = history
+        .positions()
+        .iter()
+        .collect::<std::collections::HashSet<_>>()
+        .into_iter()
+        .filter(|p| history.times_seen(p) >= 2)
+        .count();
+    let mut hint_times = Vec::new();
+    let mut choice_times = Vec::new();
+    let mut solved_again = 0;
+    let mut differs = false;
+    let mut rng = Rng::new(1);
+    for _ in 0..runs.max(20) {
+        let clock = Instant::now();
+        let values = evaluate(&solution, &history, DEFAULT_BOUND)?;
+        hint_times.push(clock.elapsed().as_secs_f64());
+        solved_again = values.solved_again;
+        differs = values.differs_from_table();
+        let clock = Instant::now();
+        let values = evaluate(&solution, &history, DEFAULT_BOUND)?;
+        let k = Level::Strong.choose(values.moves.len(), &mut rng);
+        std::hint::black_box(&values.moves[k]);
+        choice_times.push(clock.elapsed().as_secs_f64());
+    }
+    Ok(json!({
+        "variant": rules.variant_id(),
+        "plies": replay.plies.len(),
+        "positions_seen_twice": twice,
+        "solved_again": solved_again,
+        "differs_from_table": differs,
+        "hint_seconds": hint_times,
+        "median_hint_seconds": median(hint_times.clone()),
+        "median_choice_seconds": median(choice_times),
+    }))
+}
+
 pub fn run(runs: u32, json_out: bool) -> Result<()> {
     // The review: a 200-move game of rollover Chopsticks (a draw with best play,
     // so a game can go on), reviewed with its lines.
@@ -157,6 +210,7 @@ pub fn run(runs: u32, json_out: bool) -> Result<()> {
         "seconds": times,
         "median_seconds": median(times.clone()),
     });
+    let game = game_values(runs)?;
     let standard = puzzles(&Ruleset::from_variant_id("standard")?, runs)?;
     let large = puzzles(&super::large_variant(), runs)?;
     if json_out {
@@ -164,6 +218,7 @@ pub fn run(runs: u32, json_out: bool) -> Result<()> {
             "workload": "learn",
             "threads": rayon::current_num_threads(),
             "review": review_row,
+            "game_values": game,
             "puzzles": [standard, large],
         }));
         return Ok(());
@@ -176,6 +231,15 @@ pub fn run(runs: u32, json_out: bool) -> Result<()> {
         line_plies,
         review_row["median_seconds"].as_f64().unwrap_or(0.0) * 1e3,
         times.len()
+    );
+    println!(
+        "hint:     a {}-ply game of {} ({} positions seen twice, {} solved again): median {:.2} ms; the computer's move {:.2} ms",
+        game["plies"],
+        game["variant"].as_str().unwrap_or_default(),
+        game["positions_seen_twice"],
+        game["solved_again"],
+        game["median_hint_seconds"].as_f64().unwrap_or(0.0) * 1e3,
+        game["median_choice_seconds"].as_f64().unwrap_or(0.0) * 1e3,
     );
     for row in [&standard, &large] {
         println!(

@@ -1,4 +1,6 @@
-//! `chopsticks play`: a game against the perfect computer in the terminal.
+//! `chopsticks play`: a game against the computer in the terminal, perfect or
+//! weaker (`--level`), every value shown that of the game so far (its
+//! repetitions counted, `chopsticks_learn::history`).
 //!
 //! Reads commands line by line from standard input, so it also works with piped
 //! input (and is tested that way): a move in any form the rules' move reader
@@ -96,19 +98,16 @@ fn parse_level(text: &str) -> Result<Level, String> {
     Level::parse(text)
 }
 
-/// A move's value as a hint shows it: `win in 5`, `draw (repetition)` for a
+/// A move's value as a hint shows it: `win in 5`, `draw by repetition` for a
 /// move that ends the game by repetition, and the table's value beside it
-/// when the game's history changes it.
+/// when the game's history changes it: `draw (the position alone: win in 23)`.
 fn game_value_text(outcome: &Outcome, table: &Outcome, repetition: bool) -> String {
     let mut text = outcome_text(outcome);
     if repetition {
-        text.push_str(" (by repetition)");
+        text.push_str(" by repetition");
     }
     if outcome != table {
-        text.push_str(&format!(
-            " (the position alone: {}; this game's history changes it)",
-            outcome_text(table)
-        ));
+        text.push_str(&format!(" (the position alone: {})", outcome_text(table)));
     }
     text
 }

@@ -222,6 +222,7 @@ fn game_with_mistakes(
         start: None,
         start_line: 0,
         moves,
+        rounds: false,
     };
     (record, expected)
 }
@@ -494,6 +495,7 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
             start: None,
             start_line: 0,
             moves,
+            rounds: false,
         };
         let replay = record.replay(&rules).unwrap();
         let r = review(
@@ -585,6 +587,7 @@ mod round_trip {
                 start: Some(start.to_text(&rules).unwrap()),
                 start_line: 0,
                 moves,
+                rounds: false,
             };
             let replay = record.replay(&rules).unwrap();
             prop_assert_eq!(replay.last(), &at);
