@@ -672,7 +672,7 @@ fn play_hints_and_reviews_count_the_games_repetitions() {
         "s11\ns31\ns03 12\ns31\nhint\nquit\n",
     );
     assert!(
-        out.contains("You are at win in 21 (for you). Moves, best first:"),
+        out.contains("You are at win in 23 (for you). Moves, best first:"),
         "{out}"
     );
     // A weaker computer plays by its seed: the same seed, the same game.

@@ -665,11 +665,11 @@ pub fn evaluate(
         if !exact {
             break;
         }
-        for (k, v) in side_values.into_iter().enumerate() {
+        for (row, v) in child_values.iter_mut().zip(side_values) {
             let v = v.expect("every child valued");
-            for seat in 0..players {
+            for (seat, slot) in row.iter_mut().enumerate() {
                 if seat == side || (solution.concept() != Concept::Coalition) {
-                    child_values[k][seat] = if rules.same_side(seat, side) {
+                    *slot = if rules.same_side(seat, side) {
                         v
                     } else {
                         v.flipped()
