@@ -727,13 +727,7 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chopsticks_space::Graph;
-
-    fn solved(id: &str) -> Solution {
-        let rules = Ruleset::from_variant_id(id).unwrap();
-        let graph = Graph::new(&rules).unwrap();
-        Solution::solve(&graph, &|_| {}).unwrap()
-    }
+    use crate::solved;
 
     fn game(rules: &Ruleset, ids: &[&str], repetitions: Repetitions) -> History {
         let positions = ids

@@ -83,3 +83,11 @@ pub enum LearnError {
     #[error("{0}")]
     Sheet(String),
 }
+
+/// A variant solved in memory, for the unit tests of the modules.
+#[cfg(test)]
+pub(crate) fn solved(id: &str) -> chopsticks_solve::Solution {
+    let rules = chopsticks_rules::Ruleset::from_variant_id(id).unwrap();
+    let graph = chopsticks_space::Graph::new(&rules).unwrap();
+    chopsticks_solve::Solution::solve(&graph, &|_| {}).unwrap()
+}

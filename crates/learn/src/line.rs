@@ -216,14 +216,7 @@ pub fn game_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chopsticks_rules::Ruleset;
-    use chopsticks_space::Graph;
-
-    fn solved(id: &str) -> Solution {
-        let rules = Ruleset::from_variant_id(id).unwrap();
-        let graph = Graph::new(&rules).unwrap();
-        Solution::solve(&graph, &|_| {}).unwrap()
-    }
+    use crate::solved;
 
     #[test]
     fn a_won_line_ends_in_its_remoteness_and_a_drawn_one_comes_round() {

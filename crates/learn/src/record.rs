@@ -170,7 +170,8 @@ fn split_number(text: &str) -> (Option<&str>, &str) {
 fn numbered_parts(content: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     for piece in content.split(';') {
-        let mut start = None;
+        // Where the part being read starts.
+        let mut start = 0;
         let bytes = piece.as_bytes();
         let mut k = 0;
         while k < bytes.len() {
@@ -179,22 +180,15 @@ fn numbered_parts(content: &str) -> Vec<&str> {
             if at_word && bytes[k].is_ascii_digit() {
                 let digits = bytes[k..].iter().take_while(|b| b.is_ascii_digit()).count();
                 if bytes.get(k + digits) == Some(&b'.') {
-                    if let Some(s) = start {
-                        parts.push(piece[s..k].trim());
-                    } else if !piece[..k].trim().is_empty() {
-                        parts.push(piece[..k].trim());
-                    }
-                    start = Some(k);
+                    parts.push(piece[start..k].trim());
+                    start = k;
                     k += digits + 1;
                     continue;
                 }
             }
             k += 1;
         }
-        match start {
-            Some(s) => parts.push(piece[s..].trim()),
-            None => parts.push(piece.trim()),
-        }
+        parts.push(piece[start..].trim());
     }
     parts.into_iter().filter(|p| !p.is_empty()).collect()
 }

@@ -101,8 +101,7 @@ impl<'s> Brute<'s> {
         let p = self.rules.players();
         // A finished game, or (coalitions) a seat with no live hand left: a
         // loss for it however the others play on (docs/MULTIPLAYER.md).
-        let out = self.solution.concept() == Concept::Coalition
-            && at.hands_by_seat()[seat].iter().all(|&v| v == 0);
+        let out = out_of_game(self.solution, &at, seat);
         let result = if out || at.position().is_terminal(&self.rules) {
             let o = self.solution.seat_outcomes(at.position()).unwrap();
             let o = o[(seat + p - at.turn()) % p];
@@ -113,8 +112,7 @@ impl<'s> Brute<'s> {
             let mut best: Option<Outcome> = None;
             for c in self.children[id].clone() {
                 let times = Self::count(counts, c) + 1;
-                let c_out = self.solution.concept() == Concept::Coalition
-                    && self.list[c].hands_by_seat()[seat].iter().all(|&v| v == 0);
+                let c_out = out_of_game(self.solution, &self.list[c], seat);
                 // A player put out of the game has lost, even if the game of
                 // the others ends there by repetition.
                 let v = if times >= self.limit && !c_out {
@@ -139,6 +137,12 @@ impl<'s> Brute<'s> {
         self.memo.insert((id, counts.to_vec(), seat), result);
         result
     }
+}
+
+/// Whether `seat` is out of the game at `at` with three or more players each
+/// for themselves: no live hand left, a loss for it however the others play on.
+fn out_of_game(solution: &Solution, at: &SeatedPosition, seat: usize) -> bool {
+    solution.concept() == Concept::Coalition && at.hands_by_seat()[seat].iter().all(|&v| v == 0)
 }
 
 fn solved(id: &str) -> Solution {
@@ -206,8 +210,7 @@ fn check(
             let times = Brute::count(&counts, c) + 1;
             assert_eq!(m.repetition, times >= limit);
             for seat in 0..p {
-                let c_out = solution.concept() == Concept::Coalition
-                    && m.to.hands_by_seat()[seat].iter().all(|&v| v == 0);
+                let c_out = out_of_game(solution, &m.to, seat);
                 let truth = if times >= limit && !c_out {
                     Outcome::DRAW
                 } else {
