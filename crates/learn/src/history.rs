@@ -140,8 +140,8 @@ impl History {
     }
 
     /// A game through these positions, oldest first (not checked to follow
-    /// each other by moves: see [`History::from_moves`] and
-    /// [`History::check_moves`]).
+    /// each other by moves: [`History::check_moves`] does); `None` for no
+    /// position at all.
     pub fn from_positions(
         positions: Vec<SeatedPosition>,
         repetitions: Repetitions,
