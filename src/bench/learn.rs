@@ -167,9 +167,31 @@ fn game_values(runs: u32) -> Result<serde_json::Value> {
         std::hint::black_box(&values.moves[k]);
         choice_times.push(clock.elapsed().as_secs_f64());
     }
+    // A hint at every ply of the game, each timed `runs` times (its fastest
+    // kept): the slowest ply, and the most positions any ply solves again.
+    let positions = history.positions().to_vec();
+    let mut slowest = (0usize, 0.0f64);
+    let mut most_solved_again = 0;
+    for len in 1..=positions.len() {
+        let prefix = History::from_positions(positions[..len].to_vec(), Repetitions::default())
+            .expect("at least the start");
+        let mut best = f64::INFINITY;
+        for _ in 0..runs.max(3) {
+            let clock = Instant::now();
+            let values = evaluate(&solution, &prefix, DEFAULT_BOUND)?;
+            best = best.min(clock.elapsed().as_secs_f64());
+            most_solved_again = most_solved_again.max(values.solved_again);
+        }
+        if best > slowest.1 {
+            slowest = (len - 1, best);
+        }
+    }
     Ok(json!({
         "variant": rules.variant_id(),
         "plies": replay.plies.len(),
+        "slowest_ply": slowest.0,
+        "slowest_hint_seconds": slowest.1,
+        "most_solved_again": most_solved_again,
         "positions_seen_twice": twice,
         "solved_again": solved_again,
         "differs_from_table": differs,
@@ -233,13 +255,16 @@ pub fn run(runs: u32, json_out: bool) -> Result<()> {
         times.len()
     );
     println!(
-        "hint:     a {}-ply game of {} ({} positions seen twice, {} solved again): median {:.2} ms; the computer's move {:.2} ms",
+        "hint:     after a {}-ply game of {} ({} positions seen twice, {} solved again): median {:.2} ms; the computer's move {:.2} ms; the slowest ply's hint (ply {}) {:.2} ms, at most {} positions solved again",
         game["plies"],
         game["variant"].as_str().unwrap_or_default(),
         game["positions_seen_twice"],
         game["solved_again"],
         game["median_hint_seconds"].as_f64().unwrap_or(0.0) * 1e3,
         game["median_choice_seconds"].as_f64().unwrap_or(0.0) * 1e3,
+        game["slowest_ply"],
+        game["slowest_hint_seconds"].as_f64().unwrap_or(0.0) * 1e3,
+        game["most_solved_again"],
     );
     for row in [&standard, &large] {
         println!(
