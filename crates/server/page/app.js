@@ -1184,6 +1184,9 @@ async function nextPuzzle() {
       return;
     }
   }
+  // Never the puzzle just played again while another is queued.
+  const current = state.puzzle ? state.puzzle.view.position : null;
+  if (state.puzzleQueue.length > 1 && state.puzzleQueue[0].view.position === current) state.puzzleQueue.shift();
   await loadPuzzle(state.puzzleQueue.shift().view);
 }
 
