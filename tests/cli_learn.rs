@@ -159,21 +159,92 @@ fn puzzles_are_listed_chosen_by_seed_and_checked() {
     let a = json(&["puzzles", "--count", "5", "--seed", "7", "--json"]);
     let b = json(&["puzzles", "--count", "5", "--seed", "7", "--json"]);
     assert_eq!(a, b);
-    assert_eq!(a["total"], 50);
+    // 50 positions with one winning move, 35 more with at most half winning.
+    assert_eq!(a["total"], 85);
     assert_eq!(a["reachable"], 199);
     let puzzles = a["puzzles"].as_array().unwrap();
     assert_eq!(puzzles.len(), 5);
     for p in puzzles {
-        // Exactly one move keeps the win, checked by querying every move.
+        // The accepted moves are the winning ones, checked by querying every
+        // move; at most half of them; listed in the rules' order.
         let q = json(&["query", p["position"].as_str().unwrap(), "--json"]);
-        let wins: Vec<&serde_json::Value> = q["moves"]
+        let all = q["moves"].as_array().unwrap();
+        let mut wins: Vec<&str> = all
+            .iter()
+            .filter(|m| m["value"] == "win")
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        wins.sort();
+        let mut accepted: Vec<&str> = p["accepted"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|m| m["value"] == "win")
+            .map(|m| m.as_str().unwrap())
             .collect();
-        assert_eq!(wins.len(), 1, "{p}");
-        assert_eq!(wins[0]["move"], p["answer"]);
+        assert_eq!(accepted[0], p["answer"]);
+        accepted.sort();
+        assert_eq!(accepted, wins, "{p}");
+        assert!(2 * wins.len() <= all.len());
+        let listed = json(&["moves", p["position"].as_str().unwrap(), "--json"]);
+        let order: Vec<&serde_json::Value> = listed["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| &m["move"])
+            .collect();
+        let shown: Vec<&serde_json::Value> = p["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| &m["move"])
+            .collect();
+        assert_eq!(shown, order, "the rules' order, as `moves` lists them");
+        // The solution: the expected moves and the replies, to the end of the
+        // game, each ply from where the one before ended.
+        let steps = p["solution"]["steps"].as_array().unwrap();
+        assert_eq!(steps[0]["move"], p["answer"]);
+        assert_eq!(steps[0]["position"], p["position"]);
+        for w in steps.windows(2) {
+            assert_eq!(w[0]["to"], w[1]["position"]);
+            assert_ne!(w[0]["expected"], w[1]["expected"], "turns alternate");
+        }
+        assert_eq!(p["solution"]["end"]["kind"], "finished");
+        let last = json(&[
+            "query",
+            steps.last().unwrap()["to"].as_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(
+            last["moves"].as_array().unwrap().len(),
+            0,
+            "the game is over"
+        );
+        assert_eq!(
+            steps.len() as u64,
+            p["value"]["remoteness"].as_u64().unwrap()
+        );
+        // The grade from its score, explained.
+        let why = p["why"].as_array().unwrap();
+        assert!(why
+            .last()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("Score {}:", p["score"])));
+        assert!(p["rating"].as_u64().unwrap() >= 1000);
+    }
+    // Hidden answers: no answer, no solution, no reason naming a move.
+    let hidden = json(&[
+        "puzzles",
+        "--count",
+        "1",
+        "--seed",
+        "7",
+        "--json",
+        "--hide-answers",
+    ]);
+    for key in ["answer", "accepted", "solution", "why"] {
+        assert!(hidden["puzzles"][0].get(key).is_none(), "{key}");
     }
     let hard = json(&[
         "puzzles",
@@ -186,44 +257,60 @@ fn puzzles_are_listed_chosen_by_seed_and_checked() {
     for p in hard["puzzles"].as_array().unwrap() {
         assert!(p["difficulty"].as_u64().unwrap() >= 4, "{p}");
     }
-    // Rollover is a draw: its puzzles include positions to hold.
+    // Rollover is a draw: its puzzles include positions to hold, held until
+    // the draw is safe.
     let hold = json(&[
         "puzzles", "--preset", "rollover", "--kind", "hold", "--count", "3", "--json",
     ]);
-    assert!(hold["puzzles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|p| p["kind"] == "hold"));
-    assert!(!hold["puzzles"].as_array().unwrap().is_empty());
+    let holds = hold["puzzles"].as_array().unwrap();
+    assert!(!holds.is_empty());
+    for p in holds {
+        assert_eq!(p["kind"], "hold");
+        let end = p["solution"]["end"]["kind"].as_str().unwrap();
+        assert!(["safe", "repeated", "held"].contains(&end), "{p}");
+    }
     fails_with(
         &["puzzles", "--difficulty", "7"],
         "--difficulty: `7` is not a grade",
     );
     fails_with(&["puzzles", "--difficulty", "5-1"], "is empty");
     fails_with(
-        &["puzzles", "--position", "1213"],
-        "1_1213 is not a puzzle: 3 of its 6 moves win",
+        &["puzzles", "--position", "1_1114"],
+        "1_1114 is not a puzzle: 2 of its 3 moves win: a puzzle has at most half of its moves good",
     );
-    // One puzzle by its position, with its answer.
+    // One puzzle by its position, with its solution and why it is graded so.
     let p = &puzzles[0];
     let one = stdout(&["puzzles", "--position", p["position"].as_str().unwrap()]);
     assert!(one.contains(p["goal"].as_str().unwrap()), "{one}");
     assert!(
         one.contains(&format!(
-            "{} ({} in {})",
-            p["answer"].as_str().unwrap(),
-            p["value"]["value"].as_str().unwrap(),
-            p["value"]["remoteness"]
+            "P{} {}",
+            p["player"],
+            p["answer"].as_str().unwrap()
         )),
         "{one}"
     );
+    assert!(one.contains("(the game is over: won)."), "{one}");
+    assert!(one.contains(p["why"][0].as_str().unwrap()), "{one}");
+}
+
+/// Plays the puzzles of `args` with `input`, the rating kept in `data`.
+fn play_puzzles(args: &[&str], input: &str, data: &std::path::Path) -> String {
+    let out = common::run_input_with_env(args, input, &[("CHOPSTICKS_DATA_DIR", data)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
-fn puzzles_are_played_through_standard_input() {
-    // The first puzzle of seed 3 (played easiest first), missed twice, then the
-    // second solved after a hint.
+fn puzzles_are_played_to_the_end_through_standard_input() {
+    let data = tempfile::tempdir().unwrap();
+    // The first puzzle of seed 3 (played easiest first) missed; the second
+    // played out to the end of the game by its solution, a slower win tried
+    // on the way.
     let set = json(&["puzzles", "--count", "2", "--seed", "3", "--json"]);
     let mut puzzles = set["puzzles"].as_array().unwrap().clone();
     puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
@@ -237,14 +324,16 @@ fn puzzles_are_played_through_standard_input() {
         .as_str()
         .unwrap()
         .to_string();
-    let input = format!(
-        "not a move\n{wrong}\n{wrong}\nhint\n{}\n",
-        second["answer"].as_str().unwrap().replace('→', "->")
-    );
-    let out = run_with_input(
-        &["puzzles", "--count", "2", "--seed", "3", "--play"],
-        &input,
-    );
+    let mine: Vec<String> = second["solution"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["expected"] == true)
+        .map(|s| s["move"].as_str().unwrap().replace('→', "->"))
+        .collect();
+    let input = format!("not a move\n{wrong}\n{}\n", mine.join("\n"));
+    let args = ["puzzles", "--count", "2", "--seed", "3", "--play"];
+    let out = play_puzzles(&args, &input, data.path());
     assert!(
         out.contains(
             "`not a move` is not a move (`not` is not a kind of move: tap, self, split or pass)."
@@ -255,13 +344,83 @@ fn puzzles_are_played_through_standard_input() {
         out.contains(&format!("Not this one: {wrong} gives")),
         "{out}"
     );
+    assert!(out.contains("The solution from here: P"), "{out}");
+    assert!(out.contains("Right. Player 2 replies "), "{out}");
+    assert!(out.contains("Solved: the game is over: won."), "{out}");
+    assert!(out.contains("Streak: 1."), "{out}");
+    assert!(out.contains("Solved 1 of 2 cleanly"), "{out}");
+    // The rating: kept in the data directory, read back by the next run.
     assert!(
-        out.contains(&format!("Hint: {}", second["hint"].as_str().unwrap())),
+        out.contains("Your puzzle rating: 1500 ± 350 (0 puzzles"),
         "{out}"
     );
-    assert!(out.contains("Right! "), "{out}");
-    assert!(out.contains("Streak: 1."), "{out}");
-    assert!(out.contains("Solved 1 of 2; best streak 1."), "{out}");
+    let kept: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(data.path().join("puzzle-rating.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(kept["puzzles"], 2);
+    assert_eq!(kept["solved"], 1);
+    let rating = kept["rating"].as_f64().unwrap();
+    let again = play_puzzles(&args, "quit\n", data.path());
+    assert!(
+        again.contains(&format!("Your puzzle rating: {rating:.0} ± ")),
+        "{again}"
+    );
+    assert!(again.contains("(2 puzzles, kept in "), "{again}");
+    // A corrupted rating is refused, and left as it was.
+    std::fs::write(data.path().join("puzzle-rating.json"), "{not json").unwrap();
+    let out = common::run_input_with_env(&args, "quit\n", &[("CHOPSTICKS_DATA_DIR", data.path())]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot be read") && err.contains("delete it to start again"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.path().join("puzzle-rating.json")).unwrap(),
+        "{not json"
+    );
+}
+
+#[test]
+fn a_slower_win_is_tried_again() {
+    let data = tempfile::tempdir().unwrap();
+    // The start: after the key move, a step where a slower win exists.
+    let p = json(&["puzzles", "--position", "1_1111", "--json"]);
+    assert!(p["steps"].as_u64().unwrap() >= 2);
+    let steps = p["solution"]["steps"].as_array().unwrap();
+    // Find the first of the player's later steps with a winning move that is
+    // slower than the expected one.
+    let mut input = Vec::new();
+    let mut slower = None;
+    for s in steps.iter().filter(|s| s["expected"] == true).skip(1) {
+        let q = json(&["query", s["position"].as_str().unwrap(), "--json"]);
+        let found = q["moves"].as_array().unwrap().iter().find(|m| {
+            m["value"] == "win" && !s["accepted"].as_array().unwrap().contains(&m["move"])
+        });
+        if let Some(m) = found {
+            slower = Some(m["move"].as_str().unwrap().to_string());
+            break;
+        }
+        input.push(s["move"].as_str().unwrap().to_string());
+    }
+    let slower = slower.expect("a slower win on the way");
+    let first = steps[0]["move"].as_str().unwrap().to_string();
+    let mut lines = vec![first];
+    lines.extend(input);
+    lines.push(slower.clone());
+    lines.push("quit".into());
+    let out = play_puzzles(
+        &["puzzles", "--position", "1_1111", "--play"],
+        &lines.join("\n"),
+        data.path(),
+    );
+    assert!(
+        out.contains(&format!(
+            "{slower} wins too, but slower: the puzzle asks for the fastest win. Try again."
+        )),
+        "{out}"
+    );
 }
 
 #[test]
@@ -535,52 +694,48 @@ fn a_record_that_repeats_a_position_ends_there_as_a_draw() {
 }
 
 #[test]
-fn terminal_puzzles_climb_show_grades_and_give_a_second_try() {
+fn terminal_puzzles_climb_show_grades_and_list_moves_in_the_rules_order() {
+    let data = tempfile::tempdir().unwrap();
     let set = json(&["puzzles", "--count", "3", "--seed", "1", "--json"]);
     let mut puzzles: Vec<serde_json::Value> = set["puzzles"].as_array().unwrap().clone();
-    // The default seed starts with a hard one; played, they climb.
     let grades: Vec<u64> = puzzles
         .iter()
         .map(|p| p["difficulty"].as_u64().unwrap())
         .collect();
-    assert!(grades.windows(2).any(|w| w[0] > w[1]), "{grades:?}");
     puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
-    let wrong = |p: &serde_json::Value, k: usize| -> String {
-        let names: Vec<&str> = p["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|m| m["answer"] == false)
-            .map(|m| m["move"].as_str().unwrap())
-            .collect();
-        names[k % names.len()].to_string()
-    };
-    let answer = |p: &serde_json::Value| p["answer"].as_str().unwrap().to_string();
-    // Puzzle 1: `moves`, then wrong twice: the answer is shown. Puzzle 2: wrong,
-    // then right at the second try. Puzzle 3: right at once, in a short form.
-    let input = format!(
-        "moves\n{}\n{}\n{}\nhint\n{}\n{}\n",
-        short_form(&wrong(&puzzles[0], 0)),
-        short_form(&wrong(&puzzles[0], 1)),
-        wrong(&puzzles[1], 0),
-        short_form(&answer(&puzzles[1])),
-        short_form(&answer(&puzzles[2])),
-    );
-    let out = run_with_input(
+    // Puzzle 1: `moves`, a hint, then given up: the solution is shown.
+    // Puzzle 2: a wrong move, in a short form. Then quit.
+    let wrong = puzzles[1]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["answer"] == false)
+        .unwrap()["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let input = format!("moves\nhint\nundo\nskip\n{}\nquit\n", short_form(&wrong));
+    let out = play_puzzles(
         &["puzzles", "--count", "3", "--seed", "1", "--play"],
         &input,
+        data.path(),
     );
-    for (k, p) in puzzles.iter().enumerate() {
-        let difficulty = p["difficulty"].as_u64().unwrap();
+    // Played easiest first.
+    let mut climbing = grades.clone();
+    climbing.sort();
+    for (k, p) in puzzles.iter().take(2).enumerate() {
         let posed = format!(
-            "Puzzle {} of 3, grade {difficulty} ({}): {}",
+            "Puzzle {} of 3, grade {} ({}), rated {}: {}",
             k + 1,
+            climbing[k],
             p["grade"].as_str().unwrap(),
+            p["rating"],
             p["goal"].as_str().unwrap()
         );
         assert!(out.contains(&posed), "{posed}\n{out}");
     }
-    // Seated ids and every player's hands, Player 1 first.
+    // Seated ids and every player's hands, Player 1 first; the legal moves
+    // in the rules' order (as `moves` lists them), with no value.
     assert!(
         out.contains(&format!(
             "  {}   P1",
@@ -588,54 +743,34 @@ fn terminal_puzzles_climb_show_grades_and_give_a_second_try() {
         )),
         "{out}"
     );
-    let legal: Vec<&str> = puzzles[0]["moves"]
+    let listed = json(&["moves", puzzles[0]["position"].as_str().unwrap(), "--json"]);
+    let legal: Vec<&str> = listed["moves"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| m["move"].as_str().unwrap())
         .collect();
     assert!(
-        out.matches(&format!("Legal moves: {}", legal.join(", ")))
+        out.matches(&format!("Legal moves: {}\n", legal.join(", ")))
             .count()
             >= 2,
         "{out}"
     );
     assert!(
-        out.contains(&format!("Not this one: {} gives", wrong(&puzzles[0], 0))),
-        "{out}"
-    );
-    assert!(out.contains("Try again (one more try)."), "{out}");
-    assert!(
         out.contains(&format!(
-            "Not this one either: {} gives",
-            wrong(&puzzles[0], 1)
+            "Hint: {} (a hint counts as a miss for the rating)",
+            puzzles[0]["hint"].as_str().unwrap()
         )),
         "{out}"
     );
+    assert!(out.contains("A puzzle cannot be taken back."), "{out}");
+    assert!(out.contains("The solution: P"), "{out}");
     assert!(
-        out.contains(&format!("The answer: {} (", answer(&puzzles[0]))),
+        out.contains(&format!("Not this one: {wrong} gives")),
         "{out}"
     );
-    assert!(
-        out.contains(&format!("Hint: {}", puzzles[1]["hint"].as_str().unwrap())),
-        "{out}"
-    );
-    assert!(
-        out.contains(&format!(
-            "Right, at the second try: {}",
-            answer(&puzzles[1])
-        )),
-        "{out}"
-    );
-    assert!(
-        out.contains(&format!("Right! {} (", answer(&puzzles[2]))),
-        "{out}"
-    );
-    assert!(out.contains("Streak: 1."), "{out}");
-    assert!(
-        out.contains("Solved 2 of 3 (1 at the second try); best streak 1."),
-        "{out}"
-    );
+    assert!(out.contains("Streak: 0. Rating: 1500 ± 350 → "), "{out}");
+    assert!(out.contains("Solved 0 of 3 cleanly"), "{out}");
 }
 
 /// The game: the hint at 1_0311 the second time is the game's value

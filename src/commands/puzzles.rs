@@ -8,9 +8,11 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
+use chopsticks_learn::playout::{PuzzleGame, Verdict};
 use chopsticks_learn::puzzles::{
-    puzzle_at_seated, view, view_seated, Filter, PuzzleSet, PuzzleView,
+    puzzle_at_seated, step_hint, view, view_seated, Filter, PuzzleSet, PuzzleView,
 };
+use chopsticks_learn::rating::Rating;
 use chopsticks_learn::{Difficulty, PuzzleKind};
 use chopsticks_rules::{
     Position, RulesError, Ruleset, SeatedPosition, MOVE_FORMS_TABLE, MOVE_TARGET_TABLE,
@@ -161,7 +163,7 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         // within a grade).
         let mut climbing = views;
         climbing.sort_by_key(|v| v.difficulty);
-        return play(&s.rules, &climbing);
+        return play(&s, &climbing);
     }
     println!(
         "{} (seed {}):",
@@ -188,27 +190,27 @@ fn print_puzzle(rules: &Ruleset, number: usize, v: &PuzzleView) {
         v.goal
     );
     println!(
-        "        grade {} ({}): {} pl{} deep, {} moves, {} decoy{}",
+        "        grade {} ({}), rated {}: {} moves, {} to find, {} pl{} deep",
         v.difficulty.0,
         v.grade,
+        v.rating,
+        v.moves.len(),
+        v.steps,
         v.depth,
         if v.depth == 1 { "y" } else { "ies" },
-        v.moves.len(),
-        v.decoys,
-        if v.decoys == 1 { "" } else { "s" }
     );
 }
 
 fn print_answer(number: usize, v: &PuzzleView) {
-    let Some(answer) = v.moves.iter().find(|m| m.answer) else {
-        return;
-    };
     println!(
-        "{number:>4}. {} ({}): {}",
-        answer.name,
-        answer.value,
-        answer.line.text()
+        "{number:>4}. {}: {} ({}).",
+        v.accepted.join(" or "),
+        solution_text(&v.solution.steps),
+        v.solution.text
     );
+    for why in &v.why {
+        println!("        {why}");
+    }
     for m in v.moves.iter().filter(|m| m.decoy) {
         println!("        not {} ({}): {}", m.name, m.value, m.line.text());
     }
@@ -217,6 +219,7 @@ fn print_answer(number: usize, v: &PuzzleView) {
 fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let seated = SeatedPosition::parse(text, &s.rules).context("--position")?;
     if args.output.json {
+        s.check_all(args.output.quiet)?;
         super::print_json(&chopsticks_report::puzzle_at(
             s,
             &seated,
@@ -224,13 +227,16 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
         )?);
         return Ok(());
     }
+    // A puzzle's solution reads the table far from its position: a saved
+    // table is checked whole first.
+    s.check_all(args.output.quiet)?;
     let position = seated.position();
     let mut checker = s.checker()?;
     checker.around(&s.solution, position)?;
     let puzzle = puzzle_at_seated(&s.solution, &seated)?;
     let v = view_seated(&s.solution, &puzzle, &seated, &mut checker)?;
     if args.play {
-        return play(&s.rules, std::slice::from_ref(&v));
+        return play(s, std::slice::from_ref(&v));
     }
     print_puzzle(&s.rules, 1, &v);
     if !args.hide_answers {
@@ -241,58 +247,173 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
 
 /// What the terminal puzzles take, besides a move.
 const PLAY_COMMANDS: &str =
-    "Commands: a move, `moves` (the legal moves), `hint`, `skip` (show the answer), `quit`.";
+    "Commands: a move, `moves` (the legal moves), `hint`, `skip` (give up: the solution), `quit`.";
 
-/// Plays the puzzles in the terminal: a move per puzzle, a second try after a
-/// wrong one, with a streak of puzzles solved at the first try.
-fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
+/// Where `puzzles --play` keeps the player's rating: `$CHOPSTICKS_DATA_DIR`,
+/// else the user's data directory (`$XDG_DATA_HOME/chopsticks`, by default
+/// `~/.local/share/chopsticks`).
+fn rating_path() -> Result<std::path::PathBuf> {
+    use etcetera::BaseStrategy;
+    let dir = match std::env::var_os("CHOPSTICKS_DATA_DIR") {
+        Some(d) if !d.is_empty() => std::path::PathBuf::from(d),
+        _ => etcetera::choose_base_strategy()
+            .context("cannot find the user's data directory to keep the puzzle rating in (set CHOPSTICKS_DATA_DIR)")?
+            .data_dir()
+            .join("chopsticks"),
+    };
+    Ok(dir.join("puzzle-rating.json"))
+}
+
+/// The player's rating and how many puzzles it counts, as kept on disk.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    #[serde(flatten)]
+    rating: Rating,
+    puzzles: u64,
+    solved: u64,
+}
+
+fn read_rating(path: &std::path::Path) -> Result<Kept> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Kept {
+                rating: Rating::default(),
+                puzzles: 0,
+                solved: 0,
+            })
+        }
+        Err(e) => bail!("cannot read the puzzle rating {}: {e}", path.display()),
+    };
+    let kept: Kept = serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "the puzzle rating {} cannot be read ({e}); delete it to start again at 1500",
+            path.display()
+        )
+    })?;
+    if !kept.rating.is_valid() {
+        bail!(
+            "the puzzle rating {} holds no rating (rating {}, deviation {}, volatility {}); delete it to start again at 1500",
+            path.display(),
+            kept.rating.rating,
+            kept.rating.deviation,
+            kept.rating.volatility
+        );
+    }
+    Ok(kept)
+}
+
+fn write_rating(path: &std::path::Path, kept: &Kept) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot make the directory {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(kept).expect("a rating serialises");
+    chopsticks_files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("cannot write the puzzle rating {}", path.display()))
+}
+
+/// A solution's plies from `from` on, as one line: `P1 tap 2→2, P2 split
+/// 04→22, …`, with the other accepted moves of a step in brackets.
+fn solution_text(steps: &[chopsticks_learn::playout::SolutionStep]) -> String {
+    steps
+        .iter()
+        .map(|s| {
+            let others = s.accepted.iter().skip(1).cloned().collect::<Vec<_>>();
+            if others.is_empty() {
+                format!("P{} {}", s.player, s.name)
+            } else {
+                format!("P{} {} (or {})", s.player, s.name, others.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Plays the puzzles in the terminal, each to its end: the solver replies to
+/// every accepted move; a wrong move fails the puzzle, a slower win is tried
+/// again. A streak of puzzles solved, and the player's rating (Glicko-2),
+/// kept in the user's data directory.
+fn play(s: &Solved, views: &[PuzzleView]) -> Result<()> {
+    let rules = &s.rules;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
     let write_err =
         |e: std::io::Error| anyhow::anyhow!("cannot write the output (standard output): {e}");
-    let (mut streak, mut best, mut solved, mut second) = (0u32, 0u32, 0u32, 0u32);
+    let path = rating_path()?;
+    let mut kept = read_rating(&path)?;
+    let (mut streak, mut best, mut solved) = (0u32, 0u32, 0u32);
     let targets = if rules.players() > 2 {
         format!("\n{MOVE_TARGET_TABLE}")
     } else {
         String::new()
     };
     writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}").map_err(write_err)?;
+    writeln!(
+        out,
+        "Your puzzle rating: {} ({} puzzles, kept in {}).",
+        kept.rating.text(),
+        kept.puzzles,
+        path.display()
+    )
+    .map_err(write_err)?;
+    let mut checker = s.checker()?;
     'puzzles: for (k, v) in views.iter().enumerate() {
         let at = SeatedPosition::parse(&v.position, rules)?;
+        let mut game = PuzzleGame::new(&s.solution, v.kind, at)?;
         writeln!(
             out,
-            "\nPuzzle {} of {}, grade {} ({}): {}",
+            "\nPuzzle {} of {}, grade {} ({}), rated {}: {}",
             k + 1,
             views.len(),
             v.difficulty.0,
             v.grade,
+            v.rating,
             v.goal
         )
         .map_err(write_err)?;
-        writeln!(out, "  {}   {}", v.position, at.hands_line()).map_err(write_err)?;
-        let legal: Vec<&str> = v.moves.iter().map(|m| m.name.as_str()).collect();
-        writeln!(out, "  Legal moves: {}", legal.join(", ")).map_err(write_err)?;
-        let answer = v.moves.iter().find(|m| m.answer);
-        let mut missed: Option<&str> = None;
-        loop {
+        let legal = |game: &PuzzleGame| -> String {
+            game.choice()
+                .map(|c| {
+                    c.moves
+                        .iter()
+                        .map(|m| game.position().move_name(rules, &m.mv))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        };
+        let show = |out: &mut std::io::StdoutLock, game: &PuzzleGame| -> Result<()> {
+            let p = game.position();
+            writeln!(out, "  {}   {}", p.to_text(rules)?, p.hands_line()).map_err(write_err)?;
+            writeln!(out, "  Legal moves: {}", legal(game)).map_err(write_err)?;
+            Ok(())
+        };
+        show(&mut out, &game)?;
+        let mut helped = false;
+        let outcome: Option<bool> = loop {
             write!(out, "> ").map_err(write_err)?;
             out.flush().map_err(write_err)?;
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
                 writeln!(out).map_err(write_err)?;
-                break 'puzzles;
+                break None;
             }
             let said = line.trim();
             match said.to_lowercase().as_str() {
                 "" => continue,
-                "quit" | "q" => break 'puzzles,
+                "quit" | "q" => break None,
                 "hint" | "h" => {
-                    writeln!(out, "  Hint: {}", v.hint).map_err(write_err)?;
+                    helped = true;
+                    if let Some(h) = step_hint(&game) {
+                        writeln!(out, "  Hint: {h} (a hint counts as a miss for the rating)")
+                            .map_err(write_err)?;
+                    }
                     continue;
                 }
                 "moves" => {
-                    writeln!(out, "  Legal moves: {}", legal.join(", ")).map_err(write_err)?;
+                    writeln!(out, "  Legal moves: {}", legal(&game)).map_err(write_err)?;
                     continue;
                 }
                 "help" | "?" => {
@@ -303,26 +424,21 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                 "undo" | "u" => {
                     writeln!(
                         out,
-                        "  A puzzle is one move: there is nothing to undo. Type a move, `hint`, `skip` (the answer, then the next puzzle) or `quit`."
+                        "  A puzzle cannot be taken back. Type a move, `hint`, `skip` (the solution, then the next puzzle) or `quit`."
                     )
                     .map_err(write_err)?;
                     continue;
                 }
                 "skip" => {
-                    streak = 0;
-                    if let Some(a) = answer {
-                        writeln!(out, "  The answer: {} — {}", a.name, a.line.text())
-                            .map_err(write_err)?;
-                    }
-                    continue 'puzzles;
+                    let rest = game.solution(&s.solution)?;
+                    writeln!(out, "  The solution: {}.", solution_text(&rest.steps))
+                        .map_err(write_err)?;
+                    break Some(false);
                 }
                 _ => {}
             }
-            let m = match at.find_move(rules, said) {
-                Ok((mv, _)) => {
-                    let name = at.move_name(rules, &mv);
-                    v.moves.iter().find(|m| m.name == name)
-                }
+            let mv = match game.position().find_move(rules, said) {
+                Ok((mv, _)) => mv,
                 Err(e) => {
                     writeln!(out, "  {e}").map_err(write_err)?;
                     if !matches!(e, RulesError::IllegalMove { .. }) {
@@ -331,74 +447,87 @@ fn play(rules: &Ruleset, views: &[PuzzleView]) -> Result<()> {
                     continue;
                 }
             };
-            let Some(m) = m else {
-                writeln!(out, "  `{said}` is not a legal move here.").map_err(write_err)?;
-                continue;
-            };
-            if m.answer {
-                solved += 1;
-                if missed.is_none() {
-                    streak += 1;
-                    best = best.max(streak);
-                    writeln!(out, "  Right! {} ({}). Streak: {streak}.", m.name, m.value)
-                        .map_err(write_err)?;
-                } else {
-                    second += 1;
+            let before = game.clone();
+            let name = before.position().move_name(rules, &mv);
+            let played = game.play(&s.solution, &mv)?;
+            match played.verdict {
+                Verdict::Slower => {
                     writeln!(
                         out,
-                        "  Right, at the second try: {} ({}). Streak: 0 (only first tries count).",
-                        m.name, m.value
+                        "  {name} wins too, but slower: the puzzle asks for the fastest win. Try again."
                     )
                     .map_err(write_err)?;
+                    continue;
                 }
-                writeln!(out, "  The line: {}", m.line.text()).map_err(write_err)?;
-                continue 'puzzles;
+                Verdict::Wrong => {
+                    let c = before.choice().expect("a step to play");
+                    let m = c.moves.iter().find(|m| m.mv == mv).expect("a legal move");
+                    let to = before.position().after(m.to.clone(), m.step);
+                    let refutation =
+                        chopsticks_learn::optimal_line(&s.solution, &to, &mut checker)?;
+                    writeln!(
+                        out,
+                        "  Not this one: {name} gives {}. Refutation: {}",
+                        m.outcome,
+                        refutation.text()
+                    )
+                    .map_err(write_err)?;
+                    let rest = before.solution(&s.solution)?;
+                    writeln!(
+                        out,
+                        "  The solution from here: {}.",
+                        solution_text(&rest.steps)
+                    )
+                    .map_err(write_err)?;
+                    break Some(false);
+                }
+                Verdict::Right => {}
             }
+            for r in &played.replies {
+                writeln!(
+                    out,
+                    "  Right. Player {} replies {}.",
+                    r.from.turn() + 1,
+                    r.from.move_name(rules, &r.mv)
+                )
+                .map_err(write_err)?;
+            }
+            if let Some(end) = game.end() {
+                writeln!(out, "  Solved: {}.", end.text()).map_err(write_err)?;
+                break Some(!helped);
+            }
+            if played.replies.is_empty() {
+                writeln!(out, "  Right. Your move again.").map_err(write_err)?;
+            }
+            show(&mut out, &game)?;
+        };
+        let Some(clean) = outcome else { break 'puzzles };
+        if clean {
+            solved += 1;
+            streak += 1;
+            best = best.max(streak);
+        } else {
             streak = 0;
-            if missed.is_none() {
-                missed = Some(&m.name);
-                writeln!(
-                    out,
-                    "  Not this one: {} gives {}. Refutation: {}",
-                    m.name,
-                    m.value,
-                    m.line.text()
-                )
-                .map_err(write_err)?;
-                writeln!(out, "  Try again (one more try).").map_err(write_err)?;
-                continue;
-            }
-            writeln!(
-                out,
-                "  Not this one either: {} gives {}. Refutation: {}",
-                m.name,
-                m.value,
-                m.line.text()
-            )
-            .map_err(write_err)?;
-            if let Some(a) = answer {
-                writeln!(
-                    out,
-                    "  The answer: {} ({}) — {}",
-                    a.name,
-                    a.value,
-                    a.line.text()
-                )
-                .map_err(write_err)?;
-            }
-            writeln!(out, "  Streak: 0.").map_err(write_err)?;
-            continue 'puzzles;
         }
+        let before = kept.rating;
+        kept.rating = kept.rating.after_puzzle(v.rating, clean);
+        kept.puzzles += 1;
+        kept.solved += u64::from(clean);
+        write_rating(&path, &kept)?;
+        writeln!(
+            out,
+            "  Streak: {streak}. Rating: {} → {} ({:+.0}).",
+            before.text(),
+            kept.rating.text(),
+            kept.rating.rating - before.rating
+        )
+        .map_err(write_err)?;
     }
-    let at_second = if second > 0 {
-        format!(" ({second} at the second try)")
-    } else {
-        String::new()
-    };
     writeln!(
         out,
-        "Solved {solved} of {}{at_second}; best streak {best}.",
-        views.len()
+        "Solved {solved} of {} cleanly (no wrong move, no hint); best streak {best}. Your puzzle rating: {}.",
+        views.len(),
+        kept.rating.text()
     )
     .map_err(write_err)?;
     Ok(())

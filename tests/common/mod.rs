@@ -51,8 +51,14 @@ pub fn fails_with(args: &[&str], needle: &str) {
 
 /// Runs the binary with `input` on standard input, whatever its exit status.
 pub fn run_input(args: &[&str], input: &str) -> Output {
+    run_input_with_env(args, input, &[])
+}
+
+/// [`run_input`] with these environment variables set.
+pub fn run_input_with_env(args: &[&str], input: &str, env: &[(&str, &std::path::Path)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

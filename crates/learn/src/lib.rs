@@ -37,7 +37,9 @@
 pub mod history;
 pub mod level;
 pub mod line;
+pub mod playout;
 pub mod puzzles;
+pub mod rating;
 pub mod record;
 pub mod review;
 pub mod sheet;

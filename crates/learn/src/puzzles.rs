@@ -1,32 +1,46 @@
-//! Puzzles: positions where exactly one move does the job.
+//! Puzzles: positions where few moves do the job, played to the end.
 //!
 //! A position reachable from the variant's start is a puzzle when the player
 //! to move has at least two legal moves and
 //!
-//! - **win**: the mover can force a win, and exactly one legal move keeps the
-//!   forced win (every other move draws or loses); or
-//! - **hold**: the mover can force a draw but not a win, and exactly one legal
-//!   move keeps the draw (every other move loses).
+//! - **win**: the mover can force a win, and at most half of the legal moves
+//!   keep the forced win (every other move draws or loses); or
+//! - **hold**: the mover can force a draw but not a win, and at most half of
+//!   the legal moves keep the draw (every other move loses).
 //!
-//! (Under cutoff two taps can kill hands of the same value and lead to the same
-//! position; they are two moves, so such a position is not a puzzle.)
+//! Every move that keeps the value is accepted (usually there is one); the
+//! puzzle then goes on, the solver replying, until its goal is reached (see
+//! [`crate::playout`]: a win to the end of the game, a hold until the draw is
+//! safe).
 //!
-//! **Difficulty.** Two things make a puzzle hard: how far one must look, and
-//! how many moves look like the answer. The *depth* is, for a win, the
-//! remoteness of the win (plies to the end of the game); for a hold, the
-//! largest remoteness among the losing moves (how far one must look to see
-//! that the slowest-losing alternative loses). The *decoys* are the moves that
-//! look the same as the answer but fail: taps onto the same hand of the same
-//! player, self-taps onto the same hand, or splits of the same kind. The
-//! grade, 1 to 5, comes from the score `ceil(depth / 2) + decoys` (the
-//! mover's own moves to look ahead, plus one for each decoy): 1 for a score of
-//! at most 1, 2 up to 3, 3 up to 6, 4 up to 10, 5 beyond.
+//! **Difficulty.** A puzzle is hard when its moves are hard to find. Its
+//! *score* adds, over the player's steps of its solution (the expected moves,
+//! the solver replying):
+//!
+//! - for each step with a choice, the bits of a guess: the smallest `k` with
+//!   `good · 2^k ≥ moves` (1 for one good move of two, 3 for one of seven, 0
+//!   when every move is good);
+//! - one for each **decoy**: a move that is not accepted and looks the same as
+//!   the expected one (a tap onto the same hand of the same player, a self-tap
+//!   onto the same hand, a split of the same kind);
+//! - one for each move that **fails late**: a wrong move whose loss comes only
+//!   after [`LATE_PLIES`] plies or more, or that only draws a won game (its
+//!   refutation is far to see);
+//! - one for each move that **looks natural and loses**: a wrong tap that
+//!   takes a hand off the board.
+//!
+//! The grade, 1 to 5, comes from the score: 1 up to 2, 2 up to 5, 3 up to 10,
+//! 4 up to 20, 5 beyond. The puzzle's rating, for the player's rating
+//! ([`crate::rating`]), is `1000 + 300 × log2(1 + score)`, rounded. [`PuzzleView::why`] explains
+//! the score in words. The *depth* shown beside it is, for a win, its
+//! remoteness (plies to the end of the game); for a hold, the largest
+//! remoteness among the losing moves.
 //!
 //! **Choosing.** [`PuzzleSet::find`] finds every puzzle (in parallel over the
 //! reachable positions, first by the table alone, then the few candidates by
-//! their moves). [`PuzzleSet::choose`] picks some, filtered by kind and grade,
-//! by a pseudo-random order fixed by a seed: the same seed and the same
-//! variant give the same puzzles on every machine.
+//! their moves and their solutions). [`PuzzleSet::choose`] picks some, filtered
+//! by kind and grade, by a pseudo-random order fixed by a seed: the same seed
+//! and the same variant give the same puzzles on every machine.
 
 use chopsticks_rules::{Move, Position, SeatedPosition};
 use chopsticks_solve::{Outcome, Solution, SolveError, Value};
@@ -35,7 +49,16 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::line::{optimal_line, Line};
+use crate::playout::{Choice, Ply, PuzzleGame, PuzzleSolution, Verdict};
 use crate::{Checker, LearnError};
+
+/// A wrong move whose loss comes this many plies after it, or later, fails
+/// late (see the module documentation).
+pub const LATE_PLIES: u32 = 6;
+
+/// The most good moves a puzzle's first step has counted in the table's first
+/// pass (a superset of what at most half of the moves allows, with early exit).
+const MAX_GOOD: u32 = 3;
 
 /// What a puzzle asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -65,17 +88,22 @@ impl Difficulty {
     /// The grades' names, 1 to 5.
     pub const NAMES: [&'static str; 5] = ["beginner", "easy", "medium", "hard", "expert"];
 
-    /// The grade of a puzzle of this depth (plies) and these decoys (see the
-    /// module documentation).
-    pub fn grade(depth: u32, decoys: u32) -> Difficulty {
-        let score = depth.div_ceil(2) + decoys;
+    /// The grade of a puzzle of this score (see the module documentation).
+    pub fn grade(score: u32) -> Difficulty {
         Difficulty(match score {
-            0..=1 => 1,
-            2..=3 => 2,
-            4..=6 => 3,
-            7..=10 => 4,
+            0..=2 => 1,
+            3..=5 => 2,
+            6..=10 => 3,
+            11..=20 => 4,
             _ => 5,
         })
+    }
+
+    /// A puzzle's rating from its score, beside the player's:
+    /// `1000 + 300 · log2(1 + score)`, rounded (each doubling of the score
+    /// adds 300 points).
+    pub fn rating(score: u32) -> u32 {
+        (1000.0 + 300.0 * f64::from(score + 1).log2()).round() as u32
     }
 
     pub fn name(self) -> &'static str {
@@ -95,18 +123,34 @@ impl Difficulty {
     }
 }
 
-/// A puzzle as stored: its position and its grading (16 bytes).
+/// A puzzle as stored: its position and its grading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Puzzle {
     /// The position's index in the ruleset's dense index.
     pub index: u64,
     /// Depth in plies (see the module documentation), at most 65,535.
     pub depth: u16,
-    /// Legal moves (at most 255 counted).
+    /// Legal moves at the first step (at most 255 counted).
     pub moves: u8,
+    /// Moves accepted at the first step.
+    pub good: u8,
+    /// The player's steps with a choice, in the solution.
+    pub steps: u8,
+    /// Decoys, late failures and natural-looking losing moves, over the steps.
     pub decoys: u8,
+    pub late: u8,
+    pub natural: u8,
+    /// The score the grade comes from.
+    pub score: u16,
     pub kind: PuzzleKind,
     pub difficulty: Difficulty,
+}
+
+impl Puzzle {
+    /// The puzzle's rating (see [`Difficulty::rating`]).
+    pub fn rating(&self) -> u32 {
+        Difficulty::rating(self.score.into())
+    }
 }
 
 /// Which puzzles to choose.
@@ -153,7 +197,8 @@ fn mover_value_after(
 }
 
 /// Counts a position's children and those keeping the mover's value, up to
-/// two: past that the position is no puzzle and the table is not read.
+/// one more than [`MAX_GOOD`]: past that the position is no puzzle and the
+/// table is not read.
 struct Keeping {
     value: Value,
     children: u32,
@@ -174,7 +219,7 @@ impl Keeping {
     #[inline]
     fn see(&mut self, solution: &Solution, players: usize, child: u64, step: usize) {
         self.children += 1;
-        if self.keeping >= 2 {
+        if self.keeping > MAX_GOOD {
             return;
         }
         match mover_value_after(solution, players, child, step) {
@@ -183,11 +228,14 @@ impl Keeping {
         }
     }
 
-    /// Exactly one child keeps the value, and there are at least two.
+    /// A candidate: some child keeps the value, some does not, and few keep it
+    /// (two moves to the same child may be counted once: the moves decide).
     fn into_verdict(self) -> Result<bool, SolveError> {
         match self.failed {
             Some(e) => Err(e),
-            None => Ok(self.keeping == 1 && self.children >= 2),
+            None => {
+                Ok(self.keeping >= 1 && self.keeping <= MAX_GOOD && self.keeping < self.children)
+            }
         }
     }
 }
@@ -209,13 +257,113 @@ fn looks_like(a: &Move, b: &Move) -> bool {
     }
 }
 
-/// The graded puzzle at `position` (of value `value` for its mover), or `None`
-/// when it is not one; from its moves.
+/// What makes a move of a solution's step hard to tell from the right one.
+#[derive(Clone, Debug)]
+pub(crate) enum Trap {
+    /// Not accepted, and looks like the expected move.
+    Decoy,
+    /// Wrong, and its loss comes late (or it only draws a win): this value.
+    Late(Outcome),
+    /// A wrong tap that takes a hand.
+    Natural,
+}
+
+/// One move that makes a step hard: at the player's `step`-th move (1 first).
+#[derive(Clone, Debug)]
+pub(crate) struct Reason {
+    pub step: usize,
+    pub from: SeatedPosition,
+    pub mv: Move,
+    pub trap: Trap,
+}
+
+/// A puzzle's solution weighed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Assessment {
+    pub score: u32,
+    /// Steps with a choice: (the player's move number, good, moves) each.
+    pub steps: Vec<(usize, usize, usize)>,
+    pub decoys: u32,
+    pub late: u32,
+    pub natural: u32,
+    pub reasons: Vec<Reason>,
+}
+
+/// Whether a tap takes a hand: the board has more empty hands after it.
+fn takes_a_hand(from: &SeatedPosition, m: &chopsticks_solve::EvaluatedMove) -> bool {
+    let empty = |p: &Position| p.players().iter().flatten().filter(|&&h| h == 0).count();
+    matches!(m.mv, Move::Tap { .. }) && empty(&m.to) > empty(from.position())
+}
+
+/// Weighs the player's steps of a solution.
+pub(crate) fn assess(kind: PuzzleKind, plies: &[(Ply, Option<Choice>)]) -> Assessment {
+    let mut a = Assessment::default();
+    let mut step = 0;
+    for (ply, choice) in plies {
+        let Some(c) = choice else { continue };
+        step += 1;
+        let (good, n) = (c.right(), c.moves.len());
+        if good == n {
+            continue;
+        }
+        a.steps.push((step, good, n));
+        let mut bits = 0;
+        while good << bits < n {
+            bits += 1;
+        }
+        a.score += bits;
+        let expected = &c.moves[c.expected].mv;
+        let mut note = |trap: Trap, mv: &Move| {
+            a.reasons.push(Reason {
+                step,
+                from: ply.from.clone(),
+                mv: mv.clone(),
+                trap,
+            })
+        };
+        for (m, v) in c.moves.iter().zip(&c.verdicts) {
+            if *v == Verdict::Right {
+                continue;
+            }
+            if looks_like(&m.mv, expected) {
+                note(Trap::Decoy, &m.mv);
+            }
+            if *v != Verdict::Wrong {
+                continue;
+            }
+            let late = match m.outcome.value {
+                Value::Draw => kind == PuzzleKind::Win,
+                Value::Lose => m.outcome.remoteness.unwrap_or(0) >= LATE_PLIES,
+                Value::Win => false,
+            };
+            // Far refutations count at the key move: later, the player has
+            // seen the line unfold.
+            if late && step == 1 {
+                note(Trap::Late(m.outcome), &m.mv);
+            }
+            if takes_a_hand(&ply.from, m) {
+                note(Trap::Natural, &m.mv);
+            }
+        }
+    }
+    for r in &a.reasons {
+        match r.trap {
+            Trap::Decoy => a.decoys += 1,
+            Trap::Late(_) => a.late += 1,
+            Trap::Natural => a.natural += 1,
+        }
+    }
+    a.score += a.decoys + a.late + a.natural;
+    a
+}
+
+/// The graded puzzle at `position`, or `None` when it is not one; from its
+/// moves and its solution.
 fn grade(
     solution: &Solution,
     index: u64,
     position: &Position,
-) -> Result<Option<Puzzle>, SolveError> {
+) -> Result<Option<Puzzle>, LearnError> {
     let value = solution.outcome_at(index)?;
     let kind = match value.value {
         Value::Win => PuzzleKind::Win,
@@ -223,20 +371,13 @@ fn grade(
         Value::Lose => return Ok(None),
     };
     let moves = solution.evaluate_moves(position)?;
-    if moves.len() < 2 {
+    let good = moves
+        .iter()
+        .filter(|m| m.outcome.value == value.value)
+        .count();
+    if moves.len() < 2 || good == 0 || 2 * good > moves.len() {
         return Ok(None);
     }
-    let good: Vec<usize> = (0..moves.len())
-        .filter(|&k| moves[k].outcome.value == value.value)
-        .collect();
-    let [answer] = good[..] else {
-        return Ok(None);
-    };
-    let answer = &moves[answer];
-    let decoys = moves
-        .iter()
-        .filter(|m| m.outcome.value != value.value && looks_like(&m.mv, &answer.mv))
-        .count() as u32;
     let depth = match kind {
         PuzzleKind::Win => value.remoteness.unwrap_or(0),
         PuzzleKind::Hold => moves
@@ -245,13 +386,23 @@ fn grade(
             .max()
             .unwrap_or(0),
     };
+    let seated = SeatedPosition::new(solution.rules(), position.seat(), position.clone())?;
+    let game = PuzzleGame::new(solution, kind, seated)?;
+    let (plies, _) = game.play_out(solution)?;
+    let a = assess(kind, &plies);
+    let small = |n: u32| n.min(255) as u8;
     Ok(Some(Puzzle {
         index,
         depth: depth.min(u16::MAX as u32) as u16,
-        moves: moves.len().min(255) as u8,
-        decoys: decoys.min(255) as u8,
+        moves: small(moves.len() as u32),
+        good: small(good as u32),
+        steps: small(a.steps.len() as u32),
+        decoys: small(a.decoys),
+        late: small(a.late),
+        natural: small(a.natural),
+        score: a.score.min(u16::MAX as u32) as u16,
         kind,
-        difficulty: Difficulty::grade(depth, decoys),
+        difficulty: Difficulty::grade(a.score),
     }))
 }
 
@@ -295,8 +446,8 @@ impl PuzzleSet {
         reached: &BitSet,
     ) -> Result<Vec<Puzzle>, LearnError> {
         let players = solution.rules().players();
-        // First pass, from the table alone: positions with exactly one child
-        // keeping the mover's value and at least two children. Two-player
+        // First pass, from the table alone: positions with a child keeping the
+        // mover's value, one not, and at most `MAX_GOOD` keeping it. Two-player
         // indices are walked a 64 × 64 tile at a time, so that the children's
         // outcomes read stay in cache (see `chopsticks_space::TileMap`).
         // The position's value, or `None` for a loss (never a puzzle).
@@ -363,14 +514,14 @@ impl PuzzleSet {
                     Ok(a)
                 })?,
         };
-        // Second pass, by the candidates' moves: one move (not only one child)
-        // keeps the value; the grade.
+        // Second pass, by the candidates' moves: at most half of the moves (not
+        // only of the children) keep the value; the solution and the grade.
         let mut puzzles: Vec<Puzzle> = candidates
             .par_iter()
             .with_min_len(64)
             .map(|&i| grade(solution, i, &graph.position(i)))
             .filter_map(|r| r.transpose())
-            .collect::<Result<Vec<_>, SolveError>>()?;
+            .collect::<Result<Vec<_>, LearnError>>()?;
         puzzles.sort_unstable_by_key(|p| p.index);
         Ok(puzzles)
     }
@@ -437,9 +588,9 @@ pub struct PuzzleMove {
     pub to: String,
     /// The mover's value of the move.
     pub value: Outcome,
-    /// Whether it is the answer.
+    /// Whether it is accepted (keeps the mover's value).
     pub answer: bool,
-    /// Whether it is a decoy (looks like the answer, fails).
+    /// Whether it is a decoy (looks like the expected move, fails).
     pub decoy: bool,
     /// The optimal line after the move: the answer's winning (or drawing)
     /// line, or a wrong move's refutation.
@@ -454,25 +605,42 @@ pub struct PuzzleView {
     /// The player to move: 1 = Player 1.
     pub player: usize,
     pub kind: PuzzleKind,
-    /// What to do: `Player 1 to move and win.`
+    /// What to do: `Player 1 to move and win. Play it out to the end of the
+    /// game.`
     pub goal: String,
     /// The mover's value.
     pub value: Outcome,
-    /// The answer's name.
+    /// The expected first move's name.
     pub answer: String,
+    /// Every move accepted at the first step, the expected one first.
+    pub accepted: Vec<String>,
     pub depth: u32,
+    /// The player's steps with a choice in the solution.
+    pub steps: u32,
     pub decoys: u32,
+    /// Wrong moves whose loss comes late (or that only draw a win).
+    pub late: u32,
+    /// Wrong taps that take a hand.
+    pub natural: u32,
+    /// The score the grade comes from.
+    pub score: u32,
     pub difficulty: Difficulty,
     /// The grade's name.
     pub grade: &'static str,
+    /// The puzzle's rating, beside the player's.
+    pub rating: u32,
+    /// Why the puzzle is as hard as its grade says, a sentence each.
+    pub why: Vec<String>,
     /// A hint: the hand to play with, or the kind of move.
     pub hint: String,
-    /// Every legal move, best first, with its line.
+    /// Every legal move of the first step, in the rules' order, with its line.
     pub moves: Vec<PuzzleMove>,
+    /// The moves expected and the replies, in order, to the puzzle's end.
+    pub solution: PuzzleSolution,
 }
 
 /// The puzzle `puzzle` as shown to a player: its goal, its moves with their
-/// values and lines, its hint. Lines are checked by `checker`.
+/// values and lines, its hint, its solution. Lines are checked by `checker`.
 pub fn view(
     solution: &Solution,
     puzzle: &Puzzle,
@@ -481,6 +649,81 @@ pub fn view(
 ) -> Result<PuzzleView, LearnError> {
     let seated = SeatedPosition::new(solution.rules(), position.seat(), position.clone())?;
     view_seated(solution, puzzle, &seated, checker)
+}
+
+/// Counted: `1 move`, `3 moves`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The sentences that explain a puzzle's score.
+fn explain(
+    rules: &chopsticks_rules::Ruleset,
+    kind: PuzzleKind,
+    a: &Assessment,
+    difficulty: Difficulty,
+) -> Vec<String> {
+    let verb = match kind {
+        PuzzleKind::Win => "win",
+        PuzzleKind::Hold => "keep the draw",
+    };
+    let mut why = Vec::new();
+    let steps: Vec<String> = a
+        .steps
+        .iter()
+        .map(|(step, good, n)| format!("at move {step}, {good} of {n}"))
+        .collect();
+    why.push(match steps.len() {
+        0 => "No move to find.".to_string(),
+        1 => format!(
+            "One move to find: {} of its {} moves {verb}.",
+            a.steps[0].1, a.steps[0].2
+        ),
+        k => format!(
+            "{k} moves to find, where few moves {verb} ({}).",
+            steps.join("; ")
+        ),
+    });
+    const SHOWN: usize = 6;
+    for r in a.reasons.iter().take(SHOWN) {
+        let name = r.from.move_name(rules, &r.mv);
+        why.push(match r.trap {
+            Trap::Decoy => format!(
+                "At move {}, {name} looks like the right move and is not.",
+                r.step
+            ),
+            Trap::Late(o) if o.value == Value::Draw => {
+                format!(
+                    "At move {}, {name} only draws, which is hard to see.",
+                    r.step
+                )
+            }
+            Trap::Late(o) => format!(
+                "At move {}, {name} loses only after {} plies.",
+                r.step,
+                o.remoteness.unwrap_or(0)
+            ),
+            Trap::Natural => format!("At move {}, {name} takes a hand, and loses.", r.step),
+        });
+    }
+    if a.reasons.len() > SHOWN {
+        why.push(format!(
+            "And {} more such.",
+            counted(a.reasons.len() - SHOWN, "move")
+        ));
+    }
+    why.push(format!(
+        "Score {}: grade {} ({}), rated {}.",
+        a.score,
+        difficulty.0,
+        difficulty.name(),
+        Difficulty::rating(a.score)
+    ));
+    why
 }
 
 /// [`view`] of a position whose player to move is known (a puzzle opened by its
@@ -495,40 +738,53 @@ pub fn view_seated(
     let position = seated.position();
     checker.around(solution, position)?;
     let value = solution.outcome(position)?;
-    let mut moves = solution.evaluate_moves(position)?;
+    let game = PuzzleGame::new(solution, puzzle.kind, seated.clone())?;
+    let not_one = || LearnError::NotAPuzzle {
+        position: seated.to_text(rules).unwrap_or_default(),
+        reason: "no move keeps the mover's value".into(),
+    };
     // In the rules' order (attacks, self-attacks, splits, pass), not best
     // first: the order of a list shown must not give the answer away.
-    let order = position.moves(rules);
-    moves.sort_by_key(|m| order.iter().position(|(o, _)| *o == m.mv));
-    let answer = moves
-        .iter()
-        .find(|m| m.outcome.value == value.value)
-        .ok_or_else(|| LearnError::NotAPuzzle {
-            position: seated.to_text(rules).unwrap_or_default(),
-            reason: "no move keeps the mover's value".into(),
-        })?
-        .clone();
-    let mut shown = Vec::with_capacity(moves.len());
-    for m in &moves {
+    let choice = game.choice().ok_or_else(not_one)?.clone();
+    let (plies, _) = game.play_out(solution)?;
+    let a = assess(puzzle.kind, &plies);
+    let expected = choice.moves[choice.expected].clone();
+    let mut shown = Vec::with_capacity(choice.moves.len());
+    let mut accepted = vec![seated.move_name(rules, &expected.mv)];
+    for (m, v) in choice.moves.iter().zip(&choice.verdicts) {
         let to = seated.after(m.to.clone(), m.step);
-        let is_answer = m.mv == answer.mv;
+        let right = *v == Verdict::Right;
+        if right && m.mv != expected.mv {
+            accepted.push(seated.move_name(rules, &m.mv));
+        }
         shown.push(PuzzleMove {
             name: seated.move_name(rules, &m.mv),
             to: to.to_text(rules)?,
             value: m.outcome,
-            answer: is_answer,
-            decoy: !is_answer && looks_like(&m.mv, &answer.mv),
+            answer: right,
+            decoy: !right && looks_like(&m.mv, &expected.mv),
             line: optimal_line(solution, &to, checker)?,
         });
     }
     let player = format!("Player {}", seated.turn() + 1);
-    let goal = match puzzle.kind {
-        PuzzleKind::Win => format!("{player} to move and win."),
-        PuzzleKind::Hold => format!("{player} to move: every move but one loses. Keep the draw."),
+    let n = choice.moves.len();
+    let good = accepted.len();
+    let goal = match (puzzle.kind, good) {
+        (PuzzleKind::Win, 1) => format!("{player} to move and win. Play it out to the end of the game."),
+        (PuzzleKind::Win, _) => format!(
+            "{player} to move and win: {good} of the {n} moves win, any of them is accepted. Play it out to the end of the game."
+        ),
+        (PuzzleKind::Hold, 1) => format!(
+            "{player} to move: every move but one loses. Keep the draw until it is safe."
+        ),
+        (PuzzleKind::Hold, _) => format!(
+            "{player} to move: {} of the {n} moves lose. Keep the draw until it is safe.",
+            n - good
+        ),
     };
     let hint = hint(
-        &answer.mv,
-        &moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
+        &expected.mv,
+        &choice.moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
         seated,
     );
     Ok(PuzzleView {
@@ -537,14 +793,33 @@ pub fn view_seated(
         kind: puzzle.kind,
         goal,
         value,
-        answer: seated.move_name(rules, &answer.mv),
+        answer: seated.move_name(rules, &expected.mv),
+        accepted,
         depth: puzzle.depth.into(),
-        decoys: puzzle.decoys.into(),
-        difficulty: puzzle.difficulty,
-        grade: puzzle.difficulty.name(),
+        steps: a.steps.len() as u32,
+        decoys: a.decoys,
+        late: a.late,
+        natural: a.natural,
+        score: a.score,
+        difficulty: Difficulty::grade(a.score),
+        grade: Difficulty::grade(a.score).name(),
+        rating: Difficulty::rating(a.score),
+        why: explain(rules, puzzle.kind, &a, Difficulty::grade(a.score)),
         hint,
         moves: shown,
+        solution: game.solution(solution)?,
     })
+}
+
+/// A hint towards the expected move of a puzzle's step now (as
+/// [`PuzzleView::hint`] is for its first), or `None` when it is over.
+pub fn step_hint(game: &PuzzleGame) -> Option<String> {
+    let c = game.choice()?;
+    Some(hint(
+        &c.moves[c.expected].mv,
+        &c.moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
+        game.position(),
+    ))
 }
 
 /// A hint towards `answer` among `moves`: the hand to play with when no other
@@ -611,11 +886,16 @@ pub fn puzzle_at_seated(
         .iter()
         .filter(|m| m.outcome.value == value.value)
         .count();
+    let n = moves.len();
     Err(not(match value.value {
         Value::Lose => format!("the player to move loses ({value}) whatever they do"),
-        _ if moves.len() < 2 => "there is only one legal move".into(),
-        Value::Win => format!("{keeping} of its {} moves win", moves.len()),
-        Value::Draw => format!("{keeping} of its {} moves keep the draw", moves.len()),
+        _ if n < 2 => "there is only one legal move".into(),
+        Value::Win => {
+            format!("{keeping} of its {n} moves win: a puzzle has at most half of its moves good")
+        }
+        Value::Draw => format!(
+            "{keeping} of its {n} moves keep the draw: a puzzle has at most half of its moves good"
+        ),
     }))
 }
 
@@ -625,13 +905,14 @@ mod tests {
 
     #[test]
     fn grades_follow_the_score() {
-        assert_eq!(Difficulty::grade(1, 0), Difficulty(1));
-        assert_eq!(Difficulty::grade(3, 0), Difficulty(2));
-        assert_eq!(Difficulty::grade(1, 1), Difficulty(2));
-        assert_eq!(Difficulty::grade(1, 3), Difficulty(3));
-        assert_eq!(Difficulty::grade(11, 0), Difficulty(3));
-        assert_eq!(Difficulty::grade(9, 2), Difficulty(4));
-        assert_eq!(Difficulty::grade(23, 1), Difficulty(5));
+        let grades: Vec<u8> = [0, 2, 3, 5, 6, 10, 11, 20, 21, 50]
+            .iter()
+            .map(|&s| Difficulty::grade(s).0)
+            .collect();
+        assert_eq!(grades, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+        assert_eq!(Difficulty::rating(0), 1000);
+        assert_eq!(Difficulty::rating(1), 1300);
+        assert_eq!(Difficulty::rating(7), 1900);
         assert_eq!(Difficulty::parse("hard"), Some(Difficulty(4)));
         assert_eq!(Difficulty::parse("2"), Some(Difficulty(2)));
         assert_eq!(Difficulty::parse("6"), None);

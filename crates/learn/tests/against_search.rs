@@ -354,7 +354,7 @@ fn lines_from_every_position_are_optimal() {
 }
 
 #[test]
-fn puzzles_are_exactly_the_positions_with_one_good_move() {
+fn puzzles_are_exactly_the_positions_with_few_good_moves_and_play_out_by_the_search() {
     for id in VARIANTS {
         let rules = Ruleset::from_variant_id(id).unwrap();
         let search = Search::new(&rules);
@@ -367,8 +367,15 @@ fn puzzles_are_exactly_the_positions_with_one_good_move() {
         for p in search.values.keys() {
             let value = search.value(p);
             let moves = search.moves(p);
-            let keeping = moves.iter().filter(|(_, o)| o.value == value.value).count();
-            let is_puzzle = value.value != Value::Lose && moves.len() >= 2 && keeping == 1;
+            let keeping: Vec<&String> = moves
+                .iter()
+                .filter(|(_, o)| o.value == value.value)
+                .map(|(n, _)| n)
+                .collect();
+            let is_puzzle = value.value != Value::Lose
+                && moves.len() >= 2
+                && !keeping.is_empty()
+                && 2 * keeping.len() <= moves.len();
             let index = graph.index_of(p);
             assert_eq!(set.get(index).is_some(), is_puzzle, "{id} {p:?}");
             assert_eq!(puzzle_at(&solution, p).is_ok(), is_puzzle, "{id} {p:?}");
@@ -383,22 +390,111 @@ fn puzzles_are_exactly_the_positions_with_one_good_move() {
                 PuzzleKind::Hold
             };
             assert_eq!(puzzle.kind, kind);
-            // Every move tried: only the answer keeps the value.
+            // Every move tried: exactly the moves keeping the value are
+            // accepted, in the rules' order.
             let shown = view(&solution, puzzle, p, &mut Checker::trusted()).unwrap();
-            let (answer, _) = moves.iter().find(|(_, o)| o.value == value.value).unwrap();
-            assert_eq!(&shown.answer, answer);
+            let mut accepted = shown.accepted.clone();
+            accepted.sort();
+            let mut keeping_sorted: Vec<String> = keeping.iter().map(|k| k.to_string()).collect();
+            keeping_sorted.sort();
+            assert_eq!(accepted, keeping_sorted, "{id} {p:?}");
+            assert!(keeping.contains(&&shown.answer));
+            let order: Vec<String> = p
+                .moves(&rules)
+                .iter()
+                .map(|(m, _)| m.describe(&rules))
+                .collect();
+            let names: Vec<String> = shown.moves.iter().map(|m| m.name.clone()).collect();
+            assert_eq!(names, order, "{id} {p:?}: the rules' order");
             for m in &shown.moves {
                 let (_, o) = moves.iter().find(|(n, _)| *n == m.name).unwrap();
                 assert_eq!(m.value, *o);
-                assert_eq!(m.answer, m.name == *answer);
+                assert_eq!(m.answer, keeping.contains(&&m.name));
                 check_line_is_optimal(&search, &rules, &m.line);
             }
             if kind == PuzzleKind::Win {
                 assert_eq!(u32::from(puzzle.depth), value.remoteness.unwrap());
             }
+            check_solution_by_the_search(&search, &rules, kind, &shown.solution);
+            assert_eq!(shown.steps as u8, puzzle.steps);
+            assert_eq!(shown.score, u32::from(puzzle.score));
+            assert_eq!(shown.difficulty, puzzle.difficulty);
         }
         assert_eq!(set.puzzles.len(), expected, "{id}");
         assert!(expected > 0, "{id} has no puzzle");
+    }
+}
+
+/// A puzzle's solution by the search: each of the player's steps accepts
+/// exactly the moves its rule allows (any winning move first, then the
+/// fastest; in a hold every drawing move), each reply is a best move for the
+/// replier, and the puzzle ends as its kind says.
+fn check_solution_by_the_search(
+    search: &Search,
+    rules: &Ruleset,
+    kind: PuzzleKind,
+    solution: &chopsticks_learn::playout::PuzzleSolution,
+) {
+    use chopsticks_learn::playout::PuzzleEnd;
+    let player = solution.steps[0].player;
+    let mut seen: Vec<String> = Vec::new();
+    for (k, step) in solution.steps.iter().enumerate() {
+        let at = SeatedPosition::parse(&step.position, rules).unwrap();
+        let p = at.position();
+        let value = search.value(p);
+        let moves = search.moves(p);
+        if let Some(next) = solution.steps.get(k + 1) {
+            assert_eq!(step.to, next.position);
+        }
+        if !step.expected {
+            // A reply: the best for the replier.
+            assert_ne!(step.player, player);
+            let (_, o) = moves.iter().find(|(n, _)| *n == step.name).unwrap();
+            assert_eq!(*o, value, "{} {}", step.position, step.name);
+            continue;
+        }
+        assert_eq!(step.player, player);
+        let first = k == 0;
+        let mut right: Vec<String> = moves
+            .iter()
+            .filter(|(_, o)| match kind {
+                PuzzleKind::Win => o.value == Value::Win && (first || *o == value),
+                PuzzleKind::Hold => o.value != Value::Lose,
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        right.sort();
+        let mut accepted = step.accepted.clone();
+        assert_eq!(accepted[0], step.name, "the expected move first");
+        accepted.sort();
+        assert_eq!(accepted, right, "{}", step.position);
+        // The expected move is the solver's: the fastest win, or a draw.
+        let (_, o) = moves.iter().find(|(n, _)| *n == step.name).unwrap();
+        assert_eq!(*o, value, "{} {}", step.position, step.name);
+        if kind == PuzzleKind::Hold {
+            assert!(
+                !seen.contains(&step.position),
+                "a hold ends when a position comes round"
+            );
+            seen.push(step.position.clone());
+        }
+    }
+    let last = SeatedPosition::parse(&solution.steps.last().unwrap().to, rules).unwrap();
+    match (&kind, &solution.end) {
+        (PuzzleKind::Win, PuzzleEnd::Finished) => assert!(last.position().is_terminal(rules)),
+        (PuzzleKind::Hold, PuzzleEnd::Safe) => {
+            // Every move of the player's keeps the draw there (after replies).
+            let p = last.position();
+            assert_eq!(last.turn() + 1, player);
+            assert!(search.moves(p).iter().all(|(_, o)| o.value != Value::Lose));
+        }
+        (PuzzleKind::Hold, PuzzleEnd::Repeated) => {
+            assert!(seen.contains(&solution.steps.last().unwrap().to));
+        }
+        (PuzzleKind::Hold, PuzzleEnd::Held { moves }) => {
+            assert_eq!(*moves, chopsticks_learn::playout::HOLD_MOVES);
+        }
+        (k, e) => panic!("a {k:?} puzzle ended by {e:?}"),
     }
 }
 
@@ -459,14 +555,29 @@ fn more_players_puzzles_and_reviews_follow_the_seat_values() {
                 .iter()
                 .filter(|(_, o)| o.value == value.value)
                 .collect();
-            assert_eq!(keeping.len(), 1, "{id} {position:?}");
-            assert!(moves.len() >= 2);
+            assert!(
+                !keeping.is_empty() && 2 * keeping.len() <= moves.len(),
+                "{id} {position:?}"
+            );
             let shown = view(&solution, puzzle, &position, &mut Checker::trusted()).unwrap();
-            // The view names a tap's target by player number; the same move.
+            // The view names a tap's target by player number; the same moves.
             let seated = SeatedPosition::new(&rules, position.seat(), position.clone()).unwrap();
+            let mut accepted: Vec<String> = shown
+                .accepted
+                .iter()
+                .map(|a| seated.find_move(&rules, a).unwrap().0.describe(&rules))
+                .collect();
+            accepted.sort();
+            let mut wanted: Vec<String> = keeping.iter().map(|(n, _)| n.clone()).collect();
+            wanted.sort();
+            assert_eq!(accepted, wanted, "{id} {position:?}");
             let (answer, _) = seated.find_move(&rules, &shown.answer).unwrap();
-            assert_eq!(answer.describe(&rules), keeping[0].0);
             assert_eq!(shown.answer, seated.move_name(&rules, &answer));
+            // The solution follows its own steps to an end.
+            for w in shown.solution.steps.windows(2) {
+                assert_eq!(w[0].to, w[1].position);
+            }
+            assert!(shown.solution.end.solved());
         }
         // A game of first-listed moves, reviewed: before is the mover's value,
         // after the value of the move played, and the verdict their comparison.

@@ -330,13 +330,16 @@ pub fn review(solved: &Solved, replay: &Replay, shape: ReviewShape) -> Result<Va
     Ok(with_variant(&solved.rules, value))
 }
 
-/// A puzzle as JSON; `hide_answers` leaves the answers out (and lists the moves
-/// without what they give, in the order of their names).
+/// A puzzle as JSON; `hide_answers` leaves the answers out (the expected and
+/// accepted moves, the solution, the reasons for the grade, which name moves)
+/// and lists the moves without what they give, in the rules' order.
 pub fn puzzle_json(v: &puzzles::PuzzleView, hide_answers: bool) -> Value {
     let mut value = serde_json::to_value(v).expect("puzzles serialise");
     if hide_answers {
         if let Some(map) = value.as_object_mut() {
-            map.remove("answer");
+            for key in ["answer", "accepted", "solution", "why"] {
+                map.remove(key);
+            }
         }
         if let Some(moves) = value["moves"].as_array_mut() {
             for m in moves.iter_mut() {
@@ -344,7 +347,6 @@ pub fn puzzle_json(v: &puzzles::PuzzleView, hide_answers: bool) -> Value {
                     map.retain(|k, _| k == "move" || k == "to");
                 }
             }
-            moves.sort_by(|a, b| a["move"].as_str().cmp(&b["move"].as_str()));
         }
     }
     value

@@ -8,6 +8,12 @@
 //! GET  /api/v1/chopsticks/{variant}/puzzles?count=N&seed=S&difficulty=D&kind=K
 //!                                                       puzzles chosen by a seed
 //! GET  /api/v1/chopsticks/{variant}/puzzles?p=POS       the puzzle at a position
+//! GET  /api/v1/chopsticks/{variant}/puzzles?p=POS&played=M1,M2,…
+//!                                                       the puzzle with the player's
+//!                                                       moves so far judged (`progress`)
+//! GET  /api/v1/chopsticks/rating?rating=R&deviation=D&volatility=V&puzzle=P&solved=B
+//!                                                       a player's Glicko-2 rating after
+//!                                                       a puzzle
 //! GET  /api/v1/chopsticks/{variant}/strategy?format=svg the strategy sheet (SVG)
 //! ```
 //!
@@ -24,7 +30,9 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::Json;
+use chopsticks_learn::playout::follow;
 use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter, PuzzleSet};
+use chopsticks_learn::rating::Rating;
 use chopsticks_learn::record::GameRecord;
 use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
 use chopsticks_rules::{Position, SeatedPosition};
@@ -40,6 +48,9 @@ pub const MAX_REVIEW_BYTES: usize = 256 * 1024;
 
 /// The most puzzles one request returns.
 pub const MAX_PUZZLES: usize = 100;
+
+/// The most moves of a puzzle's `played` followed.
+pub const MAX_PLAYED: usize = 500;
 
 /// `snake_case` keys to `camelCase`, all the way down.
 pub fn camel_keys(value: Json_) -> Json_ {
@@ -194,6 +205,8 @@ pub async fn review_get(
 #[derive(Deserialize)]
 pub struct PuzzleQuery {
     p: Option<String>,
+    /// The player's moves so far, comma-separated names.
+    played: Option<String>,
     count: Option<usize>,
     seed: Option<u64>,
     difficulty: Option<String>,
@@ -266,17 +279,42 @@ pub async fn puzzles(
     let solved = state.cache.get(rules_of(&variant)?).await?;
     if query.p.is_some() {
         let seated = parse_position(query.p, &solved)?;
-        let shown = blocking(solved, move |s| {
+        let played: Option<Vec<String>> = query.played.map(|text| {
+            text.split(',')
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .map(String::from)
+                .collect()
+        });
+        if played.as_ref().is_some_and(|p| p.len() > MAX_PLAYED) {
+            return Err(ApiError::bad_request(format!(
+                "`played` has more than {MAX_PLAYED} moves"
+            )));
+        }
+        let (shown, progress) = blocking(solved, move |s| {
+            // A puzzle's solution reads the table far from its position: a
+            // saved table is checked whole first.
+            s.check_whole(&|_| {})?;
             let position = seated.position();
             let mut checker = s.checker();
             checker
                 .around(&s.solution, position)
                 .map_err(|e| learn_error(e.into()))?;
             let puzzle = puzzle_at_seated(&s.solution, &seated).map_err(learn_error)?;
-            view_seated(&s.solution, &puzzle, &seated, &mut checker).map_err(learn_error)
+            let shown =
+                view_seated(&s.solution, &puzzle, &seated, &mut checker).map_err(learn_error)?;
+            let progress = played
+                .map(|played| follow(&s.solution, puzzle.kind, &seated, &played))
+                .transpose()
+                .map_err(learn_error)?;
+            Ok((shown, progress))
         })
         .await?;
-        return Ok(Json(to_json(&shown)?));
+        let mut answer = to_json(&shown)?;
+        if let Some(progress) = progress {
+            answer["progress"] = to_json(&progress)?;
+        }
+        return Ok(Json(answer));
     }
     let count = query.count.unwrap_or(10).min(MAX_PUZZLES);
     let seed = query.seed.unwrap_or(1);
@@ -303,6 +341,53 @@ pub async fn puzzles(
         "hold_by_grade": counts[1],
         "puzzles": views.iter().map(to_json).collect::<Result<Vec<_>, _>>()?,
     }))))
+}
+
+#[derive(Deserialize)]
+pub struct RatingQuery {
+    rating: Option<f64>,
+    deviation: Option<f64>,
+    volatility: Option<f64>,
+    puzzle: Option<u32>,
+    solved: Option<bool>,
+}
+
+/// `GET /api/v1/chopsticks/rating?…`: a player's rating after one puzzle
+/// (Glicko-2, `chopsticks_learn::rating`); without `rating`, a new player's.
+/// The page keeps the rating in the browser and asks here for each update,
+/// so that one implementation rates the page and `puzzles --play`.
+pub async fn rating(Query(query): Query<RatingQuery>) -> Result<Json<Json_>, ApiError> {
+    let new = Rating::default();
+    let now = Rating {
+        rating: query.rating.unwrap_or(new.rating),
+        deviation: query.deviation.unwrap_or(new.deviation),
+        volatility: query.volatility.unwrap_or(new.volatility),
+    };
+    if !now.is_valid() {
+        return Err(ApiError::bad_request(
+            "the rating is not one: `deviation` is above 0 and at most 350, `volatility` above 0 and below 1, all finite",
+        ));
+    }
+    let after = match (query.puzzle, query.solved) {
+        (Some(puzzle), Some(solved)) if puzzle <= 10_000 => now.after_puzzle(puzzle, solved),
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "`puzzle` is a rating of at most 10000",
+            ))
+        }
+        (None, None) => now,
+        _ => {
+            return Err(ApiError::bad_request(
+                "`puzzle` (the puzzle's rating) and `solved` (true or false) come together",
+            ))
+        }
+    };
+    Ok(Json(json!({
+        "rating": after.rating,
+        "deviation": after.deviation,
+        "volatility": after.volatility,
+        "text": after.text(),
+    })))
 }
 
 #[cfg(test)]

@@ -76,6 +76,8 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/v1/chopsticks/{variant}/puzzles", get(learn::puzzles))
         .route("/api/v1/chopsticks/{variant}/puzzles/", get(learn::puzzles))
+        .route("/api/v1/chopsticks/rating", get(learn::rating))
+        .route("/api/v1/chopsticks/rating/", get(learn::rating))
         .route("/api/v1/value", get(api::value))
         .route("/api/v1/value/", get(api::value))
         .route("/healthz", get(|| async { "ok" }))

@@ -138,6 +138,126 @@ async fn puzzles_are_the_libraries_and_open_by_position() {
     assert!(many["puzzles"].as_array().unwrap().len() <= 100);
 }
 
+/// A puzzle played move by move through `played`: the progress is the
+/// library's, a wrong move fails it, bad moves are refused; the rating
+/// endpoint is Glicko-2's.
+#[tokio::test]
+async fn puzzles_are_followed_by_their_moves_and_rated() {
+    let state = state(BUDGET);
+    let (rules, _, solution) = solved("standard");
+    let (status, puzzle) = get(&state, "/api/v1/chopsticks/standard/puzzles?p=1_1111").await;
+    assert_eq!(status, StatusCode::OK, "{puzzle}");
+    let mine: Vec<String> = puzzle["solution"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["expected"] == true)
+        .map(|s| s["move"].as_str().unwrap().to_string())
+        .collect();
+    let start = SeatedPosition::parse("1_1111", &rules).unwrap();
+    for k in [1, 2, mine.len()] {
+        let played = mine[..k].join(",");
+        let (status, body) = get(
+            &state,
+            &format!(
+                "/api/v1/chopsticks/standard/puzzles?p=1_1111&played={}",
+                urlencode(&played)
+            ),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let expected = chopsticks_learn::playout::follow(
+            &solution,
+            chopsticks_learn::PuzzleKind::Win,
+            &start,
+            &mine[..k],
+        )
+        .unwrap();
+        assert_eq!(
+            body["progress"],
+            camel_keys(serde_json::to_value(&expected).unwrap())
+        );
+        assert_eq!(body["progress"]["verdict"], "right");
+    }
+    let (_, done) = get(
+        &state,
+        &format!(
+            "/api/v1/chopsticks/standard/puzzles?p=1_1111&played={}",
+            urlencode(&mine.join(","))
+        ),
+    )
+    .await;
+    assert_eq!(done["progress"]["end"]["kind"], "finished");
+    // The start's other move loses: the puzzle is failed.
+    let wrong = puzzle["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["answer"] == false)
+        .unwrap()["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, failed) = get(
+        &state,
+        &format!(
+            "/api/v1/chopsticks/standard/puzzles?p=1_1111&played={}",
+            urlencode(&wrong)
+        ),
+    )
+    .await;
+    assert_eq!(failed["progress"]["verdict"], "wrong");
+    assert_eq!(failed["progress"]["end"]["kind"], "failed");
+    let (status, body) = get(
+        &state,
+        &format!(
+            "/api/v1/chopsticks/standard/puzzles?p=1_1111&played={},{}",
+            urlencode(&wrong),
+            urlencode(&mine[0])
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, body) = get(
+        &state,
+        "/api/v1/chopsticks/standard/puzzles?p=1_1111&played=tap%209%209",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+
+    // Ratings: a new player's; after a solved puzzle, as the library rates.
+    let (status, new) = get(&state, "/api/v1/chopsticks/rating").await;
+    assert_eq!(status, StatusCode::OK, "{new}");
+    assert_eq!(new["rating"], 1500.0);
+    assert_eq!(new["deviation"], 350.0);
+    let (_, up) = get(&state, "/api/v1/chopsticks/rating?rating=1500&deviation=350&volatility=0.06&puzzle=1900&solved=true").await;
+    let expected = chopsticks_learn::rating::Rating::default().after_puzzle(1900, true);
+    assert_eq!(up["rating"].as_f64().unwrap(), expected.rating);
+    assert_eq!(up["text"], expected.text());
+    for bad in [
+        "deviation=-1&puzzle=1500&solved=true",
+        "rating=NaN&puzzle=1500&solved=true",
+        "puzzle=1500",
+        "puzzle=99999&solved=false",
+    ] {
+        let (status, body) = get(&state, &format!("/api/v1/chopsticks/rating?{bad}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(body["error"].is_string(), "{body}");
+    }
+}
+
+/// Percent-encodes a query value.
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn the_strategy_sheet_is_svg() {
     let state = state(BUDGET);
@@ -197,8 +317,8 @@ async fn bad_requests_get_the_reason() {
             (s, b, "")
         },
         {
-            let (s, b) = get(&state, "/api/v1/chopsticks/standard/puzzles?p=1_1213").await;
-            (s, b, "1_1213 is not a puzzle: 3 of its 6 moves win")
+            let (s, b) = get(&state, "/api/v1/chopsticks/standard/puzzles?p=1_1114").await;
+            (s, b, "1_1114 is not a puzzle: 2 of its 3 moves win")
         },
         {
             let (s, b) = get(&state, "/api/v1/chopsticks/standard/puzzles?difficulty=9").await;
