@@ -662,6 +662,15 @@ fn three_players_and_teams_in_a_real_browser() {
 }
 
 /// The text of the first element matching `css` (empty when there is none).
+/// The texts of every element `css` selects, in order.
+async fn css_texts(client: &Client, css: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in client.find_all(Locator::Css(css)).await.unwrap_or_default() {
+        out.push(e.text().await.unwrap_or_default());
+    }
+    out
+}
+
 async fn css_text(client: &Client, css: &str) -> String {
     match client.find(Locator::Css(css)).await {
         Ok(e) => e.text().await.unwrap_or_default(),
@@ -749,7 +758,8 @@ fn puzzles_and_reviews_in_a_real_browser() {
         let missed = screenshot(&client, "browser-puzzle-missed.png").await;
         click(&client, "#preview-end").await;
 
-        // The next puzzle, solved after a hint: the answer clicked in the list.
+        // The next puzzle, played to its end after a hint: the answer clicked in
+        // the list, then each expected move once the solver has replied.
         let after_wrong = input_value(&client, "position-input").await;
         click(&client, "#puzzle-next").await;
         let next_goal = until("the next puzzle", || async {
@@ -762,16 +772,54 @@ fn puzzles_and_reviews_in_a_real_browser() {
             "/api/v1/chopsticks/standard/puzzles?p={}",
             encode(&next_goal)
         ));
+        // Unanswered: the moves in the rules' order, no value shown.
+        let (_, listed) = server.get(&format!(
+            "/api/v1/chopsticks/standard/positions/?p={}",
+            encode(&next_goal)
+        ));
+        let shown = css_texts(&client, "#moves button.move").await;
+        assert_eq!(shown.len(), view["moves"].as_array().unwrap().len(), "{shown:?}");
+        for (b, m) in shown.iter().zip(view["moves"].as_array().unwrap()) {
+            assert_eq!(b, m["move"].as_str().unwrap(), "no value beside a move: {shown:?}");
+        }
+        assert!(listed["moves"].is_array());
+        let unanswered = screenshot(&client, "browser-puzzle-before.png").await;
         click(&client, "#puzzle-hint").await;
         let hint = text(&client, "puzzle-result").await;
         assert_eq!(hint, format!("Hint: {}", view["hint"].as_str().unwrap()));
-        let answer = view["answer"].as_str().unwrap();
-        click(&client, &format!("#moves button.move[data-move='{answer}']")).await;
-        until("the puzzle solved", || async {
-            text(&client, "puzzle-result").await.starts_with("Right").then_some(())
+        let mine: Vec<(String, String)> = view["solution"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["expected"] == true)
+            .map(|s| {
+                (
+                    s["position"].as_str().unwrap().to_string(),
+                    s["move"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        for (at, name) in &mine {
+            until("the player's turn in the puzzle", || async {
+                (input_value(&client, "position-input").await == *at).then_some(())
+            })
+            .await;
+            click(&client, &format!("#moves button.move[data-move='{name}']")).await;
+        }
+        let solved_text = until("the puzzle solved", || async {
+            let t = text(&client, "puzzle-result").await;
+            t.starts_with("Solved").then_some(t)
         })
         .await;
-        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 1"));
+        assert_eq!(
+            solved_text,
+            format!("Solved with a hint: {}.", view["solution"]["text"].as_str().unwrap())
+        );
+        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 0"));
+        let rating = text(&client, "puzzle-rating").await;
+        assert!(rating.starts_with("Your rating: ") && rating.contains(" → "), "{rating}");
+        let why = text(&client, "puzzle-why").await;
+        assert!(why.contains(&format!("Score {}:", view["score"])), "{why}");
         let solved = screenshot(&client, "browser-puzzle-solved.png").await;
 
         // Back to play: the line after a listed move.
@@ -934,13 +982,24 @@ fn puzzles_and_reviews_in_a_real_browser() {
             (text(&client, "puzzle-goal").await == goal).then_some(())
         })
         .await;
-        let answer = puzzle["answer"].as_str().unwrap();
-        click(&client, &format!("#moves button.move[data-move='{answer}']")).await;
+        // Played to its end: each expected move once the others have replied.
+        for step in puzzle["solution"]["steps"].as_array().unwrap() {
+            if step["expected"] != true {
+                continue;
+            }
+            let at = step["position"].as_str().unwrap();
+            until("the player's turn in the three-player puzzle", || async {
+                (input_value(&client, "position-input").await == at).then_some(())
+            })
+            .await;
+            let name = step["move"].as_str().unwrap();
+            click(&client, &format!("#moves button.move[data-move='{name}']")).await;
+        }
         until("the three-player puzzle solved", || async {
-            text(&client, "puzzle-result").await.starts_with("Right").then_some(())
+            text(&client, "puzzle-result").await.starts_with("Solved: ").then_some(())
         })
         .await;
-        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 2"));
+        assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 1"));
         click(&client, "#mode-play").await;
         click(&client, "#record-box summary").await;
         type_record(
@@ -981,8 +1040,9 @@ fn puzzles_and_reviews_in_a_real_browser() {
             .unwrap_or_default();
         assert!(severe.is_empty(), "console errors: {severe:?}");
         eprintln!(
-            "screenshots: {}, {}, {}, {}, {}",
+            "screenshots: {}, {}, {}, {}, {}, {}",
             missed.display(),
+            unanswered.display(),
             solved.display(),
             review.display(),
             sheet.display(),

@@ -22,9 +22,12 @@
 //!   classified (best; a slower win or a faster loss, with the plies lost; a win
 //!   thrown to a draw or a loss; a draw thrown to a loss), the best moves instead
 //!   and the refutation line of each mistake; a summary per player.
-//! - [`puzzles`]: every position reachable from the start with exactly one
-//!   winning move (or exactly one move that keeps a draw), graded by difficulty,
-//!   chosen deterministically from a seed.
+//! - [`puzzles`]: every position reachable from the start where at most half of
+//!   the moves keep the win (or the draw), graded by what makes their moves hard
+//!   to find, chosen deterministically from a seed.
+//! - [`playout`]: puzzles **played to the end**: the solver replies, each step
+//!   accepts every good move, until the game is won or the draw is safe.
+//! - [`rating`]: the player's puzzle rating (Glicko-2).
 //! - [`sheet`]: a winning strategy's configurations drawn with hands, as SVG or
 //!   PNG, for printing.
 //!

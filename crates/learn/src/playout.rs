@@ -182,6 +182,9 @@ pub struct Ply {
     pub expected: bool,
 }
 
+/// A ply of a solution with, at the player's steps, the step's choice.
+pub type StepPly = (Ply, Option<Choice>);
+
 /// What playing a move did.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -363,10 +366,7 @@ impl PuzzleGame {
 
     /// The rest of the puzzle from here, the expected moves played out: every
     /// ply with the player's steps (each with its choice) and the end.
-    pub fn play_out(
-        &self,
-        solution: &Solution,
-    ) -> Result<(Vec<(Ply, Option<Choice>)>, PuzzleEnd), LearnError> {
+    pub fn play_out(&self, solution: &Solution) -> Result<(Vec<StepPly>, PuzzleEnd), LearnError> {
         let mut game = self.clone();
         let mut plies = Vec::new();
         while let Some(choice) = game.choice.clone() {
@@ -485,6 +485,8 @@ pub struct Progress {
     pub text: Option<String>,
     /// The legal moves now, in the rules' order (none when it is over).
     pub legal: Vec<String>,
+    /// A hint for the step now (see [`crate::puzzles::step_hint`]).
+    pub hint: Option<String>,
     /// The rest of the solution from here (after a failure: from before the
     /// wrong move).
     pub rest: PuzzleSolution,
@@ -551,6 +553,7 @@ pub fn follow(
         end: game.end().cloned(),
         text: game.end().map(PuzzleEnd::text),
         legal,
+        hint: crate::puzzles::step_hint(&game),
         rest,
     })
 }

@@ -49,7 +49,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::line::{optimal_line, Line};
-use crate::playout::{Choice, Ply, PuzzleGame, PuzzleSolution, Verdict};
+use crate::playout::{PuzzleGame, PuzzleSolution, StepPly, Verdict};
 use crate::{Checker, LearnError};
 
 /// A wrong move whose loss comes this many plies after it, or later, fails
@@ -296,7 +296,7 @@ fn takes_a_hand(from: &SeatedPosition, m: &chopsticks_solve::EvaluatedMove) -> b
 }
 
 /// Weighs the player's steps of a solution.
-pub(crate) fn assess(kind: PuzzleKind, plies: &[(Ply, Option<Choice>)]) -> Assessment {
+pub(crate) fn assess(kind: PuzzleKind, plies: &[StepPly]) -> Assessment {
     let mut a = Assessment::default();
     let mut step = 0;
     for (ply, choice) in plies {

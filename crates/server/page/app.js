@@ -169,7 +169,13 @@ async function newGame(p = state.start) {
   computerMaybe();
 }
 
+// A move clicked or chosen: in a puzzle being solved, judged first.
 async function play(move) {
+  if (state.mode === "puzzle" && state.puzzle && !state.puzzle.done) return puzzleMove(move);
+  return makeMove(move);
+}
+
+async function makeMove(move) {
   if (state.pending) return;
   cancelComputer();
   const here = entry();
@@ -186,7 +192,6 @@ async function play(move) {
   state.cur += 1;
   state.selected = null;
   state.hint = null;
-  if (state.mode === "puzzle" && state.puzzle && !state.puzzle.done) judgePuzzle(move);
   render();
   computerMaybe();
 }
@@ -1191,25 +1196,83 @@ async function nextPuzzle() {
 }
 
 async function loadPuzzle(view) {
-  state.puzzle = { view, done: false, correct: null, played: null, hint: false };
+  state.puzzle = { view, done: false, correct: null, played: [], failed: null, hint: false, slower: null, busy: false, progress: null, rated: null };
   await newGame(view.position);
 }
 
-function judgePuzzle(move) {
+// The player's move in a puzzle: judged by the API with the moves so far
+// (`played`); a right move is made with the solver's replies, a slower win
+// is not made, a wrong one fails the puzzle.
+async function puzzleMove(move) {
   const pz = state.puzzle;
-  pz.done = true;
-  pz.played = move.move;
-  pz.correct = move.move === pz.view.answer;
-  setStreak(pz.correct ? streaks().streak + 1 : 0);
+  if (pz.busy) return;
+  pz.busy = true;
+  try {
+    const played = [...pz.played, move.move];
+    const params = new URLSearchParams({ p: pz.view.position, played: played.join(",") });
+    const got = await getJSON(`${API}/${encodeURIComponent(state.variant)}/puzzles?${params}`);
+    if (state.puzzle !== pz) return;
+    const pr = got.progress;
+    if (pr.verdict === "slower") {
+      pz.slower = move.move;
+      render();
+      return;
+    }
+    pz.slower = null;
+    pz.progress = pr;
+    await makeMove(move);
+    if (pr.verdict === "wrong") {
+      pz.failed = { move: move.move };
+      await finishPuzzle(false);
+      return;
+    }
+    pz.played = played;
+    for (const r of pr.replies) {
+      const e = entry();
+      const reply = e.data.moves.find((m) => m.move === r.move) || { move: r.move, position: r.to };
+      await makeMove(reply);
+    }
+    if (pr.end) await finishPuzzle(!pz.hint);
+    else render();
+  } finally {
+    pz.busy = false;
+  }
 }
 
-function giveUpPuzzle() {
+// The stored puzzle rating (Glicko-2), a new player's when none.
+function storedRating() {
+  try {
+    const r = JSON.parse(localStorage.getItem("chopsticks-puzzle-rating") || "null");
+    if (r && Number.isFinite(r.rating) && Number.isFinite(r.deviation) && Number.isFinite(r.volatility)) return r;
+  } catch (_) {
+    // A rating that cannot be read starts again.
+  }
+  return null;
+}
+
+async function finishPuzzle(solved) {
+  const pz = state.puzzle;
+  pz.done = true;
+  pz.correct = solved;
+  setStreak(solved ? streaks().streak + 1 : 0);
+  const before = storedRating();
+  const params = new URLSearchParams({ puzzle: String(pz.view.rating), solved: String(solved) });
+  if (before) for (const k of ["rating", "deviation", "volatility"]) params.set(k, String(before[k]));
+  try {
+    const after = await getJSON(`${API}/rating?${params}`);
+    const puzzles = (before?.puzzles || 0) + 1;
+    localStorage.setItem("chopsticks-puzzle-rating", JSON.stringify({ rating: after.rating, deviation: after.deviation, volatility: after.volatility, puzzles }));
+    pz.rated = { before: before ? `${Math.round(before.rating)} ± ${Math.round(before.deviation)}` : "1500 ± 350", after: after.text, change: Math.round(after.rating - (before ? before.rating : 1500)) };
+  } catch (error) {
+    showError(error);
+  }
+  render();
+}
+
+async function giveUpPuzzle() {
   const pz = state.puzzle;
   if (!pz || pz.done) return;
-  pz.done = true;
-  pz.correct = false;
-  setStreak(0);
-  render();
+  await finishPuzzle(false);
 }
 
 function drawPuzzle() {
@@ -1218,45 +1281,68 @@ function drawPuzzle() {
   if (box.hidden) return;
   const { streak, best } = streaks();
   $("puzzle-streak").textContent = `Streak: ${streak} (best ${best})`;
+  const kept = storedRating();
   const pz = state.puzzle;
+  $("puzzle-rating").textContent = pz && pz.rated
+    ? `Your rating: ${pz.rated.before} → ${pz.rated.after} (${pz.rated.change >= 0 ? "+" : ""}${pz.rated.change}).`
+    : `Your rating: ${kept ? `${Math.round(kept.rating)} ± ${Math.round(kept.deviation)}` : "1500 ± 350 (new)"}.`;
   $("puzzle-hint").disabled = !pz || pz.done;
   $("puzzle-give-up").disabled = !pz || pz.done;
   const lines = $("puzzle-lines");
   lines.replaceChildren();
+  const why = $("puzzle-why");
+  why.replaceChildren();
+  why.hidden = true;
   if (!pz) return;
   const v = pz.view;
   $("puzzle-goal").textContent = v.goal;
-  const plies = `${v.depth} ${v.depth === 1 ? "ply" : "plies"}`;
-  const decoys = v.decoys === 0 ? "none that looks like the answer" : `${v.decoys} that look${v.decoys === 1 ? "s" : ""} like the answer`;
-  $("puzzle-grade").textContent = `Difficulty ${v.difficulty} of 5 (${v.grade}): ${v.kind === "win" ? `a win in ${plies}` : `the slowest wrong move loses in ${plies}`}; ${v.moves.length} moves, ${decoys}.`;
+  const toFind = `${v.steps} ${v.steps === 1 ? "move" : "moves"} to find`;
+  $("puzzle-grade").textContent = `Difficulty ${v.difficulty} of 5 (${v.grade}), rated ${v.rating}: ${toFind}, ${v.moves.length} moves at the first.`;
   const result = $("puzzle-result");
   result.className = "";
   if (!pz.done) {
-    result.textContent = pz.hint ? `Hint: ${v.hint}` : "Your move.";
+    const hint = pz.progress ? pz.progress.hint : v.hint;
+    if (pz.slower) result.textContent = `${pz.slower} wins too, but slower: the puzzle asks for the fastest win. Try again.`;
+    else if (pz.hint && hint) result.textContent = `Hint: ${hint}`;
+    else result.textContent = pz.played.length ? "Right. Your move again." : "Your move.";
     return;
   }
-  const answerMove = v.moves.find((m) => m.answer);
-  if (pz.correct) {
-    result.textContent = `Right: ${v.answer} (${outcomeWords(answerMove.value)}).`;
-    result.className = "right";
-  } else if (pz.played) {
-    const played = v.moves.find((m) => m.move === pz.played);
-    result.textContent = `Not ${pz.played} (${outcomeWords(played.value)}): the answer is ${v.answer} (${outcomeWords(answerMove.value)}).`;
-    result.className = "wrong";
-  } else {
-    result.textContent = `The answer is ${v.answer} (${outcomeWords(answerMove.value)}).`;
+  // Answered: why it is graded so, and the lines.
+  for (const sentence of v.why) {
+    const li = document.createElement("li");
+    li.textContent = sentence;
+    why.appendChild(li);
   }
-  const shownLines = [["answer", `The line after ${v.answer}`, answerMove]];
-  if (pz.played && !pz.correct) shownLines.unshift(["refutation", `The refutation of ${pz.played}`, v.moves.find((m) => m.move === pz.played)]);
-  for (const [id, title, m] of shownLines) {
+  why.hidden = false;
+  const end = pz.progress && pz.progress.text ? pz.progress.text : v.solution.text;
+  const firstWrong = pz.failed && pz.played.length === 0 ? v.moves.find((m) => m.move === pz.failed.move) : null;
+  if (pz.correct) {
+    result.textContent = `Solved: ${end}.`;
+    result.className = "right";
+  } else if (pz.failed) {
+    const value = firstWrong ? ` (${outcomeWords(firstWrong.value)})` : "";
+    result.textContent = `Not ${pz.failed.move}${value}: the puzzle is failed. The expected move was ${pz.progress.rest.steps[0].move}.`;
+    result.className = "wrong";
+  } else if (pz.progress && pz.progress.end) {
+    result.textContent = `Solved with a hint: ${end}.`;
+  } else {
+    result.textContent = `The answer is ${v.answer}.`;
+  }
+  const asLine = (steps) => ({ start: steps[0].position, steps: steps.map((st) => ({ player: st.player, move: st.move, position: st.to })), end: { kind: v.kind === "win" ? "finished" : "held" } });
+  const shownLines = [["answer", "The solution", asLine(v.solution.steps)]];
+  if (firstWrong) {
+    shownLines.unshift(["refutation", `The refutation of ${firstWrong.move}`, { ...firstWrong.line, start: v.position, steps: [{ player: v.player, move: firstWrong.move, position: firstWrong.to }, ...firstWrong.line.steps] }]);
+  } else if (pz.failed && pz.progress.rest.steps.length) {
+    shownLines.push(["rest", "The solution from your last right move", asLine(pz.progress.rest.steps)]);
+  }
+  for (const [id, title, line] of shownLines) {
     const p = document.createElement("p");
     p.className = "line-text";
-    p.textContent = `${title}: ${lineText(m.line)}`;
+    p.textContent = `${title}: ${lineText(line)}`;
     const b = document.createElement("button");
     b.className = "small";
     b.id = `puzzle-play-${id}`;
     b.textContent = "Play it";
-    const line = { ...m.line, start: v.position, steps: [{ player: v.player, move: m.move, position: m.to }, ...m.line.steps] };
     b.addEventListener("click", () => startPreview(title, line).catch(showError));
     p.append(" ", b);
     lines.appendChild(p);
@@ -1327,7 +1413,7 @@ function wire() {
     if (state.puzzle) state.puzzle.hint = true;
     render();
   });
-  $("puzzle-give-up").addEventListener("click", giveUpPuzzle);
+  $("puzzle-give-up").addEventListener("click", () => giveUpPuzzle().catch(showError));
   for (const id of ["puzzle-difficulty", "puzzle-kind"]) {
     $(id).addEventListener("change", () => {
       state.puzzleQueue = [];

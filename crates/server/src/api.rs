@@ -11,6 +11,7 @@
 //! GET /api/v1/chopsticks/{variant}/line?p=POS           the optimal line from a position   (crate::learn)
 //! POST /api/v1/chopsticks/{variant}/review              a game record reviewed             (crate::learn)
 //! GET /api/v1/chopsticks/{variant}/puzzles              puzzles, or the one at ?p=POS      (crate::learn)
+//! GET /api/v1/chopsticks/rating                         a Glicko-2 rating after a puzzle   (crate::learn)
 //! GET /api/v1/value?expr=EXPR[&variant=V]               a canonical game value (`chopsticks value`)
 //! GET /healthz                                          "ok"
 //! ```
