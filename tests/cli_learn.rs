@@ -294,6 +294,13 @@ fn puzzles_are_listed_chosen_by_seed_and_checked() {
     assert!(one.contains(p["why"][0].as_str().unwrap()), "{one}");
 }
 
+/// The first move of a puzzle (as `puzzles --json` lists it) not accepted.
+fn a_wrong_move(puzzle: &serde_json::Value) -> String {
+    let moves = puzzle["moves"].as_array().unwrap();
+    let wrong = moves.iter().find(|m| m["answer"] == false).unwrap();
+    wrong["move"].as_str().unwrap().to_string()
+}
+
 /// Plays the puzzles of `args` with `input`, the rating kept in `data`.
 fn play_puzzles(args: &[&str], input: &str, data: &std::path::Path) -> String {
     let out = common::run_input_with_env(args, input, &[("CHOPSTICKS_DATA_DIR", data)]);
@@ -315,15 +322,7 @@ fn puzzles_are_played_to_the_end_through_standard_input() {
     let mut puzzles = set["puzzles"].as_array().unwrap().clone();
     puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
     let (first, second) = (&puzzles[0], &puzzles[1]);
-    let wrong = first["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["answer"] == false)
-        .unwrap()["move"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let wrong = a_wrong_move(first);
     let mine: Vec<String> = second["solution"]["steps"]
         .as_array()
         .unwrap()
@@ -705,15 +704,7 @@ fn terminal_puzzles_climb_show_grades_and_list_moves_in_the_rules_order() {
     puzzles.sort_by_key(|p| p["difficulty"].as_u64().unwrap());
     // Puzzle 1: `moves`, a hint, then given up: the solution is shown.
     // Puzzle 2: a wrong move, in a short form. Then quit.
-    let wrong = puzzles[1]["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["answer"] == false)
-        .unwrap()["move"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let wrong = a_wrong_move(&puzzles[1]);
     let input = format!("moves\nhint\nundo\nskip\n{}\nquit\n", short_form(&wrong));
     let out = play_puzzles(
         &["puzzles", "--count", "3", "--seed", "1", "--play"],
