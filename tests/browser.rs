@@ -89,14 +89,23 @@ async fn type_record(client: &Client, record: &str) {
     assert_eq!(typed, record, "the record box after typing");
 }
 
+/// Clicks the element `css` selects; an element not yet interactable (still
+/// being laid out on a loaded machine) is tried again for up to 5 seconds.
 async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"));
+        match element.click().await {
+            Ok(_) => return,
+            Err(e) if e.to_string().contains("not interactable") && Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("clicking {css}: {e}"),
+        }
+    }
 }
 
 /// Waits until the computer has answered and it is the human's turn, or the game is
@@ -1175,6 +1184,73 @@ fn the_rule_picker_and_threefold_repetition_in_a_real_browser() {
             .await
             .unwrap();
         assert!(live.is_empty(), "moves still playable after the draw");
+        // A clean state: no move listed, no hint, nobody to move.
+        assert_eq!(
+            css_texts(&client, "#moves li").await,
+            ["No moves: the game is drawn by threefold repetition."]
+        );
+        assert!(!status.contains("— to move"), "{status}");
+        let board = css_texts(&client, "#board text.seat").await;
+        assert!(board.len() == 2 && board.iter().all(|t| t.starts_with("Player") && !t.contains("to move")), "{board:?}");
+        let hint_enabled = client
+            .find(Locator::Id("hint"))
+            .await
+            .unwrap()
+            .is_enabled()
+            .await
+            .unwrap();
+        assert!(!hint_enabled, "a hint after the draw");
+        let repetition = screenshot(&client, "browser-repetition-draw.png").await;
+
+        // A link to a variant too large to solve here: the panel shows what was
+        // asked, the status why it is refused, and what needs a game is disabled.
+        client
+            .goto(&format!("{base}/?variant=standard.h4.f100"))
+            .await
+            .unwrap();
+        let refusal = until("the refusal", || async {
+            let t = text(&client, "status").await;
+            t.starts_with("Refused: ").then_some(t)
+        })
+        .await;
+        assert!(refusal.contains("budget"), "{refusal}");
+        assert_eq!(input_value(&client, "hands").await, "4");
+        assert_eq!(input_value(&client, "fingers").await, "100");
+        assert!(checked("self-attack").await && checked("transfer").await && checked("divide").await);
+        assert!(text(&client, "variant-line").await.ends_with("variant standard.h4.f100 (refused)"));
+        for id in ["new-game", "undo", "redo", "hint", "review-button", "mode-puzzles", "strategy-button"] {
+            let enabled = client.find(Locator::Id(id)).await.unwrap().is_enabled().await.unwrap();
+            assert!(!enabled, "#{id} enabled after a refused variant");
+        }
+        assert!(css_texts(&client, "#moves li").await.is_empty());
+        let refused = screenshot(&client, "browser-refused-variant.png").await;
+        // Smaller rules from there: a game again.
+        let field = client.find(Locator::Id("fingers")).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys("5").await.unwrap();
+        let field = client.find(Locator::Id("hands")).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys("2").await.unwrap();
+        click(&client, "#rules-form button").await;
+        until("a game after the refusal", || async {
+            (text(&client, "variant-line").await.ends_with("variant standard")).then_some(())
+        })
+        .await;
+        settled(&client).await;
+        let enabled = client.find(Locator::Id("new-game")).await.unwrap().is_enabled().await.unwrap();
+        assert!(enabled);
+        // A link to no variant at all: the standard game, with the reason.
+        client
+            .goto(&format!("{base}/?variant=nonsense.zz"))
+            .await
+            .unwrap();
+        let error = until("the bad link's error", || async {
+            let t = text(&client, "status").await;
+            t.starts_with("Error: ").then_some(t)
+        })
+        .await;
+        assert!(error.contains("not a preset"), "{error}");
+        assert!(text(&client, "variant-line").await.ends_with("variant standard"));
 
         // Three computers of standard.p3 play until a position comes a third time.
         client
@@ -1198,16 +1274,27 @@ fn the_rule_picker_and_threefold_repetition_in_a_real_browser() {
         );
         let drawn = screenshot(&client, "browser-three-computers-draw.png").await;
 
+        // No errors in the console but the bad link's answer (422).
         let log = client.issue_cmd(BrowserLog).await.unwrap();
         let severe: Vec<&Value> = log
             .as_array()
-            .map(|a| a.iter().filter(|e| e["level"] == "SEVERE").collect())
+            .map(|a| {
+                a.iter()
+                    .filter(|e| e["level"] == "SEVERE")
+                    .filter(|e| {
+                        let m = e["message"].as_str().unwrap_or_default();
+                        !(m.contains("/nonsense.zz/ - ") && m.contains("422"))
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         assert!(severe.is_empty(), "console errors: {severe:?}");
         eprintln!(
-            "screenshots: {}, {}, {}",
+            "screenshots: {}, {}, {}, {}, {}",
             four.display(),
             picker.display(),
+            repetition.display(),
+            refused.display(),
             drawn.display()
         );
         client.close().await.unwrap();

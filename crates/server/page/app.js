@@ -17,6 +17,7 @@ const COMPUTER_DELAY_MS = 300;
 const state = {
   variant: null, // canonical variant id
   rules: null, // the ruleset as JSON
+  refused: null, // a variant asked for by the link and refused, before any game
   players: 2,
   teams: false,
   start: null, // start position id (`1_1111`: the seat to move, then every seat's hands)
@@ -383,10 +384,12 @@ function drawBoard() {
     const side = Math.abs(Math.cos(rad)) > 0.5;
     const lx = Math.min(width - 95, Math.max(95, side ? place.x : place.x + 70 * Math.cos(rad)));
     const ly = Math.min(height - 22, Math.max(18, side ? place.y - 100 : place.y + 70 * Math.sin(rad)));
-    const label = el("text", { x: lx, y: ly, class: `seat${mover ? " to-move" : ""}` }, svg);
+    // Nobody is to move in a game that is over, by the rules or by repetition.
+    const over = e.data.terminal || (!state.preview && drawnByRepetition());
+    const label = el("text", { x: lx, y: ly, class: `seat${mover && !over ? " to-move" : ""}` }, svg);
     label.dataset.seat = seat;
     let words = playerName(seat);
-    if (mover && !e.data.terminal) words += " — to move";
+    if (mover && !over) words += " — to move";
     label.textContent = words;
     if (show && !e.data.terminal) {
       const v = el("text", { x: lx, y: ly + 16, class: `seat-value ${valueClass(seatData.value)}` }, svg);
@@ -411,6 +414,14 @@ function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
   const e = shown();
+  // A game that is over, by the rules or by repetition, lists no move.
+  const repeated = !state.preview && drawnByRepetition();
+  if (e.data.moves.length === 0 || repeated) {
+    const li = document.createElement("li");
+    li.textContent = repeated ? "No moves: the game is drawn by threefold repetition." : "No moves: the game is over.";
+    list.appendChild(li);
+    return;
+  }
   // Values, colours, the best-first order and the lines are shown only when
   // "Show values" is on, and never in a puzzle not yet answered: otherwise the
   // moves come in the rules' order, plain.
@@ -450,11 +461,6 @@ function drawMoves() {
     row.append(b);
     if (show) row.append(lineButton);
     li.appendChild(row);
-    list.appendChild(li);
-  }
-  if (e.data.moves.length === 0) {
-    const li = document.createElement("li");
-    li.textContent = "No moves: the game is over.";
     list.appendChild(li);
   }
 }
@@ -663,7 +669,27 @@ function updateLink() {
   $("position-input").value = e.p;
 }
 
+// A refused variant with no game before it: its rules in the panel, the
+// reason in the status, no board, no move, and every control that needs a
+// game disabled until other rules are played.
+function drawRefused() {
+  const info = state.refused;
+  $("variant-line").textContent = `${info.name} — variant ${info.id} (refused)`;
+  const status = $("status");
+  status.textContent = `Refused: ${info.refused}. Choose smaller rules and press Play these rules.`;
+  status.className = "error";
+  $("board").replaceChildren();
+  $("moves").replaceChildren();
+  $("history").replaceChildren();
+  $("seat-values").replaceChildren();
+  for (const id of ["new-game", "undo", "redo", "hint", "review-button", "mode-puzzles", "strategy-button", "print-sheet-button", "position-input", "record-load"]) $(id).disabled = true;
+  $("link").hidden = true;
+}
+
 function render() {
+  if (state.refused) return drawRefused();
+  for (const id of ["new-game", "mode-puzzles", "strategy-button", "print-sheet-button", "position-input", "record-load"]) $(id).disabled = false;
+  $("link").hidden = false;
   document.body.dataset.mode = state.mode;
   drawStatus();
   drawSeatValues();
@@ -818,7 +844,20 @@ function variantFromForm() {
 // the page unless the variant and the position are both accepted.
 async function loadVariant(variant, p = null) {
   const info = await getJSON(`${API}/${encodeURIComponent(variant)}/`);
-  if (info.refused) throw new Error(info.refused);
+  if (info.refused) {
+    // The panel shows what was asked; with no game to go back to, the page
+    // shows the refusal alone, everything that needs a game disabled.
+    fillRules(info.ruleset);
+    const asked = info.id.split(".")[0];
+    if ([...$("preset").options].some((o) => o.value === asked)) $("preset").value = asked;
+    if (state.history.length === 0) {
+      state.refused = info;
+      drawRefused();
+      return;
+    }
+    throw new Error(info.refused);
+  }
+  state.refused = null;
   const first = await getJSON(positionURL(info.id, p ?? info.startPosition));
   const changed = state.variant !== info.id;
   state.variant = info.id;
@@ -1486,7 +1525,15 @@ async function main() {
     }
     const params = new URLSearchParams(location.search);
     const puzzle = params.get("puzzle");
-    await loadVariant(params.get("variant") || "standard", puzzle ? null : params.get("p"));
+    try {
+      await loadVariant(params.get("variant") || "standard", puzzle ? null : params.get("p"));
+    } catch (error) {
+      // A link the page cannot follow (no such variant, a bad position):
+      // the standard game, with the reason.
+      if (state.history.length === 0 && !state.refused) await loadVariant("standard");
+      throw error;
+    }
+    if (state.refused) return;
     if (puzzle) {
       const view = await getJSON(`${API}/${encodeURIComponent(state.variant)}/puzzles?p=${encodeURIComponent(puzzle)}`);
       await enterPuzzles(view);
