@@ -1009,6 +1009,41 @@ fn puzzles_and_reviews_in_a_real_browser() {
         })
         .await;
         assert!(text(&client, "puzzle-streak").await.starts_with("Streak: 1"));
+        // A worksheet for a class, drawn for printing (the print dialog
+        // replaced): its pages, each a sheet of paper, the page's controls gone.
+        client
+            .execute("window.print = () => { window.printed = true; };", vec![])
+            .await
+            .unwrap();
+        click(&client, "#puzzle-worksheet").await;
+        let pages = until("the worksheet printed", || async {
+            let v = client
+                .execute(
+                    "const p = [...document.querySelectorAll('#sheet-box img.worksheet-page')]; return [Boolean(window.printed), p.length, p.every((i) => i.naturalWidth === 794)];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            (v[0] == true && v[2] == true).then(|| v[1].as_u64().unwrap())
+        })
+        .await;
+        // 12 puzzles: two pages of six, one of answers.
+        assert_eq!(pages, 3);
+        client.issue_cmd(EmulateMedia("print")).await.unwrap();
+        let shown = client
+            .execute(
+                "const seen = (id) => document.getElementById(id).getClientRects().length > 0; return [seen('sheet-box'), seen('board'), seen('puzzle'), seen('rules-form')];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(shown, json!([true, false, false, false]), "printing the worksheet");
+        let worksheet = screenshot(&client, "browser-print-worksheet.png").await;
+        client.issue_cmd(EmulateMedia("screen")).await.unwrap();
+        client
+            .execute("window.dispatchEvent(new Event('afterprint'));", vec![])
+            .await
+            .unwrap();
         click(&client, "#mode-play").await;
         click(&client, "#record-box summary").await;
         type_record(
@@ -1049,10 +1084,11 @@ fn puzzles_and_reviews_in_a_real_browser() {
             .unwrap_or_default();
         assert!(severe.is_empty(), "console errors: {severe:?}");
         eprintln!(
-            "screenshots: {}, {}, {}, {}, {}, {}",
+            "screenshots: {}, {}, {}, {}, {}, {}, {}",
             missed.display(),
             unanswered.display(),
             solved.display(),
+            worksheet.display(),
             review.display(),
             sheet.display(),
             three.display()

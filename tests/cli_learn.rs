@@ -294,6 +294,51 @@ fn puzzles_are_listed_chosen_by_seed_and_checked() {
     assert!(one.contains(p["why"][0].as_str().unwrap()), "{one}");
 }
 
+#[test]
+fn a_worksheet_is_drawn_for_a_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("worksheet.svg");
+    let out = run(&[
+        "puzzles",
+        "--count",
+        "8",
+        "--seed",
+        "3",
+        "--svg",
+        text(&svg),
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("8 puzzles on 3 A4 pages (the answers on the last 1)"),
+        "{err}"
+    );
+    let drawing = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawing.starts_with("<svg"));
+    // Each puzzle drawn once with its goal and position, then its answer.
+    let set = json(&["puzzles", "--count", "8", "--seed", "3", "--json"]);
+    assert_eq!(drawing.matches("class=\"puzzle\"").count(), 8);
+    assert_eq!(drawing.matches("class=\"page\"").count(), 3);
+    assert!(
+        drawing.contains("height=\"3369\""),
+        "three A4 pages stacked"
+    );
+    for (k, p) in set["puzzles"].as_array().unwrap().iter().enumerate() {
+        assert!(drawing.contains(&format!(">{}</text>", p["position"].as_str().unwrap())));
+        let answer = format!(">{}. {}", k + 1, p["accepted"][0].as_str().unwrap());
+        assert!(drawing.contains(&answer), "{answer}");
+    }
+    // A path that cannot be written: refused, nothing left behind.
+    fails_with(
+        &["puzzles", "--svg", "/nonexistent/dir/w.svg"],
+        "cannot write the worksheet /nonexistent/dir/w.svg",
+    );
+    fails_with(
+        &["puzzles", "--svg", text(&svg), "--play"],
+        "cannot be used with",
+    );
+}
+
 /// The first move of a puzzle (as `puzzles --json` lists it) not accepted.
 fn a_wrong_move(puzzle: &serde_json::Value) -> String {
     let moves = puzzle["moves"].as_array().unwrap();

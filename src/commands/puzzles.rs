@@ -50,6 +50,11 @@ pub struct PuzzlesArgs {
     /// seat to move), or say why it is not one.
     #[arg(long, value_name = "POSITION", conflicts_with_all = ["count", "difficulty", "kind", "seed"], help_heading = "Input")]
     position: Option<String>,
+    /// Draw the chosen puzzles as a worksheet for a class, to this SVG file:
+    /// A4 pages, each puzzle's hands, its goal and room to write, the answers
+    /// on pages of their own (written atomically).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["play", "position"], help_heading = "Output")]
+    svg: Option<std::path::PathBuf>,
     /// Do not print the answers and their lines.
     #[arg(long, help_heading = "Output")]
     hide_answers: bool,
@@ -123,6 +128,15 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
     let bar = progress::counter("finding puzzles: exploring", args.output.quiet);
     let set = PuzzleSet::find(graph, &s.solution, start, &|n| bar.set_position(n))?;
     bar.finish_and_clear();
+    if let Some(path) = &args.svg {
+        let mut checker = s.checker()?;
+        let views = set
+            .choose(&filter, args.count, args.seed)
+            .iter()
+            .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
+            .collect::<Result<Vec<_>, _>>()?;
+        write_worksheet(&s.rules, &views, path, args.output.quiet)?;
+    }
     if args.output.json {
         let choice = chopsticks_report::PuzzleChoice {
             filter,
@@ -139,6 +153,7 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         .iter()
         .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
         .collect::<Result<Vec<_>, _>>()?;
+
     let counts = set.counts();
     let sum = |k: usize| counts[k].iter().sum::<u64>();
     println!(
@@ -178,6 +193,31 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         for (k, v) in views.iter().enumerate() {
             print_answer(k + 1, v);
         }
+    }
+    Ok(())
+}
+
+/// Writes the worksheet of `views` to `path` (atomically), saying so on
+/// standard error unless quiet.
+fn write_worksheet(
+    rules: &Ruleset,
+    views: &[PuzzleView],
+    path: &std::path::Path,
+    quiet: bool,
+) -> Result<()> {
+    use chopsticks_learn::worksheet::{Worksheet, PER_PAGE};
+    let sheet = Worksheet::new(rules, views)?;
+    chopsticks_files::write_atomically(path, sheet.svg().as_bytes())
+        .with_context(|| format!("cannot write the worksheet {}", path.display()))?;
+    if !quiet {
+        let puzzle_pages = views.len().div_ceil(PER_PAGE).max(1);
+        eprintln!(
+            "wrote {}: {} on {} A4 pages (the answers on the last {}).",
+            path.display(),
+            crate::text::counted(views.len() as u64, "puzzle"),
+            sheet.page_count(),
+            sheet.page_count() - puzzle_pages
+        );
     }
     Ok(())
 }

@@ -30,6 +30,8 @@
 //! - [`rating`]: the player's puzzle rating (Glicko-2).
 //! - [`sheet`]: a winning strategy's configurations drawn with hands, as SVG or
 //!   PNG, for printing.
+//! - [`worksheet`]: puzzles for a class, drawn on A4 pages with room to write,
+//!   the answers on pages of their own.
 //!
 //! **Whose value.** With two players a value is the mover's. With three or more
 //! it is the mover's coalition value (the mover alone against all the others
@@ -46,6 +48,7 @@ pub mod rating;
 pub mod record;
 pub mod review;
 pub mod sheet;
+pub mod worksheet;
 
 mod checker;
 

@@ -342,8 +342,8 @@ const PAGE_W: usize = 820;
 const MARGIN: usize = 24;
 const GAP: usize = 12;
 const PAD: usize = 8;
-const HAND_W: usize = 40;
-const ROW_H: usize = 44;
+pub(crate) const HAND_W: usize = 40;
+pub(crate) const ROW_H: usize = 44;
 const NUMBER_H: usize = 22;
 const NOTE_H: usize = 10;
 const TITLE_SCALE: usize = 3;
@@ -359,7 +359,7 @@ const DEAD: Rgb = [0xd8, 0xd8, 0xd8];
 const ANY: Rgb = [0xe8, 0xee, 0xf8];
 
 /// A filled rectangle or a text of a hand, relative to the hand's cell.
-enum Part {
+pub(crate) enum Part {
     Rect {
         x: usize,
         y: usize,
@@ -377,7 +377,7 @@ enum Part {
 }
 
 impl Part {
-    fn svg(&self, ox: usize, oy: usize) -> String {
+    pub(crate) fn svg(&self, ox: usize, oy: usize) -> String {
         match self {
             Part::Rect {
                 x,
@@ -426,7 +426,7 @@ impl Part {
 
 /// A hand in a cell `HAND_W × ROW_H`: up to five finger slots above a palm,
 /// the number on the palm.
-fn hand_parts(hand: Hand, fingers: u32) -> Vec<Part> {
+pub(crate) fn hand_parts(hand: Hand, fingers: u32) -> Vec<Part> {
     let mut parts = Vec::new();
     let (palm_x, palm_y, palm_w, palm_h) = (4, 18, HAND_W - 8, 22);
     let palm = match hand {
@@ -472,7 +472,7 @@ fn hand_parts(hand: Hand, fingers: u32) -> Vec<Part> {
 }
 
 /// Words wrapped to lines of at most `width` characters.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {

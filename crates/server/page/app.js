@@ -1407,6 +1407,40 @@ function printSheet() {
   box.appendChild(img);
 }
 
+// A worksheet of 12 puzzles of the chosen difficulty and kind, for a class:
+// its pages (the API's SVG, one page a sheet of paper), then the print dialog.
+async function printWorksheet() {
+  const box = $("sheet-box");
+  box.replaceChildren();
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  const params = new URLSearchParams({ count: "12", seed: String(seed), difficulty: $("puzzle-difficulty").value, kind: $("puzzle-kind").value, format: "svg" });
+  const base = `${API}/${encodeURIComponent(state.variant)}/puzzles?${params}`;
+  const fetchPage = async (k) => {
+    const r = await fetch(`${base}&page=${k}`);
+    if (!r.ok) throw new Error(`the worksheet could not be drawn (${r.status})`);
+    return r;
+  };
+  const first = await fetchPage(1);
+  const pages = Number(first.headers.get("x-pages")) || 1;
+  const blobs = [await first.blob()];
+  for (let k = 2; k <= pages; k++) blobs.push(await (await fetchPage(k)).blob());
+  let loaded = 0;
+  blobs.forEach((blob, k) => {
+    const img = document.createElement("img");
+    img.className = "worksheet-page";
+    img.alt = `Worksheet page ${k + 1} of ${pages}`;
+    img.addEventListener("load", () => {
+      loaded += 1;
+      if (loaded === pages) {
+        document.body.classList.add("print-sheet");
+        window.print();
+      }
+    });
+    img.src = URL.createObjectURL(blob);
+    box.appendChild(img);
+  });
+}
+
 // ---------------------------------------------------------------- wiring
 
 function wire() {
@@ -1423,6 +1457,7 @@ function wire() {
   $("level").addEventListener("change", render);
   $("strategy-button").addEventListener("click", showStrategy);
   $("print-sheet-button").addEventListener("click", printSheet);
+  $("puzzle-worksheet").addEventListener("click", () => printWorksheet().catch(showError));
   window.addEventListener("afterprint", () => document.body.classList.remove("print-sheet"));
   $("review-button").addEventListener("click", reviewGame);
   $("review-close").addEventListener("click", () => {

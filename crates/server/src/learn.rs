@@ -7,6 +7,8 @@
 //! GET  /api/v1/chopsticks/{variant}/review?record=TEXT  the same, for short records
 //! GET  /api/v1/chopsticks/{variant}/puzzles?count=N&seed=S&difficulty=D&kind=K
 //!                                                       puzzles chosen by a seed
+//! GET  /api/v1/chopsticks/{variant}/puzzles?…&format=svg[&page=K]
+//!                                                       the chosen puzzles as a worksheet
 //! GET  /api/v1/chopsticks/{variant}/puzzles?p=POS       the puzzle at a position
 //! GET  /api/v1/chopsticks/{variant}/puzzles?p=POS&played=M1,M2,…
 //!                                                       the puzzle with the player's
@@ -29,11 +31,14 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chopsticks_learn::playout::follow;
 use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter, PuzzleSet};
 use chopsticks_learn::rating::Rating;
 use chopsticks_learn::record::GameRecord;
+use chopsticks_learn::worksheet::Worksheet;
 use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
 use chopsticks_rules::{Position, SeatedPosition};
 use serde::Deserialize;
@@ -207,6 +212,10 @@ pub struct PuzzleQuery {
     p: Option<String>,
     /// The player's moves so far, comma-separated names.
     played: Option<String>,
+    /// `json` (the default) or `svg`: the chosen puzzles as a worksheet.
+    format: Option<String>,
+    /// With `format=svg`, one page of the worksheet (from 1); else all.
+    page: Option<usize>,
     count: Option<usize>,
     seed: Option<u64>,
     difficulty: Option<String>,
@@ -274,8 +283,22 @@ pub async fn puzzles(
     State(state): State<AppState>,
     Path(variant): Path<String>,
     Query(query): Query<PuzzleQuery>,
-) -> Result<Json<Json_>, ApiError> {
+) -> Result<Response, ApiError> {
     let filter = filter_of(&query)?;
+    let svg = match query.format.as_deref() {
+        None | Some("json") => false,
+        Some("svg") => true,
+        Some(f) => {
+            return Err(ApiError::bad_request(format!(
+                "`format` is json or svg, not `{f}`"
+            )))
+        }
+    };
+    if svg && query.p.is_some() {
+        return Err(ApiError::bad_request(
+            "`format=svg` draws puzzles chosen by `count` and `seed`, not the one at `p`",
+        ));
+    }
     let solved = state.cache.get(rules_of(&variant)?).await?;
     if query.p.is_some() {
         let seated = parse_position(query.p, &solved)?;
@@ -314,12 +337,13 @@ pub async fn puzzles(
         if let Some(progress) = progress {
             answer["progress"] = to_json(&progress)?;
         }
-        return Ok(Json(answer));
+        return Ok(Json(answer).into_response());
     }
     let count = query.count.unwrap_or(10).min(MAX_PUZZLES);
     let seed = query.seed.unwrap_or(1);
     let set = puzzle_set(&solved).await?;
     let id = solved.rules.variant_id();
+    let rules = solved.rules.clone();
     let (views, counts, total, reachable) = blocking(solved, move |s| {
         let graph = s.graph()?;
         let mut checker = s.checker();
@@ -332,6 +356,33 @@ pub async fn puzzles(
         Ok((views, set.counts(), set.puzzles.len(), set.reachable))
     })
     .await?;
+    if svg {
+        let sheet = Worksheet::new(&rules, &views).map_err(learn_error)?;
+        let pages = sheet.page_count();
+        let body = match query.page {
+            None => sheet.svg(),
+            Some(k) if (1..=pages).contains(&k) => sheet.pages().swap_remove(k - 1),
+            Some(k) => {
+                return Err(ApiError::bad_request(format!(
+                    "`page` is 1 to {pages} (the worksheet's pages), not {k}"
+                )))
+            }
+        };
+        return Ok((
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("image/svg+xml"),
+                ),
+                (
+                    HeaderName::from_static("x-pages"),
+                    HeaderValue::from(pages as u64),
+                ),
+            ],
+            body,
+        )
+            .into_response());
+    }
     Ok(Json(camel_keys(json!({
         "variant": id,
         "seed": seed,
@@ -340,7 +391,8 @@ pub async fn puzzles(
         "win_by_grade": counts[0],
         "hold_by_grade": counts[1],
         "puzzles": views.iter().map(to_json).collect::<Result<Vec<_>, _>>()?,
-    }))))
+    })))
+    .into_response())
 }
 
 #[derive(Deserialize)]

@@ -246,6 +246,47 @@ async fn puzzles_are_followed_by_their_moves_and_rated() {
     }
 }
 
+/// The chosen puzzles as a worksheet: all its pages in one SVG, or one page;
+/// the count of pages in `x-pages`; a page out of range refused.
+#[tokio::test]
+async fn puzzles_are_drawn_as_a_worksheet() {
+    let state = state(BUDGET);
+    let all = Request::get("/api/v1/chopsticks/standard/puzzles?count=7&seed=2&format=svg")
+        .body(Body::empty())
+        .unwrap();
+    let response = router(state.clone()).oneshot(all).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "image/svg+xml");
+    assert_eq!(response.headers()["x-pages"], "3");
+    let (status, body, _) = send(
+        &state,
+        Request::get("/api/v1/chopsticks/standard/puzzles?count=7&seed=2&format=svg&page=2")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.starts_with("<svg") && body.contains("height=\"1123\""));
+    assert_eq!(
+        body.matches("class=\"puzzle\"").count(),
+        1,
+        "the seventh puzzle"
+    );
+    let (status, body) = get(
+        &state,
+        "/api/v1/chopsticks/standard/puzzles?count=7&format=svg&page=4",
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["error"],
+        "`page` is 1 to 3 (the worksheet's pages), not 4"
+    );
+    let (status, body) = get(&state, "/api/v1/chopsticks/standard/puzzles?format=pdf").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"], "`format` is json or svg, not `pdf`");
+}
+
 /// Percent-encodes a query value.
 fn urlencode(text: &str) -> String {
     text.bytes()
