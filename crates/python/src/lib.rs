@@ -582,6 +582,65 @@ impl PySolution {
         to_python(py, &value)
     }
 
+    /// The values of a game in progress, under its repetition rule
+    /// (`repetitions`: the count that draws, 3 by default, or `"none"`):
+    /// `history` is the game's positions so far, oldest first (any notation,
+    /// each following the one before by a legal move). As the page's and the
+    /// API's game: the game's value of the position now and of every move,
+    /// the table's beside them (`table_value`), whether the game is over
+    /// (`end`), how often the position has come up (`times_seen`).
+    #[pyo3(signature = (history, *, repetitions = None))]
+    fn game<'py>(
+        &self,
+        py: Python<'py>,
+        history: Vec<String>,
+        repetitions: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let rules = &self.solved.rules;
+        let repetitions = match repetitions {
+            None => chopsticks_learn::Repetitions::default(),
+            Some(r) => {
+                let text = if let Ok(n) = r.extract::<i64>() {
+                    n.to_string()
+                } else if let Ok(t) = r.extract::<String>() {
+                    t
+                } else {
+                    return Err(PyTypeError::new_err(
+                        "repetitions is a count (int, at least 2) or \"none\"",
+                    ));
+                };
+                chopsticks_learn::Repetitions::parse(&text)
+                    .map_err(|e| Failure(Kind::Rules, format!("repetitions: {e}")))?
+            }
+        };
+        if history.is_empty() {
+            return Err(Failure(
+                Kind::Rules,
+                "the game's history has no position: give at least the one now".into(),
+            )
+            .into());
+        }
+        const MOST: usize = 100_000;
+        if history.len() > MOST {
+            return Err(Failure(
+                Kind::TooLarge,
+                format!("the game's history has {} positions; at most {MOST} are read", history.len()),
+            )
+            .into());
+        }
+        let positions = history
+            .iter()
+            .map(|p| SeatedPosition::parse(p, rules).map_err(rules_failure))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        let history = chopsticks_learn::History::from_positions(positions, repetitions)
+            .expect("at least one position");
+        self.unchanged()?;
+        let value = py
+            .detach(|| chopsticks_report::game(&self.solved, &history))
+            .map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
     /// The optimal line from a position (the start when `None`), both sides
     /// playing their best: to the end of the game, or for a draw to the first
     /// position met again.

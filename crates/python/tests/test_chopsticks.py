@@ -309,3 +309,32 @@ def test_the_notebook_example_runs(tmp_path):
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "atlas.png").stat().st_size > 10_000
     assert "win in 23" in out.stdout
+
+
+# A game in progress: values that count its repetitions, as the page's and the API's.
+def test_the_game_so_far_counts_its_repetitions(standard):
+    rules = standard.ruleset
+    cycle = ["1_1313"]
+    for m in ["split 13→22", "split 13→22", "split 22→13"]:
+        cycle.append(rules.play(cycle[-1], m))
+    history = cycle * 2  # 1_1313 has come up twice; the next split brings it a third time
+    g = standard.game(history)
+    assert g["plies"] == 7 and g["times_seen"] == 2 and g["repetitions"] == "3"
+    assert g["end"] is None and g["exact"] is True
+    back = next(m for m in g["moves"] if m["to"] == "1_1313")
+    assert back["repetition"] is True and back["value"] == "draw"
+    assert [m["order"] for m in g["moves"]] == list(range(len(g["moves"])))
+    alone = standard.query(history[-1])
+    assert (g["table_value"], g["table_remoteness"]) == (alone["value"], alone["remoteness"])
+    # Without the repetition rule, the table's values.
+    free = standard.game(history, repetitions="none")
+    assert (free["value"], free["remoteness"]) == (alone["value"], alone["remoteness"])
+    # The game over by repetition: no move.
+    over = standard.game(history + ["1_1313"])
+    assert over["end"] == {"kind": "repetition", "times": 3} and over["moves"] == []
+    with pytest.raises(chopsticks.RulesError, match="follows"):
+        standard.game(["1_1111", "1_1313"])
+    with pytest.raises(chopsticks.RulesError, match="repetitions"):
+        standard.game(history, repetitions=1)
+    with pytest.raises(chopsticks.RulesError, match="no position"):
+        standard.game([])

@@ -22,8 +22,10 @@
 
 pub mod value;
 
+use chopsticks_learn::history::DEFAULT_BOUND;
 use chopsticks_learn::{
-    optimal_line, puzzles, review as review_game, Checker, LearnError, Line, PuzzleSet, Replay,
+    evaluate, optimal_line, puzzles, review as review_game, Checker, History, LearnError, Line,
+    PuzzleSet, Replay,
 };
 use chopsticks_rules::{Notation, Player, Position, RulesError, Ruleset, SeatedPosition};
 use chopsticks_solve::{Outcome, SolveError, Solved};
@@ -143,6 +145,64 @@ pub fn players_json(seated: &SeatedPosition, seats: &[Outcome]) -> Value {
             entry
         })
         .collect()
+}
+
+/// The values of a game in progress (`chopsticks_learn::history`): the game's
+/// history, oldest first, under its repetition rule. The mover's and every
+/// player's value of the game, the table's beside them, and every move in the
+/// rules' order with the game's and the table's value. A table read from a
+/// file is checked whole first (the positions solved again may lie anywhere).
+pub fn game(solved: &Solved, history: &History) -> Result<Value, ReportError> {
+    let rules = &solved.rules;
+    history.check_moves(rules)?;
+    if solved.needs_line_checks() {
+        solved.check_whole(&|_| {})?;
+    }
+    let values = evaluate(&solved.solution, history, DEFAULT_BOUND)?;
+    let at = history.current();
+    let turn = at.turn();
+    let moves = {
+        let mut moves: Vec<&chopsticks_learn::GameMove> = values.moves.iter().collect();
+        moves.sort_by_key(|m| m.index);
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut entry = outcome_json(&m.outcome);
+                entry["move"] = json!(at.move_name(rules, &m.mv));
+                entry["order"] = json!(m.index);
+                entry["to"] = json!(m.to.to_text(rules)?);
+                entry["table_value"] = json!(m.table.value.name());
+                entry["table_remoteness"] = json!(m.table.remoteness);
+                entry["repetition"] = json!(m.repetition);
+                Ok(entry)
+            })
+            .collect::<Result<Vec<_>, RulesError>>()?
+    };
+    let mover = values.seats[turn];
+    let table = values.table[turn];
+    let mut value = outcome_json(&mover);
+    value["position"] = json!(at.to_text(rules)?);
+    value["player"] = json!(turn + 1);
+    value["plies"] = json!(history.len() - 1);
+    value["repetitions"] = json!(history.repetitions().word());
+    value["times_seen"] = json!(history.times_seen(at));
+    value["end"] = serde_json::to_value(values.end).expect("an end serialises");
+    value["exact"] = json!(values.exact);
+    value["solved_again"] = json!(values.solved_again);
+    value["table_value"] = json!(table.value.name());
+    value["table_remoteness"] = json!(table.remoteness);
+    value["players"] = values
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, o)| {
+            let mut entry = outcome_json(o);
+            entry["player"] = json!(seat + 1);
+            entry
+        })
+        .collect();
+    value["moves"] = json!(moves);
+    Ok(with_variant(rules, value))
 }
 
 /// What checks the lines a review, a puzzle or a query shows: for a table read
