@@ -339,6 +339,72 @@ fn a_worksheet_is_drawn_for_a_class() {
     );
 }
 
+/// `query --history`: the values of a game in progress, the cycle of
+/// 1_1313 come round twice (its next split would bring it up a third time).
+#[test]
+fn query_with_a_history_counts_the_games_repetitions() {
+    let before = "1_1313,2_2213,1_2222,2_1322,1_1313,2_2213,1_2222";
+    let g = json(&["query", "2_1322", "--history", before, "--json"]);
+    assert_eq!(g["plies"], 7);
+    assert_eq!(g["times_seen"], 2);
+    let back = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["to"] == "1_1313")
+        .unwrap();
+    assert_eq!(back["repetition"], true);
+    assert_eq!(back["value"], "draw");
+    let alone = json(&["query", "2_1322", "--json"]);
+    assert_eq!(g["table_value"], alone["value"]);
+    let out = stdout(&["query", "2_1322", "--history", before]);
+    assert!(
+        out.contains("after 7 plies (repetitions: 3; this position seen 2 times)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "split 22→13      draw (brings a position up for the last time: a draw by repetition)"
+        ),
+        "{out}"
+    );
+    let free = json(&[
+        "query",
+        "2_1322",
+        "--history",
+        before,
+        "--repetitions",
+        "none",
+        "--json",
+    ]);
+    assert_eq!(free["value"], alone["value"]);
+    assert_eq!(free["remoteness"], alone["remoteness"]);
+    let over = stdout(&["query", "1_1313", "--history", &format!("{before},2_1322")]);
+    assert!(
+        over.contains("The game is over: a draw by repetition (the position came up 3 times)."),
+        "{over}"
+    );
+    fails_with(
+        &["query", "1_1313", "--history", "1_1111"],
+        "position 2 (1_1313) does not follow 1_1111 by a legal move",
+    );
+    fails_with(
+        &["query", "1_1313", "--history", "1_1111,zz"],
+        "--history: position 2:",
+    );
+    fails_with(
+        &[
+            "query",
+            "1_1313",
+            "--history",
+            "1_1111",
+            "--repetitions",
+            "1",
+        ],
+        "--repetitions",
+    );
+}
+
 /// The first move of a puzzle (as `puzzles --json` lists it) not accepted.
 fn a_wrong_move(puzzle: &serde_json::Value) -> String {
     let moves = puzzle["moves"].as_array().unwrap();

@@ -309,6 +309,18 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
             "query 1111 --notation compact --db {d}/rollover.sol",
         ),
         ("query", "query 1_1111 --db {d}/values.sol"),
+        (
+            "query --history",
+            "query 2_1322 --history 1_1313,2_2213,1_2222,2_1322,1_1313,2_2213,1_2222",
+        ),
+        (
+            "query --history",
+            "query 1_1313 --history 1_1313,2_2213,1_2222,2_1322,1_1313,2_2213,1_2222,2_1322",
+        ),
+        (
+            "query --history",
+            "query 1_2211 --history 1_1111,2_1211 --repetitions none",
+        ),
         ("moves", "moves 1_1111"),
         ("moves", "moves 1_1-1-1 --players 3 --hands 1"),
         ("moves", "moves 1_0011"),

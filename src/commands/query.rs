@@ -21,6 +21,26 @@ pub struct QueryArgs {
     #[arg(long)]
     #[arg(help_heading = "Analysis")]
     line: bool,
+    /// The game so far: the positions before POSITION, oldest first,
+    /// comma-separated (each following the one before by a legal move). The
+    /// values are then the game's, its repetitions counted (see
+    /// `--repetitions`), the table's beside them.
+    #[arg(
+        long,
+        value_name = "POSITIONS",
+        conflicts_with = "line",
+        help_heading = "Analysis"
+    )]
+    history: Option<String>,
+    /// With `--history`: a position met this many times draws (3 by default),
+    /// or `none` to play on for ever.
+    #[arg(
+        long,
+        value_name = "N|none",
+        requires = "history",
+        help_heading = "Analysis"
+    )]
+    repetitions: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
     #[command(flatten)]
@@ -35,6 +55,9 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
     let printed = args.notation.printed(&s.rules)?;
     let seated = SeatedPosition::parse(&args.position, &s.rules)?;
+    if let Some(before) = &args.history {
+        return game(&s, before, &seated, args);
+    }
     if args.output.json {
         super::print_json(&chopsticks_report::query(&s, &seated, printed, args.line)?);
         return Ok(());
@@ -111,6 +134,88 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         if let Some(l) = move_lines.get(k) {
             println!("      then: {}", l.text());
         }
+    }
+    Ok(())
+}
+
+/// `query P --history …`: the values of the game so far, the table's beside.
+fn game(
+    s: &chopsticks_solve::Solved,
+    before: &str,
+    seated: &SeatedPosition,
+    args: &QueryArgs,
+) -> Result<()> {
+    use chopsticks_learn::{History, Repetitions};
+    let repetitions = match &args.repetitions {
+        Some(text) => {
+            Repetitions::parse(text).map_err(|e| anyhow::anyhow!("--repetitions: {e}"))?
+        }
+        None => Repetitions::default(),
+    };
+    let mut positions = before
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .enumerate()
+        .map(|(k, p)| {
+            SeatedPosition::parse(p, &s.rules)
+                .map_err(|e| anyhow::anyhow!("--history: position {}: {e}", k + 1))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    positions.push(seated.clone());
+    let history = History::from_positions(positions, repetitions).expect("the position now");
+    let value = chopsticks_report::game(s, &history)?;
+    if args.output.json {
+        super::print_json(&value);
+        return Ok(());
+    }
+    let words = |v: &serde_json::Value, value: &str, remoteness: &str| -> String {
+        match v[remoteness].as_u64() {
+            Some(r) => format!("{} in {r}", v[value].as_str().unwrap_or_default()),
+            None => v[value].as_str().unwrap_or_default().to_string(),
+        }
+    };
+    println!(
+        "{}  {} after {} plies (repetitions: {}; this position seen {} times)",
+        seated.to_text(&s.rules)?,
+        seated.hands_line(),
+        value["plies"],
+        value["repetitions"].as_str().unwrap_or_default(),
+        value["times_seen"]
+    );
+    if let Some(end) = value["end"].as_object() {
+        let how = match end.get("times") {
+            Some(t) => format!("a draw by repetition (the position came up {t} times)"),
+            None => "finished by the rules".to_string(),
+        };
+        println!("The game is over: {how}.");
+        return Ok(());
+    }
+    println!(
+        "Player {} to move: {} in this game (the position alone: {}){}",
+        value["player"],
+        words(&value, "value", "remoteness"),
+        words(&value, "table_value", "table_remoteness"),
+        if value["exact"] == false {
+            "; past the bound, the table's values"
+        } else {
+            ""
+        }
+    );
+    for m in value["moves"].as_array().into_iter().flatten() {
+        let game = words(m, "value", "remoteness");
+        let table = words(m, "table_value", "table_remoteness");
+        let note = if m["repetition"] == true {
+            " (brings a position up for the last time: a draw by repetition)".to_string()
+        } else if game != table {
+            format!(" (the position alone: {table})")
+        } else {
+            String::new()
+        };
+        println!(
+            "  {:<16} {game}{note}",
+            m["move"].as_str().unwrap_or_default()
+        );
     }
     Ok(())
 }

@@ -624,7 +624,10 @@ impl PySolution {
         if history.len() > MOST {
             return Err(Failure(
                 Kind::TooLarge,
-                format!("the game's history has {} positions; at most {MOST} are read", history.len()),
+                format!(
+                    "the game's history has {} positions; at most {MOST} are read",
+                    history.len()
+                ),
             )
             .into());
         }

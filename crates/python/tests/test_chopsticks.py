@@ -332,7 +332,7 @@ def test_the_game_so_far_counts_its_repetitions(standard):
     # The game over by repetition: no move.
     over = standard.game(history + ["1_1313"])
     assert over["end"] == {"kind": "repetition", "times": 3} and over["moves"] == []
-    with pytest.raises(chopsticks.RulesError, match="follows"):
+    with pytest.raises(chopsticks.RulesError, match="does not follow 1_1111 by a legal move"):
         standard.game(["1_1111", "1_1313"])
     with pytest.raises(chopsticks.RulesError, match="repetitions"):
         standard.game(history, repetitions=1)

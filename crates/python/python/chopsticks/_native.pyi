@@ -140,6 +140,9 @@ class Solution:
         """A position's value and every move's value, best first (``chopsticks query --json``)."""
     def outcome(self, position: Optional[str] = None) -> PositionOutcome:
         """The value of a position for the player to move, without its moves."""
+    def game(self, history: Sequence[str], *, repetitions: Union[int, str, None] = None) -> Dict[str, Any]:
+        """The values of a game in progress (its positions so far, oldest first),
+        its repetitions counted (``query P --history … --json``)."""
     def line(self, position: Optional[str] = None) -> Dict[str, Any]:
         """The optimal line from a position, both sides playing their best."""
     def review(
