@@ -493,6 +493,59 @@ fn puzzles_are_played_to_the_end_through_standard_input() {
 }
 
 #[test]
+fn a_puzzle_is_followed_by_the_moves_played() {
+    let p = json(&[
+        "puzzles",
+        "--position",
+        "1_2312",
+        "--played",
+        "t32",
+        "--json",
+    ]);
+    let progress = &p["progress"];
+    assert_eq!(progress["verdict"], "right");
+    assert_eq!(progress["moves"], 1);
+    assert_eq!(progress["replies"][0]["player"], 2);
+    assert_eq!(progress["position"], progress["replies"][0]["to"]);
+    assert_eq!(
+        progress["rest"]["steps"][0]["position"],
+        progress["position"]
+    );
+    let out = stdout(&["puzzles", "--position", "1_2312", "--played", "t21"]);
+    assert!(
+        out.contains("the last is wrong: the puzzle is failed."),
+        "{out}"
+    );
+    assert!(
+        out.contains("The rest of the solution: P1 tap 3→2"),
+        "{out}"
+    );
+    let mine: Vec<String> = p["solution"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["expected"] == true)
+        .map(|s| s["move"].as_str().unwrap().to_string())
+        .collect();
+    let out = stdout(&[
+        "puzzles",
+        "--position",
+        "1_2312",
+        "--played",
+        &mine.join(","),
+    ]);
+    assert!(
+        out.contains("The puzzle is over: the game is over: won."),
+        "{out}"
+    );
+    fails_with(
+        &["puzzles", "--position", "1_2312", "--played", "t21,t32"],
+        "the puzzle is over after move 1",
+    );
+    fails_with(&["puzzles", "--played", "t32"], "--position");
+}
+
+#[test]
 fn a_slower_win_is_tried_again() {
     let data = tempfile::tempdir().unwrap();
     // The start: after the key move, a step where a slower win exists.

@@ -345,6 +345,10 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
         ("puzzles --position", "puzzles --position 1_1111"),
         (
             "puzzles --position",
+            "puzzles --position 1_2312 --played t32",
+        ),
+        (
+            "puzzles --position",
             "puzzles --position 1_1134 --preset rollover",
         ),
         ("survey", "survey --fingers-range 3..4 --hands-range 1..2"),

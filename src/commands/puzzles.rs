@@ -55,6 +55,18 @@ pub struct PuzzlesArgs {
     /// on pages of their own (written atomically).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["play", "position"], help_heading = "Output")]
     svg: Option<std::path::PathBuf>,
+    /// With `--position`: the player's moves so far in the puzzle,
+    /// comma-separated (`tap 2→2,split 13→22`): every one but the last must
+    /// have been accepted; the last is judged, and the solver's replies, the
+    /// end or the rest of the solution are shown (`progress` in `--json`).
+    #[arg(
+        long,
+        value_name = "MOVES",
+        requires = "position",
+        conflicts_with = "play",
+        help_heading = "Input"
+    )]
+    played: Option<String>,
     /// Do not print the answers and their lines.
     #[arg(long, help_heading = "Output")]
     hide_answers: bool,
@@ -258,12 +270,20 @@ fn print_answer(number: usize, v: &PuzzleView) {
 
 fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let seated = SeatedPosition::parse(text, &s.rules).context("--position")?;
+    let played: Option<Vec<String>> = args.played.as_deref().map(|text| {
+        text.split(',')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(String::from)
+            .collect()
+    });
     if args.output.json {
         s.check_all(args.output.quiet)?;
         super::print_json(&chopsticks_report::puzzle_at(
             s,
             &seated,
             args.hide_answers,
+            played.as_deref(),
         )?);
         return Ok(());
     }
@@ -278,7 +298,43 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     if args.play {
         return play(s, std::slice::from_ref(&v));
     }
+    // Followed before anything is printed: a bad move is refused alone.
+    let progress = played
+        .as_ref()
+        .map(|played| chopsticks_learn::playout::follow(&s.solution, puzzle.kind, &seated, played))
+        .transpose()?;
     print_puzzle(&s.rules, 1, &v);
+    if let Some(p) = progress {
+        let verdict = match p.verdict {
+            Some(Verdict::Right) => "right",
+            Some(Verdict::Slower) => "a win, but slower: not made, try again",
+            Some(Verdict::Wrong) => "wrong: the puzzle is failed",
+            None => "no move yet",
+        };
+        println!(
+            "        after {} of your moves: the last is {verdict}.",
+            p.moves
+        );
+        for r in &p.replies {
+            println!("        Player {} replies {}.", r.player, r.name);
+        }
+        match &p.text {
+            Some(end) => println!("        The puzzle is over: {end}."),
+            None => println!(
+                "        Now {}   {}; legal moves: {}",
+                p.position,
+                board(&s.rules, &p.position),
+                p.legal.join(", ")
+            ),
+        }
+        if !args.hide_answers && !p.rest.steps.is_empty() {
+            println!(
+                "        The rest of the solution: {}.",
+                solution_text(&p.rest.steps)
+            );
+        }
+        return Ok(());
+    }
     if !args.hide_answers {
         print_answer(1, &v);
     }

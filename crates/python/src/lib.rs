@@ -761,17 +761,21 @@ impl PySolution {
     }
 
     /// The puzzle at one position, or a `RulesError` saying why it is not one
-    /// (`chopsticks puzzles --position P --json`).
-    #[pyo3(signature = (position, *, hide_answers = false))]
+    /// (`chopsticks puzzles --position P --json`); with `played` (the player's
+    /// moves so far, by name) its `progress`, as `--played` gives it.
+    #[pyo3(signature = (position, *, hide_answers = false, played = None))]
     fn puzzle<'py>(
         &self,
         py: Python<'py>,
         position: &str,
         hide_answers: bool,
+        played: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let seated = self.seated(Some(position))?;
         let value = py
-            .detach(|| chopsticks_report::puzzle_at(&self.solved, &seated, hide_answers))
+            .detach(|| {
+                chopsticks_report::puzzle_at(&self.solved, &seated, hide_answers, played.as_deref())
+            })
             .map_err(report_failure)?;
         to_python(py, &value)
     }

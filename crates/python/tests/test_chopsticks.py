@@ -338,3 +338,14 @@ def test_the_game_so_far_counts_its_repetitions(standard):
         standard.game(history, repetitions=1)
     with pytest.raises(chopsticks.RulesError, match="no position"):
         standard.game([])
+
+
+# A puzzle followed move by move, as the API's played= and --played.
+def test_a_puzzle_is_followed_by_the_moves_played(standard):
+    p = standard.puzzle("1_2312", played=["t32"])
+    assert p["progress"] == cli("puzzles", "--position", "1_2312", "--played", "t32")["progress"]
+    assert p["progress"]["verdict"] == "right"
+    wrong = standard.puzzle("1_2312", played=["t21"])["progress"]
+    assert wrong["verdict"] == "wrong" and wrong["end"] == {"kind": "failed"}
+    with pytest.raises(chopsticks.RulesError, match="not a legal move"):
+        standard.puzzle("1_2312", played=["t99"])

@@ -413,20 +413,33 @@ pub fn puzzle_json(v: &puzzles::PuzzleView, hide_answers: bool) -> Value {
 }
 
 /// `puzzles --position --json`: the puzzle at one position (an error if it is
-/// not one).
+/// not one); with `played` (the player's moves so far, by name) its
+/// `progress`, as the API's `played=` gives it.
 pub fn puzzle_at(
     solved: &Solved,
     seated: &SeatedPosition,
     hide_answers: bool,
+    played: Option<&[String]>,
 ) -> Result<Value, ReportError> {
     if !solved.solution.has_remoteness() {
         return Err(SolveError::NoRemoteness.into());
+    }
+    // A puzzle's solution reads the table far from its position: a table
+    // read from a file is checked whole first.
+    if solved.needs_line_checks() {
+        solved.check_whole(&|_| {})?;
     }
     let mut checker = checker(solved)?;
     checker.around(&solved.solution, seated.position())?;
     let puzzle = puzzles::puzzle_at_seated(&solved.solution, seated)?;
     let v = puzzles::view_seated(&solved.solution, &puzzle, seated, &mut checker)?;
-    Ok(with_variant(&solved.rules, puzzle_json(&v, hide_answers)))
+    let mut value = puzzle_json(&v, hide_answers);
+    if let Some(played) = played {
+        let progress =
+            chopsticks_learn::playout::follow(&solved.solution, puzzle.kind, seated, played)?;
+        value["progress"] = serde_json::to_value(progress).expect("a progress serialises");
+    }
+    Ok(with_variant(&solved.rules, value))
 }
 
 /// What [`puzzle_set`] chooses.
