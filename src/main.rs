@@ -52,8 +52,9 @@ enum Command {
     /// mistakes with the best moves and the lines that refute them, and each
     /// player's accuracy.
     Review(commands::review::ReviewArgs),
-    /// Puzzles: positions reachable from the start where exactly one move wins
-    /// (or keeps the draw), graded by difficulty, chosen by a seed.
+    /// Puzzles: positions reachable from the start where at most half of the
+    /// moves win (or keep the draw), played to the end against the solver,
+    /// graded by what makes their moves hard to find, chosen by a seed.
     Puzzles(commands::puzzles::PuzzlesArgs),
     /// A winning strategy to remember, or the positions to avoid in a drawn variant.
     Strategy(commands::strategy::StrategyArgs),

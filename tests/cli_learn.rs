@@ -310,7 +310,7 @@ fn a_worksheet_is_drawn_for_a_class() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("8 puzzles on 3 A4 pages (the answers on the last 1)"),
+        err.contains("8 puzzles on 3 A4 pages (the answers on page 3)"),
         "{err}"
     );
     let drawing = std::fs::read_to_string(&svg).unwrap();
@@ -337,6 +337,29 @@ fn a_worksheet_is_drawn_for_a_class() {
         &["puzzles", "--svg", text(&svg), "--play"],
         "cannot be used with",
     );
+    // No puzzle: nothing written, an error.
+    let empty = dir.path().join("empty.svg");
+    fails_with(
+        &["puzzles", "--kind", "hold", "--svg", text(&empty)],
+        "no puzzle of the kind and grade asked for",
+    );
+    assert!(!empty.exists());
+    // Without the answers.
+    let bare = dir.path().join("bare.svg");
+    stdout(&[
+        "puzzles",
+        "--count",
+        "8",
+        "--seed",
+        "3",
+        "--svg",
+        text(&bare),
+        "--hide-answers",
+        "-q",
+    ]);
+    let drawing = std::fs::read_to_string(&bare).unwrap();
+    assert_eq!(drawing.matches("class=\"page\"").count(), 2);
+    assert!(!drawing.contains(">Answers<"));
 }
 
 /// `query --history`: the values of a game in progress, the cycle of
@@ -364,7 +387,7 @@ fn query_with_a_history_counts_the_games_repetitions() {
     );
     assert!(
         out.contains(
-            "split 22→13      draw (brings a position up for the last time: a draw by repetition)"
+            "split 22→13      → 1_1313  draw (brings a position up for the last time: a draw by repetition)"
         ),
         "{out}"
     );
@@ -391,6 +414,14 @@ fn query_with_a_history_counts_the_games_repetitions() {
     fails_with(
         &["query", "1_1313", "--history", "1_1111,zz"],
         "--history: position 2:",
+    );
+    fails_with(
+        &["query", "1_1313", "--history", "1_1111,,2_1211"],
+        "--history: position 2 is empty",
+    );
+    fails_with(
+        &["query", "2_1322", "--history", &format!("{before},2_1322")],
+        "leave the position now out",
     );
     fails_with(
         &[
@@ -458,7 +489,7 @@ fn puzzles_are_played_to_the_end_through_standard_input() {
     assert!(out.contains("Right. Player 2 replies "), "{out}");
     assert!(out.contains("Solved: the game is over: won."), "{out}");
     assert!(out.contains("Streak: 1."), "{out}");
-    assert!(out.contains("Solved 1 of 2 cleanly"), "{out}");
+    assert!(out.contains("Solved 1 of 2 played cleanly"), "{out}");
     // The rating: kept in the data directory, read back by the next run.
     assert!(
         out.contains("Your puzzle rating: 1500 ± 350 (0 puzzles"),
@@ -513,7 +544,7 @@ fn a_puzzle_is_followed_by_the_moves_played() {
     );
     let out = stdout(&["puzzles", "--position", "1_2312", "--played", "t21"]);
     assert!(
-        out.contains("the last is wrong: the puzzle is failed."),
+        out.contains("0 moves made; the last given, t21, is wrong: the puzzle is failed."),
         "{out}"
     );
     assert!(
@@ -540,9 +571,13 @@ fn a_puzzle_is_followed_by_the_moves_played() {
     );
     fails_with(
         &["puzzles", "--position", "1_2312", "--played", "t21,t32"],
-        "the puzzle is over after move 1",
+        "the puzzle: it is over after move 1: move 2 (t32) cannot follow",
     );
     fails_with(&["puzzles", "--played", "t32"], "--position");
+    fails_with(
+        &["puzzles", "--position", "1_2312", "--played", "t32,,t33"],
+        "move 2 of the list is empty",
+    );
 }
 
 #[test]
@@ -925,7 +960,10 @@ fn terminal_puzzles_climb_show_grades_and_list_moves_in_the_rules_order() {
         "{out}"
     );
     assert!(out.contains("Streak: 0. Rating: 1500 ± 350 → "), "{out}");
-    assert!(out.contains("Solved 0 of 3 cleanly"), "{out}");
+    assert!(
+        out.contains("Solved 0 of 2 played cleanly (no wrong move, no hint; 3 offered)"),
+        "{out}"
+    );
 }
 
 /// The game: the hint at 1_0311 the second time is the game's value

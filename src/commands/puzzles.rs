@@ -1,7 +1,8 @@
-//! `chopsticks puzzles`: positions where exactly one move wins (or keeps the
-//! draw), from `chopsticks_learn::puzzles`: listed with their answers and
-//! lines, one shown by its position, or played in the terminal with a streak
-//! (easiest first, a second try after a wrong move). Positions are printed by
+//! `chopsticks puzzles`: positions where at most half of the moves win (or
+//! keep the draw), from `chopsticks_learn::puzzles`: listed with their
+//! solutions, one shown by its position (and followed by `--played` moves),
+//! drawn as a worksheet (`--svg`), or played in the terminal to their end
+//! with a streak and a rating (easiest first; a wrong move fails). Positions are printed by
 //! their seated id and every player's hands, Player 1 first
 //! (`1_2202   P1* [2,2]  P2 [0,2]`).
 
@@ -39,8 +40,8 @@ pub struct PuzzlesArgs {
     /// 2 easy, 3 medium, 4 hard, 5 expert.
     #[arg(long, value_name = "GRADES", help_heading = "Puzzles")]
     difficulty: Option<String>,
-    /// Win puzzles (find the only winning move), hold puzzles (find the only
-    /// move that keeps a draw), or both.
+    /// Win puzzles (keep a forced win, to the end of the game), hold puzzles
+    /// (keep the draw until it is safe), or both.
     #[arg(long, value_enum, default_value_t = KindArg::Any, help_heading = "Puzzles")]
     kind: KindArg,
     /// The seed that fixes which puzzles are chosen, and their order.
@@ -70,10 +71,11 @@ pub struct PuzzlesArgs {
     /// Do not print the answers and their lines.
     #[arg(long, help_heading = "Output")]
     hide_answers: bool,
-    /// Play the puzzles in the terminal, easiest first, each with its grade:
-    /// type a move (`tap 1 2`, `t12`, `tap 1→2`, …), `moves`, `hint`, `skip` or
-    /// `quit`; a wrong move gets a second try before the answer is shown. Reads
-    /// standard input, so it works piped.
+    /// Play the puzzles in the terminal, easiest first, each to its end (the
+    /// solver replies): type a move (`tap 1 2`, `t12`, `tap 1→2`, …), `moves`,
+    /// `hint`, `skip` or `quit`; a wrong move fails the puzzle, a slower win is
+    /// tried again. The rating (Glicko-2) is kept in $CHOPSTICKS_DATA_DIR or the
+    /// user's data directory. Reads standard input, so it works piped.
     #[arg(long, conflicts_with_all = ["json", "hide_answers"], help_heading = "Game")]
     play: bool,
     #[command(flatten)]
@@ -147,7 +149,13 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
             .iter()
             .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
             .collect::<Result<Vec<_>, _>>()?;
-        write_worksheet(&s.rules, &views, path, args.output.quiet)?;
+        write_worksheet(
+            &s.rules,
+            &views,
+            path,
+            !args.hide_answers,
+            args.output.quiet,
+        )?;
     }
     if args.output.json {
         let choice = chopsticks_report::PuzzleChoice {
@@ -215,20 +223,32 @@ fn write_worksheet(
     rules: &Ruleset,
     views: &[PuzzleView],
     path: &std::path::Path,
+    answers: bool,
     quiet: bool,
 ) -> Result<()> {
     use chopsticks_learn::worksheet::{Worksheet, PER_PAGE};
-    let sheet = Worksheet::new(rules, views)?;
+    if views.is_empty() {
+        bail!(
+            "no puzzle of the kind and grade asked for (or --count 0): no worksheet written to {}",
+            path.display()
+        );
+    }
+    let sheet = Worksheet::new(rules, views, answers)?;
     chopsticks_files::write_atomically(path, sheet.svg().as_bytes())
         .with_context(|| format!("cannot write the worksheet {}", path.display()))?;
     if !quiet {
-        let puzzle_pages = views.len().div_ceil(PER_PAGE).max(1);
+        let puzzle_pages = views.len().div_ceil(PER_PAGE);
+        let pages = sheet.page_count();
+        let answers = match (answers, pages - puzzle_pages) {
+            (false, _) => " (no answers: --hide-answers)".to_string(),
+            (true, 1) => format!(" (the answers on page {pages})"),
+            (true, _) => format!(" (the answers on pages {}–{pages})", puzzle_pages + 1),
+        };
         eprintln!(
-            "wrote {}: {} on {} A4 pages (the answers on the last {}).",
+            "wrote {}: {} on {} A4 pages{answers}.",
             path.display(),
             crate::text::counted(views.len() as u64, "puzzle"),
-            sheet.page_count(),
-            sheet.page_count() - puzzle_pages
+            pages
         );
     }
     Ok(())
@@ -270,13 +290,12 @@ fn print_answer(number: usize, v: &PuzzleView) {
 
 fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
     let seated = SeatedPosition::parse(text, &s.rules).context("--position")?;
-    let played: Option<Vec<String>> = args.played.as_deref().map(|text| {
-        text.split(',')
-            .map(str::trim)
-            .filter(|m| !m.is_empty())
-            .map(String::from)
-            .collect()
-    });
+    let played: Option<Vec<String>> = args
+        .played
+        .as_deref()
+        .map(chopsticks_learn::playout::split_moves)
+        .transpose()
+        .context("--played")?;
     if args.output.json {
         s.check_all(args.output.quiet)?;
         super::print_json(&chopsticks_report::puzzle_at(
@@ -311,14 +330,20 @@ fn show_one(s: &Solved, text: &str, args: &PuzzlesArgs) -> Result<()> {
             Some(Verdict::Wrong) => "wrong: the puzzle is failed",
             None => "no move yet",
         };
+        let last = played
+            .as_ref()
+            .and_then(|m| m.last())
+            .cloned()
+            .unwrap_or_default();
         println!(
-            "        after {} of your moves: the last is {verdict}.",
-            p.moves
+            "        {} made; the last given, {last}, is {verdict}.",
+            crate::text::counted(p.moves as u64, "move")
         );
         for r in &p.replies {
             println!("        Player {} replies {}.", r.player, r.name);
         }
         match &p.text {
+            Some(_) if p.verdict == Some(Verdict::Wrong) => {}
             Some(end) => println!("        The puzzle is over: {end}."),
             None => println!(
                 "        Now {}   {}; legal moves: {}",
@@ -387,13 +412,18 @@ fn read_rating(path: &std::path::Path) -> Result<Kept> {
             path.display()
         )
     })?;
-    if !kept.rating.is_valid() {
+    if let Err(e) = kept.rating.check() {
         bail!(
-            "the puzzle rating {} holds no rating (rating {}, deviation {}, volatility {}); delete it to start again at 1500",
+            "the puzzle rating {} holds no rating: {e}; delete it to start again at 1500",
+            path.display()
+        );
+    }
+    if kept.solved > kept.puzzles {
+        bail!(
+            "the puzzle rating {} counts {} puzzles solved of {}; delete it to start again at 1500",
             path.display(),
-            kept.rating.rating,
-            kept.rating.deviation,
-            kept.rating.volatility
+            kept.solved,
+            kept.puzzles
         );
     }
     Ok(kept)
@@ -439,7 +469,11 @@ fn play(s: &Solved, views: &[PuzzleView]) -> Result<()> {
         |e: std::io::Error| anyhow::anyhow!("cannot write the output (standard output): {e}");
     let path = rating_path()?;
     let mut kept = read_rating(&path)?;
-    let (mut streak, mut best, mut solved) = (0u32, 0u32, 0u32);
+    // Written back at once: a place where it cannot be kept is said before
+    // any puzzle is played.
+    write_rating(&path, &kept)?;
+    let (mut streak, mut best, mut solved, mut played) = (0u32, 0u32, 0u32, 0usize);
+    let mut unfinished = None;
     let targets = if rules.players() > 2 {
         format!("\n{MOVE_TARGET_TABLE}")
     } else {
@@ -448,9 +482,9 @@ fn play(s: &Solved, views: &[PuzzleView]) -> Result<()> {
     writeln!(out, "{MOVE_FORMS_TABLE}{targets}\n{PLAY_COMMANDS}").map_err(write_err)?;
     writeln!(
         out,
-        "Your puzzle rating: {} ({} puzzles, kept in {}).",
+        "Your puzzle rating: {} ({}, kept in {}).",
         kept.rating.text(),
-        kept.puzzles,
+        crate::text::counted(kept.puzzles, "puzzle"),
         path.display()
     )
     .map_err(write_err)?;
@@ -597,7 +631,13 @@ fn play(s: &Solved, views: &[PuzzleView]) -> Result<()> {
             }
             show(&mut out, &game)?;
         };
-        let Some(clean) = outcome else { break 'puzzles };
+        let Some(clean) = outcome else {
+            if game.moves_made() > 0 {
+                unfinished = Some(k + 1);
+            }
+            break 'puzzles;
+        };
+        played += 1;
         if clean {
             solved += 1;
             streak += 1;
@@ -619,9 +659,12 @@ fn play(s: &Solved, views: &[PuzzleView]) -> Result<()> {
         )
         .map_err(write_err)?;
     }
+    if let Some(k) = unfinished {
+        writeln!(out, "Puzzle {k} was left unfinished: not rated.").map_err(write_err)?;
+    }
     writeln!(
         out,
-        "Solved {solved} of {} cleanly (no wrong move, no hint); best streak {best}. Your puzzle rating: {}.",
+        "Solved {solved} of {played} played cleanly (no wrong move, no hint; {} offered); best streak {best}. Your puzzle rating: {}.",
         views.len(),
         kept.rating.text()
     )

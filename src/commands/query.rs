@@ -152,16 +152,33 @@ fn game(
         }
         None => Repetitions::default(),
     };
+    if before.trim().is_empty() {
+        anyhow::bail!(
+            "--history: no position: give the positions before {}, oldest first, comma-separated",
+            args.position
+        );
+    }
     let mut positions = before
         .split(',')
         .map(str::trim)
-        .filter(|p| !p.is_empty())
         .enumerate()
         .map(|(k, p)| {
+            if p.is_empty() {
+                anyhow::bail!(
+                    "--history: position {} is empty (two commas, or one at an end)",
+                    k + 1
+                );
+            }
             SeatedPosition::parse(p, &s.rules)
                 .map_err(|e| anyhow::anyhow!("--history: position {}: {e}", k + 1))
         })
         .collect::<Result<Vec<_>>>()?;
+    if positions.last() == Some(seated) {
+        anyhow::bail!(
+            "--history ends with {} itself: it lists the positions before POSITION (leave the position now out)",
+            args.position
+        );
+    }
     positions.push(seated.clone());
     let history = History::from_positions(positions, repetitions).expect("the position now");
     let value = chopsticks_report::game(s, &history)?;
@@ -175,13 +192,16 @@ fn game(
             None => v[value].as_str().unwrap_or_default().to_string(),
         }
     };
+    let seen = match value["times_seen"].as_u64().unwrap_or(1) {
+        1 => "once".to_string(),
+        n => format!("{n} times"),
+    };
     println!(
-        "{}  {} after {} plies (repetitions: {}; this position seen {} times)",
+        "{}  {} after {} (repetitions: {}; this position seen {seen})",
         seated.to_text(&s.rules)?,
         seated.hands_line(),
-        value["plies"],
+        crate::text::plies(value["plies"].as_u64().unwrap_or(0)),
         value["repetitions"].as_str().unwrap_or_default(),
-        value["times_seen"]
     );
     if let Some(end) = value["end"].as_object() {
         let how = match end.get("times") {
@@ -191,30 +211,39 @@ fn game(
         println!("The game is over: {how}.");
         return Ok(());
     }
+    let free = value["repetitions"] == "none";
+    let alone = if free {
+        String::new()
+    } else {
+        format!(
+            " (the position alone: {})",
+            words(&value, "table_value", "table_remoteness")
+        )
+    };
+    let bound = if value["exact"] == false {
+        "; past the bound, the table's values"
+    } else {
+        ""
+    };
     println!(
-        "Player {} to move: {} in this game (the position alone: {}){}",
+        "Player {} to move: {} in this game{alone}{bound}. Moves, best first:",
         value["player"],
         words(&value, "value", "remoteness"),
-        words(&value, "table_value", "table_remoteness"),
-        if value["exact"] == false {
-            "; past the bound, the table's values"
-        } else {
-            ""
-        }
     );
     for m in value["moves"].as_array().into_iter().flatten() {
         let game = words(m, "value", "remoteness");
         let table = words(m, "table_value", "table_remoteness");
         let note = if m["repetition"] == true {
             " (brings a position up for the last time: a draw by repetition)".to_string()
-        } else if game != table {
+        } else if game != table && !free {
             format!(" (the position alone: {table})")
         } else {
             String::new()
         };
         println!(
-            "  {:<16} {game}{note}",
-            m["move"].as_str().unwrap_or_default()
+            "  {:<16} → {}  {game}{note}",
+            m["move"].as_str().unwrap_or_default(),
+            m["to"].as_str().unwrap_or_default()
         );
     }
     Ok(())

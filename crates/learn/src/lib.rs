@@ -87,6 +87,10 @@ pub enum LearnError {
     /// follow the one before it, or one after the end of the game).
     #[error("the game's history: {0}")]
     History(String),
+    /// A puzzle's moves that cannot be followed (a move after the end, after a
+    /// slower win, or one that cannot be read).
+    #[error("the puzzle: {0}")]
+    Puzzle(String),
     /// A strategy sheet that cannot be drawn.
     #[error("{0}")]
     Sheet(String),

@@ -321,10 +321,10 @@ impl PuzzleGame {
     pub fn play(&mut self, solution: &Solution, mv: &Move) -> Result<Played, LearnError> {
         let rules = solution.rules();
         let Some(choice) = &self.choice else {
-            return Err(LearnError::History("the puzzle is over".into()));
+            return Err(LearnError::Puzzle("the puzzle is over".into()));
         };
         let Some(k) = choice.moves.iter().position(|m| m.mv == *mv) else {
-            return Err(LearnError::History(format!(
+            return Err(LearnError::Puzzle(format!(
                 "{} is not a legal move at {}",
                 self.current.move_name(rules, mv),
                 self.current.to_text(rules)?
@@ -457,6 +457,29 @@ pub struct PuzzleSolution {
     pub text: String,
 }
 
+/// The player's moves as a list writes them, comma-separated
+/// (`tap 2→2,split 13→22`); an empty text is no move, an empty entry is
+/// refused.
+pub fn split_moves(text: &str) -> Result<Vec<String>, LearnError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .enumerate()
+        .map(|(k, m)| {
+            let m = m.trim();
+            if m.is_empty() {
+                Err(LearnError::Puzzle(format!(
+                    "move {} of the list is empty (two commas, or one at an end)",
+                    k + 1
+                )))
+            } else {
+                Ok(m.to_string())
+            }
+        })
+        .collect()
+}
+
 /// One ply made by the solver, by name.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlyView {
@@ -507,17 +530,28 @@ pub fn follow(
     let mut before = game.clone();
     for (k, text) in played.iter().enumerate() {
         if verdict == Some(Verdict::Slower) {
-            return Err(LearnError::History(format!(
-                "move {k} of the puzzle was a slower win, not made: it cannot be followed by {text}"
+            return Err(LearnError::Puzzle(format!(
+                "move {k} was a slower win, not made: move {} ({text}) cannot follow it",
+                k + 1
             )));
         }
         if game.end().is_some() {
-            return Err(LearnError::History(format!(
-                "the puzzle is over after move {k}: {text} cannot follow"
+            return Err(LearnError::Puzzle(format!(
+                "it is over after move {k}: move {} ({text}) cannot follow",
+                k + 1
             )));
         }
         before = game.clone();
-        let done = game.play_named(solution, text)?;
+        let done = game.play_named(solution, text).map_err(|e| {
+            LearnError::Puzzle(format!(
+                "move {} ({text}): {}",
+                k + 1,
+                match e {
+                    LearnError::Puzzle(m) => m,
+                    e => e.to_string(),
+                }
+            ))
+        })?;
         verdict = Some(done.verdict);
         replies = done.replies;
     }

@@ -66,16 +66,39 @@ fn g(phi: f64) -> f64 {
 }
 
 impl Rating {
-    /// Whether the numbers can be a rating (finite, deviation and volatility
-    /// positive): a rating read from a file or a request is checked by it.
+    /// The highest rating read (and the highest puzzle rating rated against).
+    pub const MAX: f64 = 10_000.0;
+
+    /// Whether the numbers can be a rating: the rating from 0 to [`Rating::MAX`],
+    /// the deviation above 0 and at most 350, the volatility above 0 and below
+    /// 1, all finite. A rating read from a file or a request is checked by it;
+    /// the error names the number at fault.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.rating.is_finite() && (0.0..=Self::MAX).contains(&self.rating)) {
+            return Err(format!(
+                "the rating {} is not one: a rating is from 0 to {}",
+                self.rating,
+                Self::MAX
+            ));
+        }
+        if !(self.deviation.is_finite() && self.deviation > 0.0 && self.deviation <= 350.0) {
+            return Err(format!(
+                "the deviation {} is not one: a deviation is above 0 and at most 350",
+                self.deviation
+            ));
+        }
+        if !(self.volatility.is_finite() && self.volatility > 0.0 && self.volatility < 1.0) {
+            return Err(format!(
+                "the volatility {} is not one: a volatility is above 0 and below 1",
+                self.volatility
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether [`Rating::check`] passes.
     pub fn is_valid(&self) -> bool {
-        self.rating.is_finite()
-            && self.deviation.is_finite()
-            && self.volatility.is_finite()
-            && self.deviation > 0.0
-            && self.volatility > 0.0
-            && self.deviation <= 350.0
-            && self.volatility < 1.0
+        self.check().is_ok()
     }
 
     /// The rating after a rating period of these games (none: only the
@@ -144,9 +167,9 @@ impl Rating {
     }
 
     /// The rating after one puzzle of rating `puzzle`, solved or not.
-    pub fn after_puzzle(&self, puzzle: u32, solved: bool) -> Rating {
+    pub fn after_puzzle(&self, puzzle: impl Into<f64>, solved: bool) -> Rating {
         self.after(&[Game {
-            rating: f64::from(puzzle),
+            rating: puzzle.into(),
             deviation: PUZZLE_DEVIATION,
             score: if solved { 1.0 } else { 0.0 },
         }])

@@ -6,8 +6,9 @@
 //! its number, grade and rating, its goal, every player's hands (Player 1
 //! first, the player to move marked) drawn as the strategy sheet draws them
 //! ([`crate::sheet`]), and ruled lines. The answer pages list, for each
-//! puzzle, the moves accepted first and the whole solution, as `puzzles`
-//! prints it. [`Worksheet::pages`] gives each page as its own SVG document
+//! puzzle, the moves accepted first and the whole solution with the other
+//! moves accepted at each step, as `puzzles` prints it (left out with
+//! `--hide-answers`). [`Worksheet::pages`] gives each page as its own SVG document
 //! (the page's print view prints one per sheet of paper);
 //! [`Worksheet::svg`] stacks them in one document, page under page.
 
@@ -63,11 +64,22 @@ pub struct Worksheet {
     pub title: String,
     pub items: Vec<Item>,
     pub fingers: u32,
+    /// Whether the answer pages are drawn.
+    pub answers: bool,
 }
 
 impl Worksheet {
-    /// The worksheet of these puzzles of a variant of `rules`.
-    pub fn new(rules: &Ruleset, puzzles: &[PuzzleView]) -> Result<Worksheet, LearnError> {
+    /// The worksheet of these puzzles of a variant of `rules`, with the answer
+    /// pages or without (`answers`). No puzzle is refused: an empty worksheet
+    /// teaches nothing.
+    pub fn new(
+        rules: &Ruleset,
+        puzzles: &[PuzzleView],
+        answers: bool,
+    ) -> Result<Worksheet, LearnError> {
+        if puzzles.is_empty() {
+            return Err(LearnError::Sheet("no puzzle to draw on a worksheet".into()));
+        }
         let mut items = Vec::with_capacity(puzzles.len());
         for (k, v) in puzzles.iter().enumerate() {
             let seated = SeatedPosition::parse(&v.position, rules)?;
@@ -88,7 +100,12 @@ impl Worksheet {
                 .solution
                 .steps
                 .iter()
-                .map(|s| format!("P{} {}", s.player, s.name))
+                .map(|s| match &s.accepted[..] {
+                    [_, others @ ..] if !others.is_empty() => {
+                        format!("P{} {} (or {})", s.player, s.name, others.join(", "))
+                    }
+                    _ => format!("P{} {}", s.player, s.name),
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
             items.push(Item {
@@ -108,13 +125,18 @@ impl Worksheet {
             title: format!("Chopsticks puzzles: {}", rules.variant_id()),
             items,
             fingers: rules.fingers,
+            answers,
         })
     }
 
     /// How many pages: the puzzles', then the answers'.
     pub fn page_count(&self) -> usize {
-        self.items.len().div_ceil(PER_PAGE).max(1)
-            + self.items.len().div_ceil(ANSWERS_PER_PAGE).max(1)
+        let answers = if self.answers {
+            self.items.len().div_ceil(ANSWERS_PER_PAGE)
+        } else {
+            0
+        };
+        self.items.len().div_ceil(PER_PAGE) + answers
     }
 
     /// Every page, each an SVG document of its own.
@@ -160,7 +182,7 @@ impl Worksheet {
 
     /// Page `k` of `n`: a puzzle page, or an answer page.
     fn page_body(&self, k: usize, n: usize) -> String {
-        let puzzle_pages = self.items.len().div_ceil(PER_PAGE).max(1);
+        let puzzle_pages = self.items.len().div_ceil(PER_PAGE);
         let mut s = format!(
             "<g class=\"page\" data-page=\"{}\">\n<rect width=\"{PAGE_W}\" height=\"{PAGE_H}\" fill=\"#ffffff\"/>\n",
             k + 1

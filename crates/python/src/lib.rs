@@ -695,9 +695,9 @@ impl PySolution {
         to_python(py, &value)
     }
 
-    /// Puzzles: positions reachable from the start where exactly one move wins
-    /// (`kind="win"`) or keeps a draw (`"hold"`), graded 1 (beginner) to 5
-    /// (expert); `count` of them chosen by `seed`, as `chopsticks puzzles
+    /// Puzzles: positions reachable from the start where at most half of the
+    /// moves win (`kind="win"`) or keep a draw (`"hold"`), each with its
+    /// solution to the end, graded 1 (beginner) to 5 (expert); `count` of them chosen by `seed`, as `chopsticks puzzles
     /// --json`. `difficulty` is a grade (1–5 or its name) or a pair
     /// `(lowest, highest)`.
     #[pyo3(signature = (count = None, *, seed = None, kind = "any", difficulty = None, hide_answers = false))]

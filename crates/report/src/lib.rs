@@ -149,8 +149,8 @@ pub fn players_json(seated: &SeatedPosition, seats: &[Outcome]) -> Value {
 
 /// The values of a game in progress (`chopsticks_learn::history`): the game's
 /// history, oldest first, under its repetition rule. The mover's and every
-/// player's value of the game, the table's beside them, and every move in the
-/// rules' order with the game's and the table's value. A table read from a
+/// player's value of the game, the table's beside them, and every move, best
+/// first, with the game's and the table's value. A table read from a
 /// file is checked whole first (the positions solved again may lie anywhere).
 pub fn game(solved: &Solved, history: &History) -> Result<Value, ReportError> {
     let rules = &solved.rules;
@@ -161,11 +161,12 @@ pub fn game(solved: &Solved, history: &History) -> Result<Value, ReportError> {
     let values = evaluate(&solved.solution, history, DEFAULT_BOUND)?;
     let at = history.current();
     let turn = at.turn();
+    // Best first by the game's values, as `query` lists its moves (`order`:
+    // the rules' order).
     let moves = {
-        let mut moves: Vec<&chopsticks_learn::GameMove> = values.moves.iter().collect();
-        moves.sort_by_key(|m| m.index);
-        moves
-            .into_iter()
+        values
+            .moves
+            .iter()
             .map(|m| {
                 let mut entry = outcome_json(&m.outcome);
                 entry["move"] = json!(at.move_name(rules, &m.mv));

@@ -248,7 +248,12 @@ fn filter_of(query: &PuzzleQuery) -> Result<Filter, ApiError> {
                 Some((a, b)) => (one(a)?, one(b)?),
                 None => (one(text)?, one(text)?),
             };
-            Some((lo.min(hi), lo.max(hi)))
+            if lo > hi {
+                return Err(ApiError::bad_request(format!(
+                    "`difficulty`: the range {text} is empty (the lower grade comes first)"
+                )));
+            }
+            Some((lo, hi))
         }
     };
     Ok(Filter { kind, difficulty })
@@ -294,6 +299,16 @@ pub async fn puzzles(
             )))
         }
     };
+    if query.played.is_some() && query.p.is_none() {
+        return Err(ApiError::bad_request(
+            "`played` follows the puzzle at `p`: give `p` too",
+        ));
+    }
+    if query.page.is_some() && !svg {
+        return Err(ApiError::bad_request(
+            "`page` is a page of the worksheet: give `format=svg` too",
+        ));
+    }
     if svg && query.p.is_some() {
         return Err(ApiError::bad_request(
             "`format=svg` draws puzzles chosen by `count` and `seed`, not the one at `p`",
@@ -302,13 +317,11 @@ pub async fn puzzles(
     let solved = state.cache.get(rules_of(&variant)?).await?;
     if query.p.is_some() {
         let seated = parse_position(query.p, &solved)?;
-        let played: Option<Vec<String>> = query.played.map(|text| {
-            text.split(',')
-                .map(str::trim)
-                .filter(|m| !m.is_empty())
-                .map(String::from)
-                .collect()
-        });
+        let played: Option<Vec<String>> = query
+            .played
+            .map(|text| chopsticks_learn::playout::split_moves(&text))
+            .transpose()
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         if played.as_ref().is_some_and(|p| p.len() > MAX_PLAYED) {
             return Err(ApiError::bad_request(format!(
                 "`played` has more than {MAX_PLAYED} moves"
@@ -357,7 +370,12 @@ pub async fn puzzles(
     })
     .await?;
     if svg {
-        let sheet = Worksheet::new(&rules, &views).map_err(learn_error)?;
+        if views.is_empty() {
+            return Err(ApiError::unprocessable(
+                "no puzzle of this kind and difficulty (or `count=0`): no worksheet to draw",
+            ));
+        }
+        let sheet = Worksheet::new(&rules, &views, true).map_err(learn_error)?;
         let pages = sheet.page_count();
         let body = match query.page {
             None => sheet.svg(),
@@ -400,7 +418,7 @@ pub struct RatingQuery {
     rating: Option<f64>,
     deviation: Option<f64>,
     volatility: Option<f64>,
-    puzzle: Option<u32>,
+    puzzle: Option<f64>,
     solved: Option<bool>,
 }
 
@@ -415,17 +433,18 @@ pub async fn rating(Query(query): Query<RatingQuery>) -> Result<Json<Json_>, Api
         deviation: query.deviation.unwrap_or(new.deviation),
         volatility: query.volatility.unwrap_or(new.volatility),
     };
-    if !now.is_valid() {
-        return Err(ApiError::bad_request(
-            "the rating is not one: `deviation` is above 0 and at most 350, `volatility` above 0 and below 1, all finite",
-        ));
-    }
+    now.check().map_err(ApiError::bad_request)?;
     let after = match (query.puzzle, query.solved) {
-        (Some(puzzle), Some(solved)) if puzzle <= 10_000 => now.after_puzzle(puzzle, solved),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request(
-                "`puzzle` is a rating of at most 10000",
-            ))
+        (Some(puzzle), Some(solved))
+            if puzzle.is_finite() && (0.0..=Rating::MAX).contains(&puzzle) =>
+        {
+            now.after_puzzle(puzzle, solved)
+        }
+        (Some(p), Some(_)) => {
+            return Err(ApiError::bad_request(format!(
+                "the puzzle's rating {p} is not one: it is from 0 to {}",
+                Rating::MAX
+            )))
         }
         (None, None) => now,
         _ => {

@@ -239,6 +239,9 @@ async fn puzzles_are_followed_by_their_moves_and_rated() {
         "rating=NaN&puzzle=1500&solved=true",
         "puzzle=1500",
         "puzzle=99999&solved=false",
+        "rating=1e308&puzzle=1500&solved=true",
+        "rating=-50000",
+        "puzzle=-1&solved=true",
     ] {
         let (status, body) = get(&state, &format!("/api/v1/chopsticks/rating?{bad}")).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
@@ -285,6 +288,52 @@ async fn puzzles_are_drawn_as_a_worksheet() {
     let (status, body) = get(&state, "/api/v1/chopsticks/standard/puzzles?format=pdf").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"], "`format` is json or svg, not `pdf`");
+    // Nothing to draw: refused, not an empty worksheet.
+    let (status, body) = get(
+        &state,
+        "/api/v1/chopsticks/standard/puzzles?kind=hold&format=svg",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, _) = get(
+        &state,
+        "/api/v1/chopsticks/standard/puzzles?count=0&format=svg",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Parameters that mean nothing alone are refused, as a reversed range.
+    for (query, error) in [
+        (
+            "played=t11",
+            "`played` follows the puzzle at `p`: give `p` too",
+        ),
+        (
+            "page=2",
+            "`page` is a page of the worksheet: give `format=svg` too",
+        ),
+        (
+            "difficulty=5-1",
+            "`difficulty`: the range 5-1 is empty (the lower grade comes first)",
+        ),
+    ] {
+        let (status, body) = get(
+            &state,
+            &format!("/api/v1/chopsticks/standard/puzzles?{query}"),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(body["error"], error);
+    }
+    let (status, body) = get(
+        &state,
+        "/api/v1/chopsticks/standard/puzzles?p=1_2312&played=t32,,t33",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        body["error"],
+        "the puzzle: move 2 of the list is empty (two commas, or one at an end)"
+    );
 }
 
 /// Percent-encodes a query value.
