@@ -469,3 +469,60 @@ fn scratch_of_dead_runs_is_removed_by_the_next_run() {
         .collect();
     assert_eq!(left, ["chopsticks-rollover-99999998.work"]);
 }
+
+/// Issue 60, F7: an output that is the solution read with `--db` (the same
+/// file, or a link to it) is refused before anything is written, and the
+/// solution is left as it was.
+#[test]
+fn an_output_that_is_the_solution_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sol = dir.path().join("in.sol");
+    let link = dir.path().join("link.sol");
+    let sol_text = sol.to_str().unwrap();
+    let link_text = link.to_str().unwrap();
+    stdout(&["solve", "--save", sol_text, "-q"]);
+    std::os::unix::fs::symlink(&sol, &link).unwrap();
+    let before = fs::read(&sol).unwrap();
+    for (args, flag) in [
+        (vec!["export", "--db", sol_text, "-o", sol_text], "--output"),
+        (
+            vec!["export", "--db", sol_text, "-o", link_text],
+            "--output",
+        ),
+        (
+            vec!["play", "--db", sol_text, "--record", link_text],
+            "--record",
+        ),
+        (
+            vec!["strategy", "--db", sol_text, "--svg", sol_text],
+            "--svg",
+        ),
+        (
+            vec!["strategy", "--db", link_text, "--png", sol_text],
+            "--png",
+        ),
+        (
+            vec!["puzzles", "--db", sol_text, "--svg", link_text],
+            "--svg",
+        ),
+    ] {
+        fails_with(&args, &format!("{flag} "));
+        fails_with(&args, "is the solution read with --db");
+        assert_eq!(
+            fs::read(&sol).unwrap(),
+            before,
+            "{args:?} changed the solution"
+        );
+    }
+    // Another file is written as before.
+    let other = dir.path().join("out.csv");
+    stdout(&[
+        "export",
+        "--db",
+        sol_text,
+        "-o",
+        other.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(other.exists());
+}

@@ -62,6 +62,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         .output
         .as_deref()
         .filter(|p| *p != std::path::Path::new("-"));
+    args.db.refuse_output(output, "--output")?;
     // The notation, the start and the output file are refused before the work.
     let (s, (notation, start)) = solved_with(&args.rules, &args.db, args.quiet, |rules| {
         let notation = args.notation.notation(rules)?;

@@ -237,6 +237,7 @@ fn repetition_text(times: usize) -> String {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
+    args.db.refuse_output(args.record.as_deref(), "--record")?;
     // A record that could not be written is refused before the game, not after.
     if let Some(path) = &args.record {
         chopsticks_files::check_writable(path).context("cannot write the game record")?;

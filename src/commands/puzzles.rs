@@ -119,6 +119,7 @@ fn board(rules: &Ruleset, position: &str) -> String {
 }
 
 pub fn run(args: &PuzzlesArgs) -> Result<()> {
+    args.db.refuse_output(args.svg.as_deref(), "--svg")?;
     let filter = Filter {
         kind: match args.kind {
             KindArg::Win => Some(PuzzleKind::Win),

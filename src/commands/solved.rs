@@ -20,6 +20,23 @@ pub struct DbArgs {
     pub db: Option<PathBuf>,
 }
 
+impl DbArgs {
+    /// Refuses an output (`flag` names it) that is the solution read with
+    /// `--db`, through links too: what a command reads, it does not destroy.
+    pub fn refuse_output(&self, output: Option<&std::path::Path>, flag: &str) -> Result<()> {
+        if let (Some(db), Some(out)) = (&self.db, output) {
+            if chopsticks_files::same_file(db, out) {
+                bail!(
+                    "{flag} {} is the solution read with --db {}: writing there would destroy it; choose another file",
+                    out.display(),
+                    db.display()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 pub use chopsticks_solve::Solved;
 
 /// What the commands ask of a [`Solved`] besides the library's checks: errors

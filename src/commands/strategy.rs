@@ -37,6 +37,8 @@ pub struct StrategyArgs {
 }
 
 pub fn run(args: &StrategyArgs) -> Result<()> {
+    args.db.refuse_output(args.svg.as_deref(), "--svg")?;
+    args.db.refuse_output(args.png.as_deref(), "--png")?;
     let s = solved(&args.rules, &args.db, args.output.quiet)?;
     if !s.solution.has_remoteness() {
         return Err(chopsticks_solve::SolveError::NoRemoteness.into());

@@ -259,6 +259,25 @@ pub fn temporary_files() -> Vec<PathBuf> {
     in_flight().clone()
 }
 
+/// Whether two paths name the same file: the same device and inode (through
+/// symbolic and hard links), or, where that cannot be read, the same
+/// canonical path. A path that does not exist names no file yet: `false`.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
 /// Writes `bytes` to `path` atomically, through symbolic links, refusing anything
 /// but a regular file (see the crate documentation).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
@@ -386,5 +405,27 @@ impl ReadError {
             } => format!("{size} bytes, more than the {limit} bytes read for {what}"),
             ReadError::Io { source, .. } => format!("cannot read: {source}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn same_file_sees_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        fs::write(&a, b"x").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        let hard = dir.path().join("hard");
+        fs::hard_link(&a, &hard).unwrap();
+        let other = dir.path().join("other");
+        fs::write(&other, b"x").unwrap();
+        assert!(same_file(&a, &a) && same_file(&a, &link) && same_file(&hard, &link));
+        assert!(!same_file(&a, &other));
+        assert!(!same_file(&a, &dir.path().join("missing")));
     }
 }
