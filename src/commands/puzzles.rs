@@ -143,13 +143,17 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
     let bar = progress::counter("finding puzzles: exploring", args.output.quiet);
     let set = PuzzleSet::find(graph, &s.solution, start, &|n| bar.set_position(n))?;
     bar.finish_and_clear();
-    if let Some(path) = &args.svg {
+    // The puzzles shown or drawn, viewed once (`--json` builds its own).
+    let views = if args.svg.is_some() || !args.output.json {
         let mut checker = s.checker()?;
-        let views = set
-            .choose(&filter, args.count, args.seed)
+        set.choose(&filter, args.count, args.seed)
             .iter()
             .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    if let Some(path) = &args.svg {
         write_worksheet(
             &s.rules,
             &views,
@@ -168,12 +172,6 @@ pub fn run(args: &PuzzlesArgs) -> Result<()> {
         super::print_json(&chopsticks_report::puzzle_set(&s, &set, &choice)?);
         return Ok(());
     }
-    let chosen = set.choose(&filter, args.count, args.seed);
-    let mut checker = s.checker()?;
-    let views = chosen
-        .iter()
-        .map(|p| view(&s.solution, p, &graph.position(p.index), &mut checker))
-        .collect::<Result<Vec<_>, _>>()?;
 
     let counts = set.counts();
     let sum = |k: usize| counts[k].iter().sum::<u64>();

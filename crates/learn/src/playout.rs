@@ -395,11 +395,23 @@ impl PuzzleGame {
 
     /// The rest of the puzzle from here, by name (see [`PuzzleSolution`]).
     pub fn solution(&self, solution: &Solution) -> Result<PuzzleSolution, LearnError> {
-        let rules = solution.rules();
         let (plies, end) = self.play_out(solution)?;
+        PuzzleSolution::named(solution.rules(), &plies, end)
+    }
+}
+
+impl PuzzleSolution {
+    /// The solution of these plies (as [`PuzzleGame::play_out`] gives them)
+    /// and this end, by name.
+    pub fn named(
+        rules: &chopsticks_rules::Ruleset,
+        plies: &[StepPly],
+        end: PuzzleEnd,
+    ) -> Result<PuzzleSolution, LearnError> {
         let mut steps = Vec::with_capacity(plies.len());
         for (ply, choice) in plies {
             let accepted = choice
+                .as_ref()
                 .map(|c| {
                     let mut names: Vec<String> = vec![ply.from.move_name(rules, &ply.mv)];
                     for (m, v) in c.moves.iter().zip(&c.verdicts) {
@@ -410,8 +422,6 @@ impl PuzzleGame {
                     names
                 })
                 .unwrap_or_default();
-            let forced =
-                ply.expected && accepted.len() == 1 && ply.from.position().moves(rules).len() == 1;
             steps.push(SolutionStep {
                 player: ply.from.turn() + 1,
                 position: ply.from.to_text(rules)?,
@@ -419,7 +429,7 @@ impl PuzzleGame {
                 to: ply.to.to_text(rules)?,
                 expected: ply.expected,
                 accepted,
-                forced,
+                forced: choice.as_ref().is_some_and(|c| c.moves.len() == 1),
             });
         }
         let text = end.text();

@@ -746,7 +746,7 @@ pub fn view_seated(
     // In the rules' order (attacks, self-attacks, splits, pass), not best
     // first: the order of a list shown must not give the answer away.
     let choice = game.choice().ok_or_else(not_one)?.clone();
-    let (plies, _) = game.play_out(solution)?;
+    let (plies, end) = game.play_out(solution)?;
     let a = assess(puzzle.kind, &plies);
     let expected = choice.moves[choice.expected].clone();
     let mut shown = Vec::with_capacity(choice.moves.len());
@@ -807,7 +807,7 @@ pub fn view_seated(
         why: explain(rules, puzzle.kind, &a, Difficulty::grade(a.score)),
         hint,
         moves: shown,
-        solution: game.solution(solution)?,
+        solution: PuzzleSolution::named(rules, &plies, end)?,
     })
 }
 

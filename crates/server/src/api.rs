@@ -541,6 +541,18 @@ pub struct StrategyQuery {
     format: Option<String>,
 }
 
+/// Reads a `format` parameter: `json` (the default) or `svg`; whether SVG is
+/// asked for.
+pub fn wants_svg(format: Option<&str>) -> Result<bool, ApiError> {
+    match format {
+        None | Some("json") => Ok(false),
+        Some("svg") => Ok(true),
+        Some(f) => Err(ApiError::bad_request(format!(
+            "`format` is json or svg, not `{f}`"
+        ))),
+    }
+}
+
 /// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,
 /// computed once per cached variant; with `format=svg`, the printable sheet of
 /// it (`chopsticks strategy --svg`).
@@ -550,15 +562,7 @@ pub async fn strategy(
     Query(query): Query<StrategyQuery>,
 ) -> Result<Response, ApiError> {
     let rules = rules_of(&variant)?;
-    let svg = match query.format.as_deref() {
-        None | Some("json") => false,
-        Some("svg") => true,
-        Some(f) => {
-            return Err(ApiError::bad_request(format!(
-                "`format` is json or svg, not `{f}`"
-            )))
-        }
-    };
+    let svg = wants_svg(query.format.as_deref())?;
     let solved = state.cache.get(rules).await?;
     let advice = solved
         .advice

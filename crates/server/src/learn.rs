@@ -44,7 +44,7 @@ use chopsticks_rules::{Position, SeatedPosition};
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
-use crate::api::{rules_of, AppState, MAX_POSITION_TEXT};
+use crate::api::{rules_of, wants_svg, AppState, MAX_POSITION_TEXT};
 use crate::cache::Solved;
 use crate::error::ApiError;
 
@@ -290,15 +290,7 @@ pub async fn puzzles(
     Query(query): Query<PuzzleQuery>,
 ) -> Result<Response, ApiError> {
     let filter = filter_of(&query)?;
-    let svg = match query.format.as_deref() {
-        None | Some("json") => false,
-        Some("svg") => true,
-        Some(f) => {
-            return Err(ApiError::bad_request(format!(
-                "`format` is json or svg, not `{f}`"
-            )))
-        }
-    };
+    let svg = wants_svg(query.format.as_deref())?;
     if query.played.is_some() && query.p.is_none() {
         return Err(ApiError::bad_request(
             "`played` follows the puzzle at `p`: give `p` too",
