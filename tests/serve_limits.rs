@@ -31,7 +31,12 @@ impl Serve {
             None => Command::new(binary),
         };
         let mut child = command
-            .args(["serve", "--port", "0", "--memory", "64M"])
+            .args(["serve", "--port", "0"])
+            .args(if args.contains(&"--memory") {
+                &[][..]
+            } else {
+                &["--memory", "64M"][..]
+            })
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -366,4 +371,217 @@ fn a_head_beyond_every_buffer_gets_a_json_431() {
     // The server goes on.
     let (status, _) = server.get("/healthz").unwrap();
     assert!(status.contains("200"), "{status}");
+}
+
+/// The server's peak resident memory so far (`VmHWM`) and its CPU seconds.
+fn peak_and_cpu(pid: u32) -> (u64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .unwrap()
+        * 1024;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command's name in parentheses: utime and stime are fields 14 and 15.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    (peak, ticks / 100.0)
+}
+
+/// The status line, the headers and the body of one request on a new connection.
+fn exchange(address: &str, request: &[u8], timeout: Duration) -> (String, String, String) {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_read_timeout(Some(timeout)).unwrap();
+    s.write_all(request).unwrap();
+    let mut bytes = Vec::new();
+    let _ = s.read_to_end(&mut bytes);
+    let response = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head.lines().next().unwrap_or("").to_string();
+    (status, head.to_lowercase(), body.to_string())
+}
+
+fn get_request(path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// Issue 60, F1: a strategy sheet too large to draw is refused with its size
+/// before anything is drawn; the strategy itself (442,142 traps, 30 MB of
+/// JSON) is streamed within the budget, and `/healthz` answers at once while
+/// it is.
+#[test]
+fn a_huge_strategy_is_streamed_and_its_sheet_refused() {
+    let server = Serve::start(&["--memory", "1G"], None);
+    let address = server.address.clone();
+    let (status, head, body) = exchange(
+        &address,
+        &get_request("/api/v1/chopsticks/standard.h6.f8/strategy?format=svg"),
+        Duration::from_secs(120),
+    );
+    assert!(status.contains("413"), "{status}: {body}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.contains("would be about 1.1 GiB") && error.contains("442142 cards"),
+        "{error}"
+    );
+    // The JSON, while another client asks for /healthz again and again.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let done = std::sync::Arc::clone(&done);
+        let address = address.clone();
+        std::thread::spawn(move || {
+            let mut slowest = Duration::ZERO;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let clock = Instant::now();
+                let (status, _, _) =
+                    exchange(&address, &get_request("/healthz"), Duration::from_secs(5));
+                assert!(status.contains("200"), "{status}");
+                slowest = slowest.max(clock.elapsed());
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            slowest
+        })
+    };
+    let streams: Vec<_> = (0..4)
+        .map(|_| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                exchange(
+                    &address,
+                    &get_request("/api/v1/chopsticks/standard.h6.f8/strategy"),
+                    Duration::from_secs(120),
+                )
+            })
+        })
+        .collect();
+    for stream in streams {
+        let (status, _, body) = stream.join().unwrap();
+        assert!(status.contains("200"), "{status}");
+        // Sent in chunks: the body is the chunked encoding of the document.
+        let json = dechunk(&body);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["avoid"].as_array().unwrap().len(), 442_142);
+        assert_eq!(v["startValue"], "draw");
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let slowest = watcher.join().unwrap();
+    assert!(
+        slowest < Duration::from_millis(100),
+        "/healthz took {slowest:?}"
+    );
+    let (peak, _) = peak_and_cpu(server.child.id());
+    assert!(peak < (1 << 30) + (64 << 20), "peak {peak} bytes");
+}
+
+/// A chunked body, decoded.
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+    out
+}
+
+/// Issue 60, F2: clients that hang up start one computation, not one each; a
+/// patient client is answered 503 within its time limit, told what is being
+/// computed and when to ask again; the work goes on and is kept, so the next
+/// request is answered at once.
+#[test]
+fn abandoned_work_is_computed_once_and_kept() {
+    let server = Serve::start(&["--memory", "1G", "--request-timeout", "1"], None);
+    let address = server.address.clone();
+    let path = "/api/v1/chopsticks/standard.h4.f8/puzzles?count=3";
+    let clock = Instant::now();
+    let (_, cpu_before) = peak_and_cpu(server.child.id());
+    for _ in 0..8 {
+        let mut s = TcpStream::connect(&address).unwrap();
+        s.write_all(&get_request(path)).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        drop(s);
+    }
+    let (status, head, body) = exchange(&address, &get_request(path), Duration::from_secs(10));
+    assert!(status.contains("503"), "{status}: {body}");
+    assert!(head.contains("retry-after: "), "{head}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.contains("still computing the puzzles of standard.h4.f8")
+            && error.contains("ask again in"),
+        "{error}"
+    );
+    // One computation of the puzzles, kept once done.
+    let computing = |kind: &str| {
+        let (_, _, body) = exchange(
+            &address,
+            &get_request("/api/v1/server"),
+            Duration::from_secs(5),
+        );
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        v["computations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"] == kind)
+            .map(|c| c["done"].as_bool().unwrap())
+            .collect::<Vec<bool>>()
+    };
+    loop {
+        let puzzles = computing("puzzles");
+        assert_eq!(puzzles.len(), 1, "{puzzles:?}");
+        if puzzles[0] {
+            break;
+        }
+        assert!(clock.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let wall = clock.elapsed().as_secs_f64();
+    let (_, cpu_after) = peak_and_cpu(server.child.id());
+    // Nine computations would take nine times the CPU of one, spread over the
+    // cores; one takes about its wall time.
+    let cpu = cpu_after - cpu_before;
+    assert!(cpu < 1.5 * wall + 0.5, "{cpu:.1} s of CPU in {wall:.1} s");
+    let clock = Instant::now();
+    let (status, _, body) = exchange(&address, &get_request(path), Duration::from_secs(10));
+    assert!(status.contains("200"), "{status}: {body}");
+    assert!(
+        clock.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+/// Issue 60, F2: the server stops within a second of Ctrl-C (or SIGTERM)
+/// whatever it is computing.
+#[test]
+fn the_server_stops_at_once_whatever_it_computes() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let mut server = Serve::start(&["--memory", "1G"], None);
+        let address = server.address.clone();
+        // Minutes of work: the puzzles of a large variant.
+        let mut s = TcpStream::connect(&address).unwrap();
+        s.write_all(&get_request("/api/v1/chopsticks/standard.h5.f9/puzzles"))
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let clock = Instant::now();
+        // SAFETY: kill sends a signal to the child this test started.
+        unsafe { libc::kill(server.child.id() as i32, signal) };
+        let status = server.child.wait().unwrap();
+        let took = clock.elapsed();
+        assert!(status.success(), "{status:?}");
+        assert!(took < Duration::from_millis(1000), "stopped in {took:?}");
+    }
 }

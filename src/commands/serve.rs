@@ -39,6 +39,11 @@ pub struct ServeArgs {
     /// answered (an idle keep-alive connection); then it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86400))]
     idle_timeout: u64,
+    /// Seconds a request is answered within: one waiting longer for a solve or
+    /// another computation is answered 503, saying what is being computed and
+    /// when to ask again (the computation goes on, and is kept).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    request_timeout: u64,
     /// Connections served at once; more are answered 503 and closed (default: the
     /// descriptor limit, raised to its hard maximum, less 64 for everything else,
     /// and at most 16384).
@@ -119,7 +124,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
         max_connections: max_connections as usize,
     };
-    let state = chopsticks_server::state(budget);
+    let mut state = chopsticks_server::state(budget);
+    state.time_limit = std::time::Duration::from_secs(args.request_timeout);
     let mut saved = Vec::new();
     for path in &args.db {
         let solution = chopsticks_solve::file::open(path)?;
@@ -165,12 +171,27 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         use std::io::Write;
         std::io::stdout().flush()?;
         let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
+            // Ctrl-C, or SIGTERM (a service manager's stop).
+            let mut terminate =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = async {
+                    match terminate.as_mut() {
+                        Some(t) => { t.recv().await; }
+                        None => std::future::pending::<()>().await,
+                    }
+                } => {}
+            }
         };
         chopsticks_server::serve_within(listener, state, limits, shutdown)
             .await
             .context("serving")?;
-        println!("Stopped.");
-        Ok(())
-    })
+        Ok::<(), anyhow::Error>(())
+    })?;
+    // Work still under way (a solve, a strategy nobody waits for any more) is
+    // not waited for: the threads end with the process.
+    runtime.shutdown_background();
+    println!("Stopped.");
+    Ok(())
 }

@@ -406,7 +406,24 @@ fn grade(
     }))
 }
 
+/// The most bytes per position of the variant that [`PuzzleSet::find`] was
+/// measured to take at its peak (the reachable set, the candidates, the
+/// puzzles), with a margin: 8 bytes were the most measured (docs/RELIABILITY.md),
+/// so 24 are assumed.
+pub const FIND_BYTES_PER_POSITION: u64 = 24;
+
+/// The memory [`PuzzleSet::find`] is estimated to take at its peak for a variant
+/// of `count` positions, before anything is built.
+pub fn find_memory(count: u64) -> u64 {
+    count.saturating_mul(FIND_BYTES_PER_POSITION) + (1 << 20)
+}
+
 impl PuzzleSet {
+    /// The bytes this set keeps on the heap.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.puzzles.capacity() * std::mem::size_of::<Puzzle>()) as u64
+    }
+
     /// Finds every puzzle among the positions reachable from `start` (an index
     /// of `graph`, the move graph of the solution's ruleset). `progress` is
     /// told the exploration's layers as they are done. Tables without

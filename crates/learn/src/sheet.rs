@@ -31,6 +31,9 @@ pub struct Card {
     pub note: String,
 }
 
+/// The most cards [`Sheet::svg_estimate`] draws to estimate a sheet's size.
+pub const SAMPLE_CARDS: usize = 64;
+
 /// A sheet: title, instructions, cards.
 #[derive(Clone, Debug)]
 pub struct Sheet {
@@ -157,6 +160,59 @@ impl Sheet {
             cards,
             fingers: rules.fingers,
         })
+    }
+
+    /// The length in bytes of [`Sheet::svg`] for `advice`, estimated without
+    /// laying out the whole sheet: the sheet of at most [`SAMPLE_CARDS`] of its
+    /// cards, evenly spaced, is drawn and its cards' bytes scaled to all of
+    /// them. What a server weighs before it draws a sheet.
+    pub fn svg_estimate(rules: &Ruleset, advice: &Advice) -> Result<u64, LearnError> {
+        fn sample<T: Clone>(list: &[T]) -> Vec<T> {
+            let n = list.len();
+            let k = n.min(SAMPLE_CARDS);
+            (0..k).map(|i| list[i * n / k].clone()).collect()
+        }
+        let (sampled, total) = match advice {
+            Advice::Win {
+                seat,
+                win_immediately,
+                configurations,
+                listed,
+                positions_faced,
+            } => (
+                Advice::Win {
+                    seat: *seat,
+                    win_immediately: false,
+                    configurations: sample(configurations),
+                    listed: *listed,
+                    positions_faced: *positions_faced,
+                },
+                configurations.len() + usize::from(*win_immediately),
+            ),
+            Advice::Draw { avoid } => (
+                Advice::Draw {
+                    avoid: sample(avoid),
+                },
+                avoid.len(),
+            ),
+        };
+        let empty = match &sampled {
+            Advice::Win { .. } => Advice::Win {
+                seat: 0,
+                win_immediately: false,
+                configurations: Vec::new(),
+                listed: 0,
+                positions_faced: 0,
+            },
+            Advice::Draw { .. } => Advice::Draw { avoid: Vec::new() },
+        };
+        let head = Sheet::from_advice(rules, &empty)?.svg().len() as u64;
+        let drawn = Sheet::from_advice(rules, &sampled)?;
+        let cards = drawn.cards.len().max(1) as u64;
+        let per_card = (drawn.svg().len() as u64)
+            .saturating_sub(head)
+            .div_ceil(cards);
+        Ok(head + per_card * total as u64)
     }
 
     /// Where everything goes.

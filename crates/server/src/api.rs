@@ -43,9 +43,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chopsticks_learn::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
 use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
-use chopsticks_solve::strategy::{advice, Advice};
+use chopsticks_solve::strategy::Advice;
 use chopsticks_solve::{Concept, Outcome, Value};
-use chopsticks_space::explore;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
@@ -71,6 +70,20 @@ pub struct AppState {
     pub evaluations: Evaluations,
     /// The longest a request is answered in; then 503 (the work goes on).
     pub time_limit: std::time::Duration,
+}
+
+impl AppState {
+    /// How long a request waits for a computation of the cache: nine tenths of
+    /// its time limit, so that the cache's 503, which says what is being
+    /// computed, comes before the time limit's.
+    pub fn wait(&self) -> std::time::Duration {
+        self.time_limit * 9 / 10
+    }
+
+    /// The solution of `rules` ([`SolutionCache::get`]).
+    pub async fn solved(&self, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+        self.cache.get(rules, self.wait()).await
+    }
 }
 
 fn value_name(v: Value) -> &'static str {
@@ -287,6 +300,24 @@ fn outcome_json(o: &Outcome) -> Json_ {
 }
 
 /// A configuration of the strategy as arrays of hands (`null` for any value).
+/// Writes a configuration as `configuration_json` makes it, `[[1,2],[0,1]]`:
+/// its text is already that list's items (numbers, commas and brackets), so it
+/// is copied inside brackets; any other text is read and written as JSON.
+fn configuration_into(out: &mut String, text: &str) -> Result<(), ApiError> {
+    if !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"[],".contains(&b))
+    {
+        out.push('[');
+        out.push_str(text);
+        out.push(']');
+        return Ok(());
+    }
+    out.push_str(&configuration_json(text)?.to_string());
+    Ok(())
+}
+
 fn configuration_json(text: &str) -> Result<Json_, ApiError> {
     chopsticks_learn::sheet::parse_configuration(text)
         .map(|c| json!(c))
@@ -360,7 +391,7 @@ pub async fn position(
     history
         .check_moves(&rules)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let solved = state.cache.get(rules).await?;
+    let solved = state.solved(rules).await?;
     let answer = position_answer(&state, &solved, &history).await?;
     let bytes =
         Bytes::from(serde_json::to_vec(&answer).map_err(|e| ApiError::internal(e.to_string()))?);
@@ -553,9 +584,19 @@ pub fn wants_svg(format: Option<&str>) -> Result<bool, ApiError> {
     }
 }
 
+/// The largest strategy sheet drawn as SVG; a larger one is refused (413) with
+/// its estimated size, before it is drawn.
+pub const MAX_SHEET_SVG: u64 = 64 << 20;
+
+/// The configurations of a strategy written per chunk of its JSON answer.
+const STRATEGY_CHUNK: usize = 512;
+
 /// `GET /api/v1/chopsticks/{variant}/strategy`: what `chopsticks strategy` prints,
-/// computed once per cached variant; with `format=svg`, the printable sheet of
-/// it (`chopsticks strategy --svg`).
+/// computed once per variant (a computation of the cache) and streamed, a few
+/// hundred configurations at a time, so that a strategy of any length is
+/// answered in bounded memory; with `format=svg`, the printable sheet of it
+/// (`chopsticks strategy --svg`), sized first: at most [`MAX_SHEET_SVG`], its
+/// bytes reserved from the memory budget while it is drawn and sent.
 pub async fn strategy(
     State(state): State<AppState>,
     Path(variant): Path<String>,
@@ -563,43 +604,46 @@ pub async fn strategy(
 ) -> Result<Response, ApiError> {
     let rules = rules_of(&variant)?;
     let svg = wants_svg(query.format.as_deref())?;
-    let solved = state.cache.get(rules).await?;
-    let advice = solved
-        .advice
-        .get_or_init(|| {
-            let solved = Arc::clone(&solved);
-            async move {
-                tokio::task::spawn_blocking(move || {
-                    solved.check_whole(&|_| {})?;
-                    let graph = solved.graph()?;
-                    let start = graph.index_of(&Position::start(&solved.rules));
-                    advice(graph, &solved.solution, start, || {
-                        explore(graph, start, &|_| {}).reached.iter().collect()
-                    })
-                    .map(Arc::new)
-                    .map_err(|e| {
-                        if solved.solution.has_remoteness() {
-                            ApiError::internal(format!("internal error: {e}"))
-                        } else {
-                            ApiError::unprocessable(e)
-                        }
-                    })
-                })
-                .await
-                .unwrap_or_else(|e| Err(ApiError::internal(format!("the strategy stopped: {e}"))))
-            }
+    let solved = state.solved(rules).await?;
+    let advice = state.cache.advice(&solved, state.wait()).await?;
+    let id = solved.rules.variant_id();
+    if svg {
+        let rules = solved.rules.clone();
+        let sized = Arc::clone(&advice);
+        let estimate = tokio::task::spawn_blocking(move || {
+            chopsticks_learn::sheet::Sheet::svg_estimate(&rules, &sized)
         })
         .await
-        .clone()?;
-    if svg {
-        let sheet = chopsticks_learn::sheet::Sheet::from_advice(&solved.rules, &advice)
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+        if estimate > MAX_SHEET_SVG {
+            return Err(ApiError::too_large(format!(
+                "the strategy sheet of {id} would be about {} ({} cards); sheets of at most {} \
+                 are drawn here: read the strategy as JSON, or draw it with `chopsticks \
+                 strategy --variant {id} --svg FILE`",
+                chopsticks_space::human_bytes(estimate),
+                advice.len(),
+                chopsticks_space::human_bytes(MAX_SHEET_SVG)
+            )));
+        }
+        // The cards laid out, the text drawn, and its copy being sent.
+        let reserved = state.cache.reserve_answer(
+            estimate.saturating_mul(3),
+            &format!("drawing the strategy sheet of {id}"),
+        )?;
+        let rules = solved.rules.clone();
+        let body = tokio::task::spawn_blocking(move || {
+            chopsticks_learn::sheet::Sheet::from_advice(&rules, &advice).map(|s| s.svg())
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+        .map_err(|e| ApiError::internal(e.to_string()))?;
         return Ok((
             [(
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("image/svg+xml"),
             )],
-            sheet.svg(),
+            reserved_body(Bytes::from(body), reserved),
         )
             .into_response());
     }
@@ -612,7 +656,7 @@ pub async fn strategy(
         .seat_outcomes(&Position::start(&solved.rules))
         .map_err(|e| ApiError::internal(e.to_string()))?;
     let mut out = json!({
-        "variant": solved.rules.variant_id(),
+        "variant": id,
         "concept": solved.solution.concept().name(),
         "startValue": value_name(start.value),
         "startRemoteness": remoteness(&start),
@@ -622,34 +666,113 @@ pub async fn strategy(
             entry
         }).collect::<Vec<_>>(),
     });
-    match &*advice {
+    let list = match &*advice {
         Advice::Win {
             seat,
             win_immediately,
-            configurations,
             listed,
             positions_faced,
+            ..
         } => {
             out["player"] = json!(seat + 1);
             out["winImmediately"] = json!(win_immediately);
-            out["configurations"] = configurations
-                .iter()
-                .map(|c| configuration_json(c))
-                .collect::<Result<_, _>>()?;
             out["listed"] = json!(listed);
             out["positionsFaced"] = json!(positions_faced);
+            "configurations"
         }
-        Advice::Draw { avoid } => {
+        Advice::Draw { .. } => {
             out["player"] = Json_::Null;
-            out["avoid"] = avoid
-                .iter()
-                .map(|(c, n)| {
-                    Ok(json!({"configuration": configuration_json(c)?, "opponentWinsIn": n}))
-                })
-                .collect::<Result<_, ApiError>>()?;
+            "avoid"
         }
-    }
-    Ok(Json(out).into_response())
+    };
+    // The document's other keys, then its list, streamed.
+    let mut head = serde_json::to_string(&out).map_err(|e| ApiError::internal(e.to_string()))?;
+    head.pop(); // the closing brace
+    head.push_str(&format!(",\"{list}\":["));
+    let chunks = futures_util::stream::unfold(
+        (Some(head), 0usize, advice),
+        |(head, from, advice)| async move {
+            if let Some(head) = head {
+                return Some((Ok(Bytes::from(head)), (None, from, advice)));
+            }
+            let total = advice.len();
+            if from > total {
+                return None;
+            }
+            let to = (from + STRATEGY_CHUNK).min(total);
+            let mut chunk = String::new();
+            for k in from..to {
+                if k > 0 {
+                    chunk.push(',');
+                }
+                let written = match &*advice {
+                    Advice::Win { configurations, .. } => {
+                        configuration_into(&mut chunk, &configurations[k])
+                    }
+                    Advice::Draw { avoid } => {
+                        chunk.push_str("{\"configuration\":");
+                        configuration_into(&mut chunk, &avoid[k].0).map(|()| {
+                            chunk.push_str(&format!(",\"opponentWinsIn\":{}}}", avoid[k].1))
+                        })
+                    }
+                };
+                if let Err(e) = written {
+                    return Some((Err(e), (None, total + 1, advice)));
+                }
+            }
+            if to == total {
+                chunk.push_str("]}");
+            }
+            // The other connections' turn between chunks: a client that reads
+            // fast does not hold a thread of the server.
+            tokio::task::yield_now().await;
+            Some((
+                Ok(Bytes::from(chunk)),
+                (None, to + usize::from(to == total), advice),
+            ))
+        },
+    );
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        axum::body::Body::from_stream(chunks),
+    )
+        .into_response())
+}
+
+/// A body of `bytes` that holds `reserved` until it is sent or abandoned.
+pub fn reserved_body(bytes: Bytes, reserved: crate::cache::Reserved) -> axum::body::Body {
+    axum::body::Body::from_stream(futures_util::stream::unfold(
+        Some((bytes, reserved)),
+        |state| async move {
+            let (bytes, reserved) = state?;
+            drop(reserved);
+            Some((Ok::<_, ApiError>(bytes), None))
+        },
+    ))
+}
+
+/// `GET /api/v1/server`: the memory budget, what is accounted to it, and every
+/// computation kept or under way (what, of which variant, done or not, bytes,
+/// seconds since it started), for whoever runs the server.
+pub async fn server(State(state): State<AppState>) -> Json<Json_> {
+    let cache = &state.cache;
+    Json(json!({
+        "budget": cache.budget(),
+        "used": cache.used(),
+        "answers": cache.answers(),
+        "requestTimeLimit": state.time_limit.as_secs_f64(),
+        "computations": cache.computations().iter().map(|c| json!({
+            "kind": c.kind.name(),
+            "variant": c.variant,
+            "done": c.done,
+            "bytes": c.bytes,
+            "seconds": (c.seconds * 10.0).round() / 10.0,
+        })).collect::<Vec<_>>(),
+        "saved": cache.saved_ids(),
+    }))
 }
 
 #[derive(Deserialize)]

@@ -1,20 +1,36 @@
-//! Solved variants kept in memory, within a budget.
+//! Solved variants, and the documents computed from them, kept in memory within
+//! one budget.
 //!
-//! Each variant is solved at most once at a time: the first request for a variant
-//! puts an empty cell under its canonical id and starts the solve in a task of its
-//! own; later requests for the same variant wait on the same cell. Because the solve
-//! does not run inside any request's future, a client that disconnects mid-solve
-//! neither cancels nor duplicates it: the result lands in the cache for the next
-//! request.
+//! The model: everything the server computes that takes long (a variant's
+//! solution, its strategy, its puzzles, the whole check of a saved table) is a
+//! **computation** of this cache, under a key (what it is and of which variant).
+//! The first request for a key puts an empty cell under it, with the
+//! computation's estimated peak memory accounted to it, and starts the work as a
+//! detached task of its own (on a blocking thread); every later request for the
+//! same key waits on the same cell. Because the work does not run inside any
+//! request's future, a client that hangs up neither cancels nor duplicates it:
+//! the result lands in the cache for the next request. A request waits at most
+//! its time limit ([`SolutionCache::get`]'s `wait`), then is answered 503 saying
+//! what is being computed, for how long so far, and when to ask again
+//! (`Retry-After`); the work goes on. Nothing computed is thrown away while it
+//! fits: a computation whose estimate does not fit the whole budget is refused
+//! (413) before it starts, so every computation started is worth keeping. When
+//! the server stops, the runtime is dropped without waiting for them.
 //!
-//! Memory is accounted per entry: while a variant is being solved, the solver's peak
-//! estimate (working cells and move tables); once solved, what it really keeps (the
-//! table and the move graph). A variant whose estimate exceeds the whole budget is
-//! refused at once, before anything is allocated. Otherwise room is made by evicting
-//! the least recently used solved entries; entries still being solved are never
-//! evicted, so when they alone fill the budget the request is refused as busy.
+//! Memory is accounted per entry: while it is being computed, the estimate
+//! (for a solve, the solver's peak: working cells and move tables; for a
+//! document, `chopsticks_solve::strategy::advice_memory` or
+//! `chopsticks_learn::puzzles::find_memory`); once done, what it really keeps.
+//! Room is made by evicting the least recently used finished entries (a
+//! solution and its documents are evicted independently; a request that holds
+//! one keeps it alive until it is answered); entries still being computed are
+//! never evicted, so when they alone fill the budget the request is refused as
+//! busy (429). Answers that are built whole before they are sent (a strategy
+//! sheet as SVG) reserve their bytes from the same budget while they are built
+//! and sent ([`SolutionCache::reserve_answer`]); large answers are streamed
+//! instead, or refused with their estimate.
 //!
-//! Besides the solutions, the bytes of the positions endpoint's answers are kept by
+//! Besides the budget, the bytes of the positions endpoint's answers are kept by
 //! the request's own words (at most [`ANSWER_BYTES`], emptied when full): a solved
 //! table never changes, so a repeated request gets the same bytes without its
 //! variant or position being read again. Each answer holds its variant weakly: once
@@ -30,8 +46,10 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
+use chopsticks_learn::PuzzleSet;
 use chopsticks_rules::{Position, PositionIndex, Ruleset};
 use chopsticks_solve::strategy::Advice;
 use chopsticks_solve::{Solution, SolveError};
@@ -41,15 +59,10 @@ use tokio::sync::OnceCell;
 use crate::error::ApiError;
 
 /// A solved variant as the server keeps it: the toolkit's
-/// [`chopsticks_solve::Solved`] (its checks of a saved file included), with
-/// what is computed from it on first request. Its move graph is built before
-/// it is served.
+/// [`chopsticks_solve::Solved`] (its checks of a saved file included). Its
+/// move graph is built before it is served.
 pub struct Solved {
     solved: chopsticks_solve::Solved,
-    /// The strategy advice from the start, computed on first request.
-    pub advice: OnceCell<Result<Arc<Advice>, ApiError>>,
-    /// Every puzzle of the variant, found on first request.
-    pub puzzles: OnceCell<Result<Arc<chopsticks_learn::PuzzleSet>, ApiError>>,
 }
 
 impl std::ops::Deref for Solved {
@@ -66,11 +79,7 @@ impl Solved {
         solved
             .graph()
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        Ok(Solved {
-            solved,
-            advice: OnceCell::new(),
-            puzzles: OnceCell::new(),
-        })
+        Ok(Solved { solved })
     }
 
     /// The move graph (built when the variant was added).
@@ -132,17 +141,110 @@ pub const ANSWER_BYTES: usize = 16 << 20;
 /// Answers by the request's words, each with its variant held weakly.
 type RequestAnswers = HashMap<String, (Weak<Solved>, Bytes)>;
 
-type Cell = Arc<OnceCell<Result<Arc<Solved>, ApiError>>>;
+/// What a computation of the cache is: a variant's solution, or a document
+/// computed from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The variant solved.
+    Solution,
+    /// The strategy from the start ([`chopsticks_solve::strategy::advice`]).
+    Strategy,
+    /// Every puzzle of the variant ([`chopsticks_learn::PuzzleSet::find`]).
+    Puzzles,
+    /// A saved table checked whole against the rules.
+    Check,
+}
+
+impl Kind {
+    /// What is being computed, for a message: `the strategy of standard`.
+    pub fn describe(self, id: &str) -> String {
+        match self {
+            Kind::Solution => format!("the solution of {id}"),
+            Kind::Strategy => format!("the strategy of {id}"),
+            Kind::Puzzles => format!("the puzzles of {id}"),
+            Kind::Check => format!("the check of the saved solution of {id}"),
+        }
+    }
+}
+
+/// What the cache keeps under a key.
+#[derive(Clone)]
+pub enum Kept {
+    Solved(Arc<Solved>),
+    Advice(Arc<Advice>),
+    Puzzles(Arc<PuzzleSet>),
+    /// A saved table checked whole: nothing to keep but the fact.
+    Checked,
+}
+
+impl Kept {
+    /// The bytes it really keeps.
+    fn bytes(&self) -> u64 {
+        match self {
+            Kept::Solved(s) => s.resident_bytes(),
+            Kept::Advice(a) => a.heap_bytes(),
+            Kept::Puzzles(p) => p.heap_bytes(),
+            Kept::Checked => 0,
+        }
+    }
+}
+
+impl Kind {
+    /// Its name in the API: `solution`, `strategy`, `puzzles`, `check`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Solution => "solution",
+            Kind::Strategy => "strategy",
+            Kind::Puzzles => "puzzles",
+            Kind::Check => "check",
+        }
+    }
+}
+
+/// A computation of the cache, as [`SolutionCache::computations`] lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Computation {
+    pub kind: Kind,
+    pub variant: String,
+    /// Finished (kept, or failed and about to be dropped).
+    pub done: bool,
+    /// Accounted bytes: the estimate while under way, what is kept once done.
+    pub bytes: u64,
+    /// Seconds since it started.
+    pub seconds: f64,
+}
+
+type Key = (Kind, String);
+
+type Cell = Arc<OnceCell<Result<Kept, ApiError>>>;
 
 struct Entry {
     cell: Cell,
     bytes: u64,
     last_used: u64,
+    /// When the computation started.
+    started: Instant,
 }
 
 struct Inner {
-    entries: HashMap<String, Entry>,
+    entries: HashMap<Key, Entry>,
     clock: u64,
+    /// Bytes reserved by answers being built or sent ([`Reserved`]).
+    answers: u64,
+}
+
+/// Bytes of the budget held by an answer while it is built and sent; given
+/// back when dropped (with the answer's body, once sent or abandoned).
+pub struct Reserved {
+    cache: Arc<SolutionCache>,
+    bytes: u64,
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        let mut inner = self.cache.inner.lock().expect("cache lock");
+        inner.answers = inner.answers.saturating_sub(self.bytes);
+    }
 }
 
 /// The cache of solved variants (see the module documentation).
@@ -175,6 +277,7 @@ impl SolutionCache {
             inner: Mutex::new(Inner {
                 entries: HashMap::new(),
                 clock: 0,
+                answers: 0,
             }),
             saved: Mutex::new(HashMap::new()),
             requests: Mutex::new((HashMap::new(), 0)),
@@ -232,6 +335,19 @@ impl SolutionCache {
         self.saved_solution(id)?.check_whole(progress)
     }
 
+    /// The variants served from saved files, sorted.
+    pub fn saved_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .saved
+            .lock()
+            .expect("cache lock")
+            .keys()
+            .cloned()
+            .collect();
+        ids.sort();
+        ids
+    }
+
     /// The number of positions of the saved solution served for variant `id`
     /// (0 when there is none).
     pub fn saved_count(&self, id: &str) -> u64 {
@@ -251,16 +367,51 @@ impl SolutionCache {
         self.budget
     }
 
-    /// Bytes accounted to the entries now.
+    /// Bytes accounted now: to the entries, and to the answers being sent.
     pub fn used(&self) -> u64 {
         let inner = self.inner.lock().expect("cache lock");
-        inner.entries.values().map(|e| e.bytes).sum()
+        inner.entries.values().map(|e| e.bytes).sum::<u64>() + inner.answers
+    }
+
+    /// Every computation kept or under way, least recently used first: what it
+    /// is, of which variant, whether it is done, its bytes, and for how long it
+    /// has run (or ran) since it started.
+    pub fn computations(&self) -> Vec<Computation> {
+        let inner = self.inner.lock().expect("cache lock");
+        let mut list: Vec<(u64, Computation)> = inner
+            .entries
+            .iter()
+            .map(|((kind, id), e)| {
+                (
+                    e.last_used,
+                    Computation {
+                        kind: *kind,
+                        variant: id.clone(),
+                        done: e.cell.initialized(),
+                        bytes: e.bytes,
+                        seconds: e.started.elapsed().as_secs_f64(),
+                    },
+                )
+            })
+            .collect();
+        list.sort_by_key(|(used, _)| *used);
+        list.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Bytes reserved by answers being built or sent.
+    pub fn answers(&self) -> u64 {
+        self.inner.lock().expect("cache lock").answers
     }
 
     /// The canonical ids of the variants cached or being solved.
     pub fn ids(&self) -> Vec<String> {
         let inner = self.inner.lock().expect("cache lock");
-        let mut ids: Vec<String> = inner.entries.keys().cloned().collect();
+        let mut ids: Vec<String> = inner
+            .entries
+            .keys()
+            .filter(|(kind, _)| *kind == Kind::Solution)
+            .map(|(_, id)| id.clone())
+            .collect();
         ids.extend(self.saved.lock().expect("cache lock").keys().cloned());
         ids.sort();
         ids
@@ -285,50 +436,184 @@ impl SolutionCache {
     }
 
     /// The solution of `rules`: from the cache, by waiting for a solve under way, or
-    /// by starting one.
-    pub async fn get(self: &Arc<Self>, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
+    /// by starting one; waiting at most `wait` (then 503, the solve going on).
+    pub async fn get(
+        self: &Arc<Self>,
+        rules: Ruleset,
+        wait: Duration,
+    ) -> Result<Arc<Solved>, ApiError> {
         let id = rules.variant_id();
         if let Some(saved) = self.saved.lock().expect("cache lock").get(&id) {
             saved.check_source()?;
             return Ok(Arc::clone(saved));
         }
         let (_, needed) = self.admit(&rules)?;
-        let cell = self.reserve(&id, needed)?;
+        match self
+            .compute((Kind::Solution, id), needed, wait, move || {
+                solve(rules).map(Kept::Solved)
+            })
+            .await?
+        {
+            Kept::Solved(solved) => Ok(solved),
+            _ => Err(ApiError::internal("internal error: not a solution")),
+        }
+    }
+
+    /// The strategy of `solved` from its start, computed once (see the module
+    /// documentation); waiting at most `wait`.
+    pub async fn advice(
+        self: &Arc<Self>,
+        solved: &Arc<Solved>,
+        wait: Duration,
+    ) -> Result<Arc<Advice>, ApiError> {
+        let needed = chopsticks_solve::strategy::advice_memory(solved.solution.count());
+        let solved = Arc::clone(solved);
+        let key = (Kind::Strategy, solved.rules.variant_id());
+        match self
+            .compute(key, needed, wait, move || {
+                solved.check_whole(&|_| {})?;
+                let graph = solved.graph()?;
+                let start = graph.index_of(&Position::start(&solved.rules));
+                chopsticks_solve::strategy::advice(graph, &solved.solution, start, || {
+                    chopsticks_space::explore(graph, start, &|_| {})
+                        .reached
+                        .iter()
+                        .collect()
+                })
+                .map(|a| Kept::Advice(Arc::new(a)))
+                .map_err(|e| {
+                    if solved.solution.has_remoteness() {
+                        ApiError::internal(format!("internal error: {e}"))
+                    } else {
+                        ApiError::unprocessable(e)
+                    }
+                })
+            })
+            .await?
+        {
+            Kept::Advice(advice) => Ok(advice),
+            _ => Err(ApiError::internal("internal error: not a strategy")),
+        }
+    }
+
+    /// Every puzzle of `solved`, found once; waiting at most `wait`.
+    pub async fn puzzles(
+        self: &Arc<Self>,
+        solved: &Arc<Solved>,
+        wait: Duration,
+    ) -> Result<Arc<PuzzleSet>, ApiError> {
+        let needed = chopsticks_learn::puzzles::find_memory(solved.solution.count());
+        let solved = Arc::clone(solved);
+        let key = (Kind::Puzzles, solved.rules.variant_id());
+        match self
+            .compute(key, needed, wait, move || {
+                // Every reachable position is read: a saved table is
+                // checked whole first.
+                solved.check_whole(&|_| {})?;
+                let graph = solved.graph()?;
+                let start = graph.index_of(&Position::start(&solved.rules));
+                PuzzleSet::find(graph, &solved.solution, start, &|_| {})
+                    .map(|set| Kept::Puzzles(Arc::new(set)))
+                    .map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await?
+        {
+            Kept::Puzzles(set) => Ok(set),
+            _ => Err(ApiError::internal("internal error: not puzzles")),
+        }
+    }
+
+    /// A saved table of `solved` checked whole, once (nothing to do for a table
+    /// solved here or checked at start); waiting at most `wait`.
+    pub async fn checked(
+        self: &Arc<Self>,
+        solved: &Arc<Solved>,
+        wait: Duration,
+    ) -> Result<(), ApiError> {
+        if !solved.needs_line_checks() {
+            return Ok(());
+        }
+        let solved = Arc::clone(solved);
+        let key = (Kind::Check, solved.rules.variant_id());
+        self.compute(key, 1 << 20, wait, move || {
+            solved.check_whole(&|_| {}).map(|()| Kept::Checked)
+        })
+        .await
+        .map(|_| ())
+    }
+
+    /// The computation under `key` (see the module documentation): kept, under
+    /// way (waited for), or started now with `needed` bytes accounted to it.
+    async fn compute(
+        self: &Arc<Self>,
+        key: Key,
+        needed: u64,
+        wait: Duration,
+        work: impl FnOnce() -> Result<Kept, ApiError> + Send + 'static,
+    ) -> Result<Kept, ApiError> {
+        let (cell, started) = self.reserve(&key, needed)?;
+        if let Some(done) = cell.get() {
+            return done.clone();
+        }
+        let what = key.0.describe(&key.1);
         let task = {
-            let cell = cell.clone();
             let cache = Arc::clone(self);
-            let id = id.clone();
             tokio::spawn(async move {
                 let result = cell
                     .get_or_init(|| async move {
-                        tokio::task::spawn_blocking(move || solve(rules))
-                            .await
-                            .unwrap_or_else(|e| {
-                                Err(ApiError::internal(format!("the solver stopped: {e}")))
-                            })
+                        tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+                            Err(ApiError::internal(format!("the work stopped: {e}")))
+                        })
                     })
                     .await
                     .clone();
-                cache.settle(&id, &result);
+                cache.settle(&key, &cell, &result);
                 result
             })
         };
-        task.await
-            .unwrap_or_else(|e| Err(ApiError::internal(format!("the solver stopped: {e}"))))
+        match tokio::time::timeout(wait, task).await {
+            Ok(joined) => {
+                joined.unwrap_or_else(|e| Err(ApiError::internal(format!("the work stopped: {e}"))))
+            }
+            Err(_) => {
+                let so_far = started.elapsed().as_secs();
+                let again = so_far.clamp(5, 60);
+                Err(ApiError::unavailable(format!(
+                    "still computing {what} ({so_far} s so far); it goes on in the \
+                     background and is kept: ask again in {again} s"
+                ))
+                .retry_after(again))
+            }
+        }
     }
 
-    /// Finds or makes the entry of `id`, making room for `needed` bytes.
-    fn reserve(&self, id: &str, needed: u64) -> Result<Cell, ApiError> {
-        let mut inner = self.inner.lock().expect("cache lock");
-        inner.clock += 1;
-        let now = inner.clock;
-        if let Some(entry) = inner.entries.get_mut(id) {
-            entry.last_used = now;
-            return Ok(entry.cell.clone());
+    /// Room for `bytes` in the budget, for an answer built whole before it is
+    /// sent (`what` it is, for the refusal): 413 beyond the whole budget, 429
+    /// while computations and other answers hold it; least recently used
+    /// finished entries are evicted to make room. Held until the returned
+    /// [`Reserved`] is dropped.
+    pub fn reserve_answer(self: &Arc<Self>, bytes: u64, what: &str) -> Result<Reserved, ApiError> {
+        if bytes > self.budget {
+            return Err(ApiError::too_large(format!(
+                "{what} needs about {} of memory; this server's budget is {}",
+                human_bytes(bytes),
+                human_bytes(self.budget)
+            )));
         }
-        let mut used: u64 = inner.entries.values().map(|e| e.bytes).sum();
-        while used + needed > self.budget {
-            // The least recently used entry that is solved (or failed).
+        let mut inner = self.inner.lock().expect("cache lock");
+        Self::make_room(&mut inner, self.budget, bytes)?;
+        inner.answers += bytes;
+        Ok(Reserved {
+            cache: Arc::clone(self),
+            bytes,
+        })
+    }
+
+    /// Evicts least recently used finished entries until `needed` more bytes fit.
+    fn make_room(inner: &mut Inner, budget: u64, needed: u64) -> Result<(), ApiError> {
+        let mut used: u64 = inner.entries.values().map(|e| e.bytes).sum::<u64>() + inner.answers;
+        while used + needed > budget {
+            // The least recently used entry that is done (or failed).
             let victim = inner
                 .entries
                 .iter()
@@ -337,36 +622,64 @@ impl SolutionCache {
                 .map(|(k, _)| k.clone());
             let Some(victim) = victim else {
                 return Err(ApiError::busy(format!(
-                    "other variants being solved fill this server's memory budget ({}); try again shortly",
-                    human_bytes(self.budget)
-                )));
+                    "work under way fills this server's memory budget ({}); try again shortly",
+                    human_bytes(budget)
+                ))
+                .retry_after(5));
             };
             let removed = inner.entries.remove(&victim).expect("present");
             used -= removed.bytes;
         }
+        Ok(())
+    }
+
+    /// Finds or makes the entry of `key`, making room for `needed` bytes; its
+    /// cell and when its computation started.
+    fn reserve(&self, key: &Key, needed: u64) -> Result<(Cell, Instant), ApiError> {
+        let mut inner = self.inner.lock().expect("cache lock");
+        inner.clock += 1;
+        let now = inner.clock;
+        if let Some(entry) = inner.entries.get_mut(key) {
+            entry.last_used = now;
+            return Ok((entry.cell.clone(), entry.started));
+        }
+        if needed > self.budget {
+            return Err(ApiError::too_large(format!(
+                "computing {} needs about {} of memory; this server's budget is {}",
+                key.0.describe(&key.1),
+                human_bytes(needed),
+                human_bytes(self.budget)
+            )));
+        }
+        Self::make_room(&mut inner, self.budget, needed)?;
         let cell: Cell = Arc::new(OnceCell::new());
+        let started = Instant::now();
         inner.entries.insert(
-            id.to_string(),
+            key.clone(),
             Entry {
                 cell: cell.clone(),
                 bytes: needed,
                 last_used: now,
+                started,
             },
         );
-        Ok(cell)
+        Ok((cell, started))
     }
 
-    /// After a solve: account what the entry really keeps, or drop a failed entry.
-    fn settle(&self, id: &str, result: &Result<Arc<Solved>, ApiError>) {
+    /// After a computation: account what the entry really keeps, or drop a
+    /// failed entry (if it is still this cell's).
+    fn settle(&self, key: &Key, cell: &Cell, result: &Result<Kept, ApiError>) {
         let mut inner = self.inner.lock().expect("cache lock");
+        let Some(entry) = inner.entries.get_mut(key) else {
+            return;
+        };
+        if !Arc::ptr_eq(&entry.cell, cell) {
+            return;
+        }
         match result {
-            Ok(solved) => {
-                if let Some(entry) = inner.entries.get_mut(id) {
-                    entry.bytes = solved.resident_bytes();
-                }
-            }
+            Ok(kept) => entry.bytes = kept.bytes(),
             Err(_) => {
-                inner.entries.remove(id);
+                inner.entries.remove(key);
             }
         }
     }

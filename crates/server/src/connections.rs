@@ -275,9 +275,14 @@ impl AsyncWrite for Watched {
     }
 }
 
+/// How long requests in progress are given to finish once the server stops:
+/// with what the runtime takes to stop, the server is gone within a second
+/// whatever it is computing (a computation of the cache is not waited for).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
+
 /// Serves `app` on `listener` within `limits` until `shutdown` completes; then
-/// stops accepting, lets the connections finish their requests in progress, and
-/// returns.
+/// stops accepting, gives the requests in progress [`SHUTDOWN_GRACE`] to
+/// finish, and returns.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
@@ -365,10 +370,10 @@ pub async fn serve(
         });
     }
     drop(listener);
-    // Requests in progress finish; idle connections close.
+    // Requests in progress finish within the grace; idle connections close.
     tokio::select! {
         _ = graceful.shutdown() => {}
-        _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+        _ = tokio::time::sleep(SHUTDOWN_GRACE) => {}
     }
     Ok(())
 }

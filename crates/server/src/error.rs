@@ -11,6 +11,9 @@ use axum::Json;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// Seconds after which the same request may succeed (`Retry-After`), for
+    /// an answer still being computed.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -18,7 +21,14 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same error, telling the client to ask again after `seconds`.
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
 
     /// An error with any status.
@@ -64,10 +74,17 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             Json(serde_json::json!({"error": self.message})),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }

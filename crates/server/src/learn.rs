@@ -35,12 +35,12 @@ use axum::http::{header, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chopsticks_learn::playout::follow;
-use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter, PuzzleSet};
+use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter};
 use chopsticks_learn::rating::Rating;
 use chopsticks_learn::record::GameRecord;
 use chopsticks_learn::worksheet::Worksheet;
 use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
-use chopsticks_rules::{Position, SeatedPosition};
+use chopsticks_rules::SeatedPosition;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
@@ -144,7 +144,7 @@ pub async fn line(
     Path(variant): Path<String>,
     Query(query): Query<LineQuery>,
 ) -> Result<Json<Json_>, ApiError> {
-    let solved = state.cache.get(rules_of(&variant)?).await?;
+    let solved = state.solved(rules_of(&variant)?).await?;
     let seated = parse_position(query.p, &solved)?;
     let line = blocking(solved, move |s| {
         optimal_line(&s.solution, &seated, &mut s.checker()).map_err(learn_error)
@@ -174,7 +174,7 @@ async fn review_text(
     let record = GameRecord::parse(&text).map_err(learn_error)?;
     let rules = record.rules(Some(&asked)).map_err(learn_error)?;
     let replay = record.replay(&rules).map_err(learn_error)?;
-    let solved = state.cache.get(rules).await?;
+    let solved = state.solved(rules).await?;
     let reviewed = blocking(solved, move |s| {
         review(&s.solution, &replay, &mut s.checker()).map_err(learn_error)
     })
@@ -259,30 +259,6 @@ fn filter_of(query: &PuzzleQuery) -> Result<Filter, ApiError> {
     Ok(Filter { kind, difficulty })
 }
 
-/// The puzzles of a solved variant, found once.
-async fn puzzle_set(solved: &Arc<Solved>) -> Result<Arc<PuzzleSet>, ApiError> {
-    solved
-        .puzzles
-        .get_or_init(|| {
-            let solved = Arc::clone(solved);
-            async move {
-                blocking(solved, |s| {
-                    // Every reachable position is read: a saved table is
-                    // checked whole first.
-                    s.check_whole(&|_| {})?;
-                    let graph = s.graph()?;
-                    let start = graph.index_of(&Position::start(&s.rules));
-                    PuzzleSet::find(graph, &s.solution, start, &|_| {})
-                        .map(Arc::new)
-                        .map_err(learn_error)
-                })
-                .await
-            }
-        })
-        .await
-        .clone()
-}
-
 /// `GET /api/v1/chopsticks/{variant}/puzzles?…`
 pub async fn puzzles(
     State(state): State<AppState>,
@@ -306,7 +282,7 @@ pub async fn puzzles(
             "`format=svg` draws puzzles chosen by `count` and `seed`, not the one at `p`",
         ));
     }
-    let solved = state.cache.get(rules_of(&variant)?).await?;
+    let solved = state.solved(rules_of(&variant)?).await?;
     if query.p.is_some() {
         let seated = parse_position(query.p, &solved)?;
         let played: Option<Vec<String>> = query
@@ -319,10 +295,10 @@ pub async fn puzzles(
                 "`played` has more than {MAX_PLAYED} moves"
             )));
         }
+        // A puzzle's solution reads the table far from its position: a saved
+        // table is checked whole first (once, a computation of the cache).
+        state.cache.checked(&solved, state.wait()).await?;
         let (shown, progress) = blocking(solved, move |s| {
-            // A puzzle's solution reads the table far from its position: a
-            // saved table is checked whole first.
-            s.check_whole(&|_| {})?;
             let position = seated.position();
             let mut checker = s.checker();
             checker
@@ -346,7 +322,7 @@ pub async fn puzzles(
     }
     let count = query.count.unwrap_or(10).min(MAX_PUZZLES);
     let seed = query.seed.unwrap_or(1);
-    let set = puzzle_set(&solved).await?;
+    let set = state.cache.puzzles(&solved, state.wait()).await?;
     let id = solved.rules.variant_id();
     let rules = solved.rules.clone();
     let (views, counts, total, reachable) = blocking(solved, move |s| {

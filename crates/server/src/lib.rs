@@ -78,6 +78,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/chopsticks/{variant}/puzzles/", get(learn::puzzles))
         .route("/api/v1/chopsticks/rating", get(learn::rating))
         .route("/api/v1/chopsticks/rating/", get(learn::rating))
+        .route("/api/v1/server", get(api::server))
+        .route("/api/v1/server/", get(api::server))
         .route("/api/v1/value", get(api::value))
         .route("/api/v1/value/", get(api::value))
         .route("/healthz", get(|| async { "ok" }))
@@ -187,8 +189,8 @@ async fn within_time_limit(
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::unavailable(format!(
-            "no answer within {:.1} s (a large variant is still being solved, in the \
-             background); try again later",
+            "no answer within {:.1} s (what it waits for goes on in the background); \
+             try again later",
             limit.as_secs_f64()
         ))
         .into_response(),

@@ -423,6 +423,46 @@ pub enum Advice {
     Draw { avoid: Vec<(String, u32)> },
 }
 
+/// The most bytes per position of the variant that [`advice`] was measured
+/// to take at its peak (the search's sets and the list's texts), with a
+/// margin: 20 bytes were the most measured (standard.h6.f8, rollover.h6.f10;
+/// docs/RELIABILITY.md), so 48 are assumed.
+pub const ADVICE_BYTES_PER_POSITION: u64 = 48;
+
+/// The memory [`advice`] is estimated to take at its peak for a variant of
+/// `count` positions, before anything is built (its move graph and solution
+/// not counted: they are there already).
+pub fn advice_memory(count: u64) -> u64 {
+    count.saturating_mul(ADVICE_BYTES_PER_POSITION) + (1 << 20)
+}
+
+impl Advice {
+    /// The bytes this advice keeps on the heap (its texts and lists).
+    pub fn heap_bytes(&self) -> u64 {
+        let text = |s: &String| (std::mem::size_of::<String>() + s.capacity()) as u64;
+        match self {
+            Advice::Win { configurations, .. } => configurations.iter().map(text).sum(),
+            Advice::Draw { avoid } => avoid
+                .iter()
+                .map(|(s, _)| text(s) + std::mem::size_of::<u32>() as u64 + 4)
+                .sum(),
+        }
+    }
+
+    /// The configurations listed: those to play into (a win) or to avoid (a draw).
+    pub fn len(&self) -> usize {
+        match self {
+            Advice::Win { configurations, .. } => configurations.len(),
+            Advice::Draw { avoid } => avoid.len(),
+        }
+    }
+
+    /// Whether no configuration is listed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// `[1,2],[1,1]`: the hands of the seat's player (ascending, as every position is
 /// printed; Wikipedia's list writes them largest first), then those of the
 /// players after it in turn order. For a
