@@ -97,6 +97,21 @@ pub fn router(state: AppState) -> Router {
     .layer(axum::middleware::map_response(allow_any_origin))
 }
 
+/// `text` with its control characters and bidirectional overrides escaped
+/// (`\u{1b}`, `\u{202e}`), so that what a client sent is quoted without
+/// acting on a terminal or a page.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The longest request target (path and query) answered; longer ones get a 414.
 pub const MAX_URI: usize = 8 * 1024;
 
@@ -156,15 +171,7 @@ async fn errors_as_json(response: Response) -> Response {
     let reason = if text.is_empty() {
         status.canonical_reason().unwrap_or("error").to_lowercase()
     } else {
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect::<String>()
+        escape_controls(&text)
     };
     let mut answer = ApiError::new_with(status, reason).into_response();
     for (name, value) in &parts.headers {
