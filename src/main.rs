@@ -200,9 +200,30 @@ fn remove_temporary_files_on_interrupt() {
     }
 }
 
+/// Prints what clap answers instead of a command (help, the version, a usage
+/// error) and exits with its status; help or a version that cannot be written
+/// (`--help > /dev/full`) is an error, not a success.
+fn exit_with_usage(e: clap::Error) -> ! {
+    use std::io::Write;
+    let printed = e.print().and_then(|()| std::io::stdout().flush());
+    match printed {
+        Ok(()) => std::process::exit(e.exit_code()),
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(141),
+        // A usage error that cannot be shown keeps its status.
+        Err(_) if e.use_stderr() => std::process::exit(e.exit_code()),
+        Err(io) => {
+            eprintln!("error: cannot write the output (standard output): {io}");
+            std::process::exit(1);
+        }
+    }
+}
+
 fn main() {
     exit_quietly_on_broken_pipe();
-    let cli = Cli::parse_from(join_option_values(std::env::args_os()));
+    let cli = match Cli::try_parse_from(join_option_values(std::env::args_os())) {
+        Ok(cli) => cli,
+        Err(e) => exit_with_usage(e),
+    };
     if !matches!(cli.command, Command::Serve(_)) {
         remove_temporary_files_on_interrupt();
     }

@@ -526,3 +526,83 @@ fn an_output_that_is_the_solution_read_is_refused() {
     ]);
     assert!(other.exists());
 }
+
+/// Issue 60, F4: what `value --file` echoes of each line is escaped as the
+/// errors quote input: no raw escape sequence or bidirectional override
+/// reaches the terminal.
+#[test]
+fn echoed_input_is_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("script");
+    fs::write(&script, "\u{1b}[31mRED\u{1b}[0m\n{0|\u{202e}1}\n0\n").unwrap();
+    let out = run(&["value", "--file", text(&script)]);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+        "{shown:?}"
+    );
+    assert!(shown.contains("> \\u{1b}[31mRED"), "{shown}");
+    assert!(shown.contains("\\u{202e}"), "{shown}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{202e}'), "{err:?}");
+}
+
+/// Issue 60, F5: a FIFO given as a file is refused at once, before it is
+/// opened (opening one blocks until a writer comes); standard input stays `-`.
+#[test]
+fn a_fifo_given_as_a_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("ff");
+    mkfifo(&fifo);
+    for args in [
+        &["review", text(&fifo)][..],
+        &["value", "--file", text(&fifo)],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let clock = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if clock.elapsed() > std::time::Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("{args:?} still waits on the FIFO after 10 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("not a regular file (a FIFO)"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = common::run_input(&["value", "--file", "-"], "0\n");
+    assert!(out.status.success());
+}
+
+/// Help and the version that cannot be written are errors, not successes.
+#[test]
+fn help_into_a_full_device_is_an_error() {
+    for args in [&["--help"][..], &["--version"], &["solve", "--help"]] {
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write the output (standard output)"),
+            "{err}"
+        );
+    }
+}

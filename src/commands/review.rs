@@ -48,10 +48,10 @@ fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
     let limit = MAX_RECORD_BYTES as u64 + 1;
     match path {
         Some(p) if p.as_os_str() != "-" => {
+            // A FIFO or a device is refused before it is opened (opening a
+            // FIFO blocks until a writer comes).
+            chopsticks_files::check_regular(p)?;
             let file = std::fs::File::open(p).with_context(|| format!("cannot open {name}"))?;
-            if !file.metadata()?.is_file() {
-                bail!("{name} is not a regular file");
-            }
             file.take(limit)
                 .read_to_end(&mut bytes)
                 .with_context(|| format!("cannot read {name}"))?;

@@ -103,11 +103,11 @@ pub fn run(args: &ValueArgs) -> Result<()> {
                     batch(args, std::io::stdin().lock(), "standard input")
                 }
                 (None, Some(path)) => {
+                    // A FIFO or a device is refused before it is opened
+                    // (opening a FIFO blocks until a writer comes).
+                    chopsticks_files::check_regular(path)?;
                     let file = std::fs::File::open(path)
                         .with_context(|| format!("cannot open {}", path.display()))?;
-                    if !file.metadata()?.is_file() {
-                        bail!("{} is not a regular file", path.display());
-                    }
                     batch(
                         args,
                         std::io::BufReader::new(file),
@@ -201,10 +201,15 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
         } else {
             reply(args, expression)
         };
+        // Echoed as the errors quote input: control characters and bidirectional
+        // overrides escaped (JSON escapes them again its own way).
         let shown: String = if too_long {
-            format!("{}…", expression.chars().take(60).collect::<String>())
+            format!(
+                "{}…",
+                chopsticks_rules::escape_controls(&expression.chars().take(60).collect::<String>())
+            )
         } else {
-            expression.to_string()
+            chopsticks_rules::escape_controls(expression)
         };
         if answer.is_err() {
             failed.push(line_number);
@@ -227,7 +232,10 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
             let body = match answer {
                 Ok(Reply::Text(t)) => t,
                 Ok(Reply::Json(_)) => unreachable!("text replies in text"),
-                Err(e) => format!("Error:    {e:#}\n"),
+                Err(e) => format!(
+                    "Error:    {}\n",
+                    chopsticks_rules::escape_controls(&format!("{e:#}"))
+                ),
             };
             let gap = if first { "" } else { "\n" };
             write!(out, "{gap}> {shown}\n{body}").context("cannot write the output")?;

@@ -25,8 +25,9 @@
 //! The temporary file is created with `create_new` (it must not exist), under a name
 //! made of the target's name, the process id and a per-process counter, so two runs
 //! writing beside each other never share one, and an existing file or link of that
-//! name is never followed. An existing target's permissions are carried over to the
-//! new file.
+//! name is never followed. An existing target's permissions, owner and group are
+//! carried over to the new file (the owner where the writer may give it away:
+//! as root).
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -234,6 +235,26 @@ pub fn process_is_gone(pid: u32) -> bool {
 /// Distinguishes the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Gives the new file the owner and group of the file it replaces (as root,
+/// saving through a link to another user's file keeps it theirs). A user who
+/// may not give a file away keeps at least the group where it is one of theirs;
+/// otherwise the new file is the writer's, as any editor's save would make it.
+fn keep_owner(file: &fs::File, old: &fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(now) = file.metadata() else {
+            return;
+        };
+        if (now.uid(), now.gid()) == (old.uid(), old.gid()) {
+            return;
+        }
+        if std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
+        }
+    }
+}
+
 /// The temporary files that exist now (created and not yet renamed or removed).
 static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -306,6 +327,7 @@ pub fn write_with(
     let written = (|| {
         fill(&mut file)?;
         if let Some(meta) = &existing {
+            keep_owner(&file, meta);
             file.set_permissions(meta.permissions())?;
         }
         file.sync_all()?;
@@ -411,6 +433,40 @@ impl ReadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Replacing a file through a link keeps its mode, owner and group: as
+    /// root, another user's file stays theirs (issue 60, F8); as anyone else,
+    /// the writer's own file stays as it was.
+    #[test]
+    #[cfg(unix)]
+    fn replacing_keeps_owner_group_and_mode() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("owned");
+        fs::write(&target, b"old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        let root = fs::metadata(&target).unwrap().uid() == 0;
+        let (uid, gid) = if root {
+            (1234, 5678)
+        } else {
+            let m = fs::metadata(&target).unwrap();
+            (m.uid(), m.gid())
+        };
+        std::os::unix::fs::chown(&target, Some(uid), Some(gid)).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let inode = fs::metadata(&target).unwrap().ino();
+        write_atomically(&link, b"new").unwrap();
+        let after = fs::metadata(&target).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        assert_ne!(after.ino(), inode, "replaced, not written in place");
+        assert_eq!((after.uid(), after.gid()), (uid, gid));
+        assert_eq!(after.permissions().mode() & 0o777, 0o640);
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
 
     #[test]
     #[cfg(unix)]

@@ -52,14 +52,23 @@ pub fn quoted(text: &str) -> String {
     }
 }
 
-/// `text` with its control characters written as escapes (`\u{1b}`, `\n`).
+/// Whether `c` is written as an escape when text read from input is shown: a
+/// control character, or a bidirectional embedding, override or isolate
+/// (U+202A to U+202E, U+2066 to U+2069), which would reorder what follows it
+/// on a terminal or a page.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with its control characters and bidirectional overrides written as
+/// escapes (`\u{1b}`, `\n`, `\u{202e}`).
 pub fn escape_controls(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(needs_escape) {
         return text.to_string();
     }
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if needs_escape(c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()

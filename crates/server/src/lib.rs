@@ -97,20 +97,7 @@ pub fn router(state: AppState) -> Router {
     .layer(axum::middleware::map_response(allow_any_origin))
 }
 
-/// `text` with its control characters and bidirectional overrides escaped
-/// (`\u{1b}`, `\u{202e}`), so that what a client sent is quoted without
-/// acting on a terminal or a page.
-pub fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
+pub use chopsticks_rules::escape_controls;
 
 /// The longest request target (path and query) answered; longer ones get a 414.
 pub const MAX_URI: usize = 8 * 1024;
