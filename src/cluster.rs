@@ -27,10 +27,15 @@ pub fn read_hostfile(path: &Path) -> Result<Vec<String>> {
 /// The timely configuration of process `process` of the hostfile's cluster.
 pub fn cluster_config(addresses: Vec<String>, process: usize, threads: usize) -> Result<Config> {
     if process >= addresses.len() {
+        let listed = addresses.len();
         bail!(
-            "--process {process}, but the hostfile lists {} processes (0 to {})",
-            addresses.len(),
-            addresses.len() - 1
+            "--process {process}, but the hostfile lists {listed} process{} ({})",
+            if listed == 1 { "" } else { "es" },
+            if listed == 1 {
+                "process 0 only".to_string()
+            } else {
+                format!("0 to {}", listed - 1)
+            }
         );
     }
     Ok(Config {

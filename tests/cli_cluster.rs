@@ -145,6 +145,20 @@ fn cluster_worker_and_assemble_by_hand() {
         text(&cells),
     ]);
     fails_with(&bad, "the hostfile lists 2 processes");
+    // One process: the noun agrees.
+    let single = dir.path().join("single");
+    std::fs::write(&single, "127.0.0.1:1\n").unwrap();
+    let mut bad = vec!["cluster", "worker"];
+    bad.extend(RULES);
+    bad.extend([
+        "--hostfile",
+        text(&single),
+        "--process",
+        "1",
+        "--dir",
+        text(&cells),
+    ]);
+    fails_with(&bad, "the hostfile lists 1 process (process 0 only)");
     fails_with(
         &["solve", "--players", "3", "--workers", "2"],
         "the distributed solver is for two players",

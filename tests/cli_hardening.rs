@@ -606,3 +606,25 @@ fn help_into_a_full_device_is_an_error() {
         );
     }
 }
+
+/// Two saved solutions of one variant for `serve` are refused at start: the
+/// last would otherwise silently win.
+#[test]
+fn two_saved_solutions_of_one_variant_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.sol"), dir.path().join("b.sol"));
+    for path in [&a, &b] {
+        stdout(&[
+            "solve",
+            "--preset",
+            "rahman",
+            "--save",
+            text(path),
+            "--quiet",
+        ]);
+    }
+    fails_with(
+        &["serve", "--port", "0", "--db", text(&a), "--db", text(&b)],
+        "are both solutions of",
+    );
+}

@@ -127,12 +127,20 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     let mut state = chopsticks_server::state(budget);
     state.time_limit = std::time::Duration::from_secs(args.request_timeout);
     let mut saved = Vec::new();
+    let mut served: std::collections::HashMap<String, &std::path::Path> = Default::default();
     for path in &args.db {
         let solution = chopsticks_solve::file::open(path)?;
         let id = state
             .cache
             .add_saved(solution, path)
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
+        if let Some(first) = served.insert(id.clone(), path) {
+            anyhow::bail!(
+                "{} and {} are both solutions of {id}: give one --db per variant",
+                first.display(),
+                path.display()
+            );
+        }
         if args.check {
             let bar = crate::progress::bar(
                 state.cache.saved_count(&id),
