@@ -13,13 +13,15 @@ pub struct ServeArgs {
     /// The port to listen on (0: any free port; the URL printed names it).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Memory for cached solutions, as `solve --memory` takes it: 512M, 2G, 1.5GiB
+    /// Memory for cached solutions and the documents computed from them
+    /// (strategies, puzzles), as `solve --memory` takes it: 512M, 2G, 1.5GiB
     /// (default: a quarter of the machine's).
     #[arg(long, value_name = "SIZE", value_parser = budget)]
     memory: Option<u64>,
     /// Serve a saved solution (written by `solve --save`) for its variant instead
-    /// of solving it; repeat for several. Version 3 files are memory-mapped, so a
-    /// file larger than memory is served without loading it.
+    /// of solving it; repeat for several, one per variant. Version 3 files are
+    /// read a block at a time, so a file larger than memory is served without
+    /// loading it.
     #[arg(long, value_name = "FILE")]
     db: Vec<std::path::PathBuf>,
     /// Check every position of each --db file against the rules before serving
@@ -171,10 +173,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             println!("Saved solution: {line}");
         }
         println!(
-            "Connections: at most {}; {} s to send a request's head, closed after {} s idle.",
+            "Connections: at most {}; {} s to send a request's head, closed after {} s idle; requests answered within {} s.",
             limits.max_connections,
             limits.header_timeout.as_secs(),
-            limits.idle_timeout.as_secs()
+            limits.idle_timeout.as_secs(),
+            args.request_timeout
         );
         use std::io::Write;
         std::io::stdout().flush()?;
