@@ -14,13 +14,29 @@ with a mix of what a real page and real scripts ask:
   slow       a client that sends half a request head and stalls: the server
              must close it (header timeout), not wait for ever
 
+beside --abusive-clients (2) that ask what once exhausted the server (issue 60):
+
+  huge       GET standard.h6.f8/strategy: 442,142 traps, 30 MB of JSON streamed
+             (200, or 503 "still computing" while it is computed)
+  huge-svg   the same as SVG: refused with 413 and its estimate
+  abandoned  a request for a variant's strategy or puzzles, hung up after 0.2 s
+  slow-body  a POST announcing 1,000 bytes and sending 10: 408 at the header timeout
+  big-body   a POST announcing 300,000 bytes: 413 at once
+  malformed  HTTP/0.9, HTTP/2's preface, a NUL in the method: a JSON 4xx/505
+
+and one prober that asks /healthz every 0.1 s on a new connection: every answer
+must come within 100 ms.
+
 Every --sample seconds it reads the server's resident memory (VmRSS). At the end
 it prints a JSON summary: requests by kind and status, latency percentiles,
 resident memory after the warm-up and at the end, and every answer that was not
 the client's fault (5xx, a dropped connection on a good request); then a line
-PASS or FAIL with the reasons. It fails when there was such an answer or when,
-in a run of 600 s or more, the resident memory grew by more than --max-growth
-(a fraction, 0.10 by default) after the warm-up (the first sixth).
+PASS or FAIL with the reasons. It fails when there was such an answer, when an
+abusive request got another answer than the one it must, when a /healthz took
+100 ms or more, when the server's peak resident memory (VmHWM) passed its
+--memory and a margin of --margin MiB (64), or when, in a run of 600 s or more,
+the resident memory grew by more than --max-growth (a fraction, 0.10 by default)
+after the warm-up (the first sixth).
 
 Usage: scripts/soak.py [--seconds 1800] [--clients 16] [--binary target/release/chopsticks]
 """
@@ -42,12 +58,118 @@ import urllib.parse
 VARIANTS = ["standard", "rollover", "simple", "standard.p3", "rahman", "standard.h3.f6"]
 
 
-def rss_kib(pid):
+def rss_kib(pid, field="VmRSS:"):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field):
                 return int(line.split()[1])
     return 0
+
+
+def raw(host, port, data, timeout=30, hang_up_after=None):
+    """Sends `data` on a new connection; the status code answered (or
+    'closed'), or None when hung up on purpose after `hang_up_after` seconds."""
+    s = socket.create_connection((host, port), timeout=timeout)
+    try:
+        s.sendall(data)
+        if hang_up_after is not None:
+            time.sleep(hang_up_after)
+            return None
+        got = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+            if len(got) > 1 << 20 and b"\r\n\r\n" in got:
+                break  # the status is known; the rest is not needed
+        if not got:
+            return "closed", b""
+        head, _, body = got.partition(b"\r\n\r\n")
+        return head.split(b" ")[1].decode(errors="replace"), body
+    finally:
+        s.close()
+
+
+def get_bytes(path):
+    return f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+
+
+ABANDONED = [f"/api/v1/chopsticks/{v}/{what}" for v in
+             ["standard.h4.f7", "standard.h4.f8", "standard.h5.f7", "rollover.h6.f9"]
+             for what in ["strategy", "puzzles?count=3"]]
+
+
+class Abusive(threading.Thread):
+    """Asks what once exhausted the server, and checks each answer is the one
+    it must be."""
+
+    def __init__(self, host, port, stats, deadline, budget, seed):
+        super().__init__(daemon=True)
+        self.host, self.port = host, port
+        self.stats, self.deadline, self.budget = stats, deadline, budget
+        self.rng = random.Random(seed)
+
+    def expect(self, kind, data, allowed, **kw):
+        t = time.monotonic()
+        try:
+            got = raw(self.host, self.port, data, **kw)
+        except Exception as e:
+            self.stats.add(kind, "dropped", time.monotonic() - t, f"{kind}: {e!r}")
+            return
+        seconds = time.monotonic() - t
+        if got is None:
+            self.stats.add(kind, "hung-up", seconds)
+            return
+        status, body = got
+        ok = status in allowed
+        if status == "503" and "503" in allowed:
+            ok = b"still computing" in body
+        self.stats.add(kind, status, seconds, None if ok else f"{kind}: {status} {body[:200]!r}")
+
+    def run(self):
+        while time.monotonic() < self.deadline and self.stats.total() < self.budget:
+            kind = self.rng.choice(["huge", "huge-svg", "abandoned", "abandoned", "slow-body",
+                                    "big-body", "malformed"])
+            if kind == "huge":
+                self.expect(kind, get_bytes("/api/v1/chopsticks/standard.h6.f8/strategy"), ["200", "503"],
+                            timeout=120)
+            elif kind == "huge-svg":
+                self.expect(kind, get_bytes("/api/v1/chopsticks/standard.h6.f8/strategy?format=svg"),
+                            ["413", "503"], timeout=120)
+            elif kind == "abandoned":
+                self.expect(kind, get_bytes(self.rng.choice(ABANDONED)), [], hang_up_after=0.2)
+            elif kind == "slow-body":
+                self.expect(kind, b"POST /api/v1/chopsticks/standard/review HTTP/1.1\r\nHost: x\r\n"
+                                  b"Content-Length: 1000\r\n\r\ntap 1 1\nta", ["408"], timeout=60)
+            elif kind == "big-body":
+                self.expect(kind, b"POST /api/v1/chopsticks/standard/review HTTP/1.1\r\nHost: x\r\n"
+                                  b"Content-Length: 300000\r\n\r\n", ["413"])
+            else:
+                self.expect(kind, self.rng.choice([b"GET /\r\n\r\n", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+                                                   b"G\0T / HTTP/1.1\r\nHost: x\r\n\r\n"]), ["400", "505"])
+
+
+class Prober(threading.Thread):
+    """Asks /healthz every 0.1 s on a new connection; keeps the latencies."""
+
+    def __init__(self, host, port, deadline):
+        super().__init__(daemon=True)
+        self.host, self.port, self.deadline = host, port, deadline
+        self.latencies = []
+        self.failures = []
+
+    def run(self):
+        while time.monotonic() < self.deadline:
+            t = time.monotonic()
+            try:
+                got = raw(self.host, self.port, get_bytes("/healthz"), timeout=10)
+                if got[0] != "200":
+                    self.failures.append(f"/healthz: {got[0]}")
+            except Exception as e:
+                self.failures.append(f"/healthz: {e!r}")
+            self.latencies.append(time.monotonic() - t)
+            time.sleep(0.1)
 
 
 class Stats:
@@ -208,11 +330,21 @@ class Client(threading.Thread):
         self.good("review", "POST", f"/api/v1/chopsticks/{v}/review", body=record.encode())
 
 
+def parse_mib(text):
+    m = re.fullmatch(r"\s*([\d.]+)\s*([KMGT]?)i?B?\s*", text, re.I)
+    if not m:
+        return None
+    scale = {"": 1 / (1 << 20), "K": 1 / 1024, "M": 1, "G": 1024, "T": 1 << 20}[m.group(2).upper()]
+    return float(m.group(1)) * scale
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=1800)
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--slow-clients", type=int, default=4)
+    ap.add_argument("--abusive-clients", type=int, default=2)
+    ap.add_argument("--margin", type=float, default=64, help="MiB allowed past --memory")
     ap.add_argument("--max-requests", type=int, default=50_000_000)
     ap.add_argument("--warmup", type=float, default=None, help="seconds (default: a sixth of the run)")
     ap.add_argument("--sample", type=float, default=10)
@@ -245,6 +377,10 @@ def main():
     # Slow clients apart: each holds a stalled connection until the server closes it.
     clients += [Client(host, port, stats, deadline, args.max_requests, 1000 + k, slow_only=True)
                 for k in range(args.slow_clients)]
+    clients += [Abusive(host, port, stats, deadline, args.max_requests, 2000 + k)
+                for k in range(args.abusive_clients)]
+    prober = Prober(host, port, deadline)
+    clients.append(prober)
     for c in clients:
         c.start()
     samples = []
@@ -256,6 +392,7 @@ def main():
         print(f"{samples[-1][0]:>8} s  RSS {samples[-1][1] / 1024:8.1f} MiB  {samples[-1][2]:>10} requests",
               file=sys.stderr, flush=True)
     alive = server.poll() is None
+    peak_kib = rss_kib(server.pid, "VmHWM:") if alive else None
     if alive:
         server.send_signal(signal.SIGINT)
         try:
@@ -284,6 +421,12 @@ def main():
         "rss_mib_max_after_warmup": rss_max and round(rss_max / 1024, 1),
         "rss_mib_end": rss_end and round(rss_end / 1024, 1),
         "rss_growth_after_warmup": growth and round(growth, 4),
+        "rss_mib_peak": peak_kib and round(peak_kib / 1024, 1),
+        "memory_budget": args.memory,
+        "healthz": {"probes": len(prober.latencies),
+                    "max_ms": round(max(prober.latencies, default=0) * 1000, 2),
+                    "over_100_ms": sum(1 for x in prober.latencies if x >= 0.1),
+                    "failures": prober.failures[:20]},
         "server_survived": alive,
         "server_exit": server.returncode,
         "not_the_clients_fault": stats.not_client,
@@ -299,6 +442,15 @@ def main():
         reasons.append(f"the server ended during the run (exit {server.returncode})")
     if stats.not_client:
         reasons.append(f"{len(stats.not_client)} answers were not the client's fault (see not_the_clients_fault)")
+    slow_probes = summary["healthz"]["over_100_ms"]
+    if slow_probes:
+        reasons.append(f"{slow_probes} /healthz took 100 ms or more (the slowest {summary['healthz']['max_ms']} ms)")
+    if prober.failures:
+        reasons.append(f"{len(prober.failures)} /healthz were not answered 200")
+    budget_mib = parse_mib(args.memory)
+    if peak_kib and budget_mib and peak_kib / 1024 > budget_mib + args.margin:
+        reasons.append(f"the server's peak resident memory {peak_kib / 1024:.0f} MiB passed its budget "
+                       f"({args.memory}) and {args.margin:.0f} MiB")
     judged = args.seconds >= 600 and len(after_warmup) >= 3
     if judged and growth is not None and growth > args.max_growth:
         reasons.append(f"resident memory grew by {growth:.1%} after the warm-up ({warmup:.0f} s), more than {args.max_growth:.0%}")
