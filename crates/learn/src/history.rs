@@ -550,6 +550,45 @@ impl<'a> SideGame<'a> {
     }
 }
 
+/// What is left of a bound shared by many valuations (a review's every move
+/// and line, a line's every ply), and whether every one of them was exact.
+/// Once it runs out, the valuations answer the table's values at once, marked
+/// not exact: a long record or line costs at most the bound's work in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    /// Positions that may still be solved again.
+    pub left: usize,
+    /// No valuation so far gave up.
+    pub exact: bool,
+}
+
+impl Work {
+    /// A budget of `bound` positions solved again in all.
+    pub fn new(bound: usize) -> Work {
+        Work {
+            left: bound,
+            exact: true,
+        }
+    }
+
+    /// [`evaluate`] within what is left, which it then uses up: by the
+    /// positions it solved again, or all of it when it gave up.
+    pub fn evaluate(
+        &mut self,
+        solution: &Solution,
+        history: &History,
+    ) -> Result<GameValues, LearnError> {
+        let values = evaluate(solution, history, self.left)?;
+        if values.exact {
+            self.left = self.left.saturating_sub(values.solved_again);
+        } else {
+            self.left = 0;
+            self.exact = false;
+        }
+        Ok(values)
+    }
+}
+
 /// The values of the game `history` under `solution`'s table and the
 /// history's repetition rule (see the module documentation), solving again
 /// at most `bound` positions.

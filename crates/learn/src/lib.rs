@@ -53,12 +53,12 @@ pub mod worksheet;
 mod checker;
 
 pub use checker::Checker;
-pub use history::{evaluate, GameEnd, GameMove, GameValues, History, Repetitions};
+pub use history::{evaluate, GameEnd, GameMove, GameValues, History, Repetitions, Work};
 pub use level::{Level, Rng};
 pub use line::{optimal_line, Line, LineEnd, LineStep};
 pub use puzzles::{Difficulty, Puzzle, PuzzleKind, PuzzleSet};
 pub use record::{GameRecord, Replay};
-pub use review::{review, Review, ReviewedMove, Verdict};
+pub use review::{review, review_within, Review, ReviewedMove, Verdict};
 
 use chopsticks_solve::SolveError;
 use thiserror::Error;

@@ -17,7 +17,7 @@ use chopsticks_rules::{Move, SeatedPosition};
 use chopsticks_solve::{Outcome, Solution, SolveError, Value};
 use serde::Serialize;
 
-use crate::history::{evaluate, GameEnd, History, Repetitions, DEFAULT_BOUND};
+use crate::history::{GameEnd, History, Repetitions, Work, DEFAULT_BOUND};
 use crate::{Checker, LearnError};
 
 /// The most plies a drawn line is followed without meeting a position again.
@@ -163,13 +163,25 @@ pub fn game_line(
     history: &History,
     checker: &mut Checker,
 ) -> Result<Line, LearnError> {
+    game_line_within(solution, history, checker, &mut Work::new(DEFAULT_BOUND))
+}
+
+/// [`game_line`] within `work`, a bound on the positions solved again shared
+/// by every ply of the line (and by whatever else the caller values with it):
+/// once it runs out, the line follows the table's values.
+pub fn game_line_within(
+    solution: &Solution,
+    history: &History,
+    checker: &mut Checker,
+    work: &mut Work,
+) -> Result<Line, LearnError> {
     if !solution.has_remoteness() {
         return Err(SolveError::NoRemoteness.into());
     }
     let rules = solution.rules();
     let start = history.current().clone();
     checker.line(solution, start.position())?;
-    let first = evaluate(solution, history, DEFAULT_BOUND)?;
+    let first = work.evaluate(solution, history)?;
     let value = first.mover(start.turn());
     let mut game = history.clone();
     let mut seen: HashMap<SeatedPosition, usize> = HashMap::new();
@@ -203,7 +215,7 @@ pub fn game_line(
             to: best.to.clone(),
         });
         game.push(best.to.clone());
-        values = evaluate(solution, &game, DEFAULT_BOUND)?;
+        values = work.evaluate(solution, &game)?;
     };
     Ok(Line {
         start: start.to_text(rules)?,

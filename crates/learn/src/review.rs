@@ -26,8 +26,8 @@ use chopsticks_rules::SeatedPosition;
 use chopsticks_solve::{Outcome, Solution, Value};
 use serde::Serialize;
 
-use crate::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
-use crate::line::{game_line, Line};
+use crate::history::{History, Repetitions, Work, DEFAULT_BOUND};
+use crate::line::{game_line_within, Line};
 use crate::record::Replay;
 use crate::{Checker, LearnError};
 
@@ -181,15 +181,36 @@ pub struct Review {
     pub last_value: Outcome,
     /// The player to move at the last position (from 1).
     pub last_player: usize,
+    /// Whether every value and line is exact under the repetition rule: `false`
+    /// once the review's bound on positions solved again with the game's
+    /// history (shared by every move and line of the review) ran out, after
+    /// which they are the table's.
+    pub exact: bool,
 }
 
 /// Reviews a replayed game against `solution` (of the game's rules), checking
-/// what it shows with `checker`. Tables without remoteness are refused.
+/// what it shows with `checker`. Tables without remoteness are refused. The
+/// positions solved again with the game's history are at most
+/// [`DEFAULT_BOUND`] for the whole review ([`review_within`]).
 pub fn review(
     solution: &Solution,
     replay: &Replay,
     checker: &mut Checker,
 ) -> Result<Review, LearnError> {
+    review_within(solution, replay, checker, DEFAULT_BOUND)
+}
+
+/// [`review`], solving again at most `bound` positions with the game's history
+/// in all (every move's values and every line together): a record of any
+/// length is reviewed within that work, its later values the table's once it
+/// runs out ([`Review::exact`]).
+pub fn review_within(
+    solution: &Solution,
+    replay: &Replay,
+    checker: &mut Checker,
+    bound: usize,
+) -> Result<Review, LearnError> {
+    let mut work = Work::new(bound);
     let rules = solution.rules();
     if *rules != replay.rules {
         return Err(LearnError::OtherVariant {
@@ -211,7 +232,7 @@ pub fn review(
     for (k, ply) in replay.plies.iter().enumerate() {
         let from = ply.from.position();
         checker.around(solution, from)?;
-        let values = evaluate(solution, &game, DEFAULT_BOUND)?;
+        let values = work.evaluate(solution, &game)?;
         let before = values.mover(ply.from.turn());
         let played = values
             .moves
@@ -235,10 +256,10 @@ pub fn review(
                 .collect();
             let mut after_best = game.clone();
             after_best.push(values.moves[0].to.clone());
-            let best_line = game_line(solution, &after_best, checker)?;
+            let best_line = game_line_within(solution, &after_best, checker, &mut work)?;
             let mut after_played = game.clone();
             after_played.push(ply.to.clone());
-            let refutation = game_line(solution, &after_played, checker)?;
+            let refutation = game_line_within(solution, &after_played, checker, &mut work)?;
             (best, Some(best_line), Some(refutation))
         };
         let evaluated = &values.moves;
@@ -283,7 +304,7 @@ pub fn review(
     }
     let last: &SeatedPosition = replay.last();
     checker.around(solution, last.position())?;
-    let last_value = evaluate(solution, &game, DEFAULT_BOUND)?.mover(last.turn());
+    let last_value = work.evaluate(solution, &game)?.mover(last.turn());
     Ok(Review {
         variant: rules.variant_id(),
         start: replay.start.to_text(rules)?,
@@ -295,6 +316,7 @@ pub fn review(
         repetition: replay.repetition,
         last_value,
         last_player: last.mover().number(),
+        exact: work.exact,
     })
 }
 
@@ -325,5 +347,34 @@ mod tests {
             Verdict::SlowerWin { plies: 1 }.words(),
             "a slower win (1 ply longer)"
         );
+    }
+}
+
+#[cfg(test)]
+mod bound {
+    use super::*;
+    use crate::record::GameRecord;
+    use crate::solved;
+
+    /// A three-player record whose review solves hundreds of thousands of
+    /// positions again (783,630): within a small bound it is reviewed from the
+    /// table once the bound runs out, and says so; a short one within the
+    /// default bound, exactly.
+    #[test]
+    fn a_review_keeps_within_its_bound_and_says_when_it_ran_out() {
+        let s = solved("standard.p3");
+        let text = "variant standard.p3\ntap 1→1 P3\nself 1→1\nself 1→2\ntap 1→2 P2\n\
+                    tap 3→3 P3\ntap 1→1 P2\ntap 1→2 P2\nself 3→3\ntap 1→3 P2\n";
+        let record = GameRecord::parse(text).unwrap();
+        let replay = record.replay(s.rules()).unwrap();
+        let small = review_within(&s, &replay, &mut Checker::trusted(), 1000).unwrap();
+        assert!(!small.exact);
+        assert_eq!(small.moves.len(), 9);
+        // Its first three moves, within the default bound: exactly.
+        let record =
+            GameRecord::parse("variant standard.p3\ntap 1→1 P3\nself 1→1\nself 1→2\n").unwrap();
+        let replay = record.replay(s.rules()).unwrap();
+        let whole = review(&s, &replay, &mut Checker::trusted()).unwrap();
+        assert!(whole.exact);
     }
 }

@@ -41,7 +41,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use chopsticks_learn::history::{evaluate, History, Repetitions, DEFAULT_BOUND};
+use chopsticks_learn::history::{evaluate, History, Repetitions};
 use chopsticks_rules::{Notation, Position, PositionIndex, Ruleset, SeatedPosition};
 use chopsticks_solve::strategy::Advice;
 use chopsticks_solve::{Concept, Outcome, Value};
@@ -439,11 +439,13 @@ async fn position_answer(
     }
     let values = if history.len() > 1 {
         let (solving, game) = (Arc::clone(solved), history.clone());
-        tokio::task::spawn_blocking(move || evaluate(&solving.solution, &game, DEFAULT_BOUND))
-            .await
-            .map_err(|e| ApiError::internal(format!("the valuation stopped: {e}")))?
+        tokio::task::spawn_blocking(move || {
+            evaluate(&solving.solution, &game, crate::learn::HISTORY_BOUND)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("the valuation stopped: {e}")))?
     } else {
-        evaluate(&solved.solution, history, DEFAULT_BOUND)
+        evaluate(&solved.solution, history, crate::learn::HISTORY_BOUND)
     }
     .map_err(damaged)?;
     let outcome = values.mover(seated.turn());

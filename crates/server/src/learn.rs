@@ -39,7 +39,7 @@ use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter};
 use chopsticks_learn::rating::Rating;
 use chopsticks_learn::record::GameRecord;
 use chopsticks_learn::worksheet::Worksheet;
-use chopsticks_learn::{optimal_line, review, Checker, Difficulty, LearnError, PuzzleKind};
+use chopsticks_learn::{optimal_line, review_within, Checker, Difficulty, LearnError, PuzzleKind};
 use chopsticks_rules::SeatedPosition;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
@@ -53,6 +53,13 @@ pub const MAX_REVIEW_BYTES: usize = 256 * 1024;
 
 /// The most puzzles one request returns.
 pub const MAX_PUZZLES: usize = 100;
+
+/// The most positions one request solves again with a game's history (a
+/// review's every move and line together, a position of a game in progress):
+/// about two seconds of work at most (13 µs a position measured on a
+/// three-player review); past it the values are the table's, marked not exact
+/// (`exact: false`). The command line allows `chopsticks_learn::history::DEFAULT_BOUND`.
+pub const HISTORY_BOUND: usize = 150_000;
 
 /// The most moves of a puzzle's `played` followed.
 pub const MAX_PLAYED: usize = 500;
@@ -176,7 +183,7 @@ async fn review_text(
     let replay = record.replay(&rules).map_err(learn_error)?;
     let solved = state.solved(rules).await?;
     let reviewed = blocking(solved, move |s| {
-        review(&s.solution, &replay, &mut s.checker()).map_err(learn_error)
+        review_within(&s.solution, &replay, &mut s.checker(), HISTORY_BOUND).map_err(learn_error)
     })
     .await?;
     Ok(Json(to_json(&reviewed)?))
