@@ -628,3 +628,87 @@ fn two_saved_solutions_of_one_variant_are_refused() {
         "are both solutions of",
     );
 }
+
+/// Issue 60, F6: an out-of-core solve that saves nothing says nothing can be
+/// resumed, names the disk it needs, and a SIGTERM (or Ctrl-C) removes its
+/// parts and its solution file: nothing is left in the temporary directory.
+#[test]
+fn an_out_of_core_solve_without_save_keeps_its_word_when_stopped() {
+    use std::io::{BufRead, BufReader};
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(["solve", "--variant", "rollover.h6.f10", "--memory", "24M"])
+            .env("TMPDIR", tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        while !said.contains("solving out of core") {
+            let mut line = String::new();
+            if err.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+            said.push_str(&line);
+        }
+        assert!(
+            said.contains("of disk") && said.contains("nothing is resumed without --save FILE"),
+            "{said}"
+        );
+        // Parts on disk, then the signal.
+        let work = || {
+            fs::read_dir(tmp.path())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("chopsticks-"))
+                .collect::<Vec<_>>()
+        };
+        let clock = std::time::Instant::now();
+        while work().is_empty() && clock.elapsed() < std::time::Duration::from_secs(30) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        // SAFETY: kill sends a signal to the child this test started.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = child.wait().unwrap();
+        let left = work();
+        if status.success() {
+            // Finished before the signal came: it cleaned up by itself.
+            assert!(left.is_empty(), "{left:?}");
+            continue;
+        }
+        assert_eq!(status.code(), Some(128 + signal), "{status:?}");
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+/// Issue 60, F6: an out-of-core solve that cannot fit on its disk is refused
+/// before it starts, with the estimate and what is free (a 1 MiB tmpfs as the
+/// temporary directory; mounting one needs root).
+#[test]
+#[ignore = "needs root to mount a 1 MiB tmpfs; run `cargo test --release --test cli_hardening -- --ignored` as root"]
+fn an_out_of_core_solve_that_cannot_fit_on_its_disk_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(mounted.success(), "mount -t tmpfs failed (run as root)");
+    let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+        .args(["solve", "--variant", "rollover.h6.f10", "--memory", "24M"])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    let left = fs::read_dir(tmp.path()).unwrap().count();
+    let _ = Command::new("umount").arg(tmp.path()).status();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("out of core needs about") && err.contains("free there"),
+        "{err}"
+    );
+    assert_eq!(left, 0, "nothing written");
+}

@@ -284,6 +284,20 @@ fn solve_by_workers(
     Ok((solved, report))
 }
 
+/// The disk an out-of-core solve of `count` positions is estimated to need at
+/// its peak, in parts of at most `part_bytes` of working cells: every part's
+/// two-byte cells on disk, a part's new file beside its old one while it is
+/// written, the solution file (at most two bytes a position) and a tenth more
+/// for the spools. Measured: rollover.h6.f10 (25 M positions, `--memory 24M`)
+/// peaked at 87 MB, against 130 MB estimated.
+pub fn out_of_core_disk(count: u64, part_bytes: u64) -> u64 {
+    let cells = count.saturating_mul(2);
+    let total = cells
+        .saturating_add(part_bytes.min(cells))
+        .saturating_add(cells);
+    total.saturating_add(total / 10)
+}
+
 /// Solves by parts (`chopsticks_solve::parts`): checkpointed, or out of core.
 fn solve_by_parts(
     request: &SolveRequest,
@@ -307,19 +321,43 @@ fn solve_by_parts(
         checkpoint_every: Some(checkpoint_every),
     };
     let count = graph.count();
+    // What a kill leaves: with --save, the work directory a rerun resumes
+    // from; without, nothing (the scratch is removed on an interrupt, and what
+    // a kill -9 leaves by the next solve).
+    let after_a_kill = if scratch.temporary {
+        chopsticks_files::remove_on_interrupt(&scratch.dir);
+        chopsticks_files::remove_on_interrupt(&scratch.out);
+        "removed when the solve ends or is stopped; nothing is resumed without --save FILE"
+    } else {
+        "a killed solve resumes from there"
+    };
     // Out of core is always said; checkpoints only for solves long enough to
     // write one.
     let long = solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
     match plan.mode {
-        SolveMode::OutOfCore { .. } => events.announce(&format!(
-            "solving out of core: about {} needed all in memory, {} allowed; parts of at most {} of working cells, the others in {} (a killed solve resumes from there)",
-            human_bytes(plan.in_memory_bytes),
-            human_bytes(plan.budget),
-            human_bytes(cell_bytes),
-            scratch.dir.display()
-        )),
+        SolveMode::OutOfCore { .. } => {
+            let disk = out_of_core_disk(count, cell_bytes);
+            let free = chopsticks_files::free_bytes(&scratch.dir);
+            if let Some(free) = free.filter(|&free| free < disk) {
+                return Err(DriverError::Refused(format!(
+                    "solving {count} positions out of core needs about {} of disk in {}; {} are free there: free some, or give --save FILE on a disk with room (or TMPDIR for a solve that saves nothing)",
+                    human_bytes(disk),
+                    scratch.dir.parent().unwrap_or(&scratch.dir).display(),
+                    human_bytes(free)
+                )));
+            }
+            events.announce(&format!(
+                "solving out of core: about {} needed all in memory, {} allowed; parts of at most {} of working cells, the others in {} (about {} of disk{}; {after_a_kill})",
+                human_bytes(plan.in_memory_bytes),
+                human_bytes(plan.budget),
+                human_bytes(cell_bytes),
+                scratch.dir.display(),
+                human_bytes(disk),
+                free.map_or_else(String::new, |f| format!(", {} free", human_bytes(f)))
+            ))
+        }
         _ if long => events.announce(&format!(
-            "solving in memory, checkpoints {} in {} (a killed solve resumes from there)",
+            "solving in memory, checkpoints {} in {} ({after_a_kill})",
             every_words(checkpoint_every.as_secs()),
             scratch.dir.display()
         )),
@@ -354,6 +392,11 @@ fn solve_by_parts(
     events.end();
     let disk_report = solved?;
     let solved = solved_from_file(rules, graph, &scratch, clock.elapsed())?;
+    if scratch.temporary {
+        // Gone already: the work directory with the solve, the file once opened.
+        chopsticks_files::keep_on_interrupt(&scratch.dir);
+        chopsticks_files::keep_on_interrupt(&scratch.out);
+    }
     let mut report = SolveReport::new(plan, request);
     report.disk = Some(disk_report);
     report.work_dir = Some(scratch.dir);

@@ -263,16 +263,92 @@ fn in_flight() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Removes every temporary file this process is writing now, and returns how many
-/// there were. For a signal handler that is about to end the process: the targets
-/// are left as they were, and the writes in progress fail if they go on.
+/// Scratch this process made that nothing will ever resume from (the work
+/// directory and solution file of a solve that saves nothing), removed with
+/// the temporary files when the process is interrupted.
+static SCRATCH: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn scratch() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    SCRATCH.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Registers `path` (a directory, removed with everything in it, or a file) as
+/// scratch that an interrupt removes ([`remove_temporary_files`]): work that
+/// nothing resumes from, which would otherwise fill the disk after a kill.
+pub fn remove_on_interrupt(path: &Path) {
+    let mut list = scratch();
+    if !list.iter().any(|p| p == path) {
+        list.push(path.to_path_buf());
+    }
+}
+
+/// Forgets a path given to [`remove_on_interrupt`] (its work is over).
+pub fn keep_on_interrupt(path: &Path) {
+    scratch().retain(|p| p != path);
+}
+
+/// Removes every temporary file this process is writing now, and the scratch
+/// registered with [`remove_on_interrupt`]; returns how many temporary files
+/// there were. For a signal handler that is about to end the process: the
+/// targets are left as they were, and the writes in progress fail if they go
+/// on.
 pub fn remove_temporary_files() -> usize {
     let mut list = in_flight();
     let count = list.len();
     for tmp in list.drain(..) {
         let _ = fs::remove_file(tmp);
     }
+    for path in scratch().drain(..) {
+        // The work may still write there while it is removed (a directory is
+        // not empty any more when its last entry goes): again, until it is gone.
+        for _ in 0..100 {
+            match fs::symlink_metadata(&path) {
+                Ok(m) if m.is_dir() => {
+                    let _ = fs::remove_dir_all(&path);
+                }
+                Ok(_) => {
+                    let _ = fs::remove_file(&path);
+                }
+                Err(_) => break,
+            }
+        }
+    }
     count
+}
+
+/// The bytes free to this user on the file system that holds `path` (or the
+/// nearest directory above it that exists); `None` where it cannot be read.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut at = path;
+        while !at.exists() {
+            at = at.parent()?;
+        }
+        let at = if at.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            at
+        };
+        let name = std::ffi::CString::new(at.as_os_str().as_bytes()).ok()?;
+        // SAFETY: statvfs writes one struct, zero-initialised here (all-zero
+        // bytes are a valid value of this plain C struct), that lives on this
+        // stack frame for the call; `name` is a NUL-terminated path that
+        // outlives it. A failure (non-zero) is answered `None`.
+        unsafe {
+            let mut stat: libc::statvfs = std::mem::zeroed();
+            if libc::statvfs(name.as_ptr(), &mut stat) != 0 {
+                return None;
+            }
+            Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// The temporary files of this process that exist now.
