@@ -726,3 +726,51 @@ fn malformed_requests_get_a_json_reason() {
     let (status, _) = server.get("/healthz").unwrap();
     assert!(status.contains("200"), "{status}");
 }
+
+/// The gate and hyper agree where every head ends: a good request before a
+/// bad head is answered first, then the refusal; a head whose lines end in a
+/// bare line feed is read as hyper reads it (so that a second head behind it
+/// is checked too, never passed to hyper unread); blank lines before a head
+/// count toward its limit.
+#[test]
+fn pipelined_and_bare_line_feed_heads_are_read_as_hyper_reads_them() {
+    let server = Serve::start(&[], None);
+    let cases: Vec<(Vec<u8>, Vec<&str>)> = vec![
+        (
+            b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nG\0T / HTTP/1.1\r\n\r\n".to_vec(),
+            vec!["200", "400"],
+        ),
+        (b"GET /healthz HTTP/1.1\nHost: x\nConnection: close\n\n".to_vec(), vec!["200"]),
+        (
+            b"POST /api/v1/chopsticks/standard/review HTTP/1.1\nContent-Length: 0\n\n\
+              POST /api/v1/chopsticks/standard/review HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .to_vec(),
+            vec!["200", "411"],
+        ),
+        ("\r\n".repeat(40_000).into_bytes(), vec!["431"]),
+    ];
+    for (request, codes) in cases {
+        let mut s = server.connect();
+        s.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+        let clock = Instant::now();
+        let mut writer = s.try_clone().unwrap();
+        let sending = std::thread::spawn(move || {
+            let _ = writer.write_all(&request);
+        });
+        let mut bytes = Vec::new();
+        let _ = s.read_to_end(&mut bytes);
+        sending.join().unwrap();
+        let answers = responses(&bytes);
+        let got: Vec<String> = answers.iter().map(|a| a.0.clone()).collect();
+        assert_eq!(got.len(), codes.len(), "{got:?}");
+        for ((status, head, _), code) in answers.iter().zip(&codes) {
+            assert!(status.contains(code), "{got:?}");
+            assert!(head.contains("access-control-allow-origin: *"), "{head}");
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(6),
+            "{got:?} took {:?}",
+            clock.elapsed()
+        );
+    }
+}

@@ -634,12 +634,16 @@ pub async fn strategy(
             &format!("drawing the strategy sheet of {id}"),
         )?;
         let rules = solved.rules.clone();
-        let body = tokio::task::spawn_blocking(move || {
-            chopsticks_learn::sheet::Sheet::from_advice(&rules, &advice).map(|s| s.svg())
+        // The reservation goes with the drawing: a client that hangs up does
+        // not free what a drawing still under way holds.
+        let (body, reserved) = tokio::task::spawn_blocking(move || {
+            let drawn =
+                chopsticks_learn::sheet::Sheet::from_advice(&rules, &advice).map(|s| s.svg());
+            (drawn, reserved)
         })
         .await
-        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?;
+        let body = body.map_err(|e| ApiError::internal(e.to_string()))?;
         return Ok((
             [(
                 header::CONTENT_TYPE,
@@ -744,14 +748,15 @@ pub async fn strategy(
         .into_response())
 }
 
-/// A body of `bytes` that holds `reserved` until it is sent or abandoned.
+/// A body of `bytes` that holds `reserved` until it is sent or abandoned: the
+/// reservation is given back when the body is asked for its next chunk after
+/// `bytes` (hyper asks once it has written them) or dropped.
 pub fn reserved_body(bytes: Bytes, reserved: crate::cache::Reserved) -> axum::body::Body {
     axum::body::Body::from_stream(futures_util::stream::unfold(
-        Some((bytes, reserved)),
-        |state| async move {
-            let (bytes, reserved) = state?;
-            drop(reserved);
-            Some((Ok::<_, ApiError>(bytes), None))
+        (Some(bytes), Some(reserved)),
+        |(bytes, reserved)| async move {
+            let bytes = bytes?;
+            Some((Ok::<_, ApiError>(bytes), (None, reserved)))
         },
     ))
 }

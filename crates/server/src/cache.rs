@@ -609,9 +609,23 @@ impl SolutionCache {
         })
     }
 
-    /// Evicts least recently used finished entries until `needed` more bytes fit.
+    /// Evicts least recently used finished entries until `needed` more bytes
+    /// fit; evicts nothing when even that would not make room (429).
     fn make_room(inner: &mut Inner, budget: u64, needed: u64) -> Result<(), ApiError> {
         let mut used: u64 = inner.entries.values().map(|e| e.bytes).sum::<u64>() + inner.answers;
+        let evictable: u64 = inner
+            .entries
+            .values()
+            .filter(|e| e.cell.initialized())
+            .map(|e| e.bytes)
+            .sum();
+        if (used - evictable).saturating_add(needed) > budget {
+            return Err(ApiError::busy(format!(
+                "work under way fills this server's memory budget ({}); try again shortly",
+                human_bytes(budget)
+            ))
+            .retry_after(5));
+        }
         while used + needed > budget {
             // The least recently used entry that is done (or failed).
             let victim = inner

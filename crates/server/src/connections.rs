@@ -130,7 +130,12 @@ pub fn check_head(head: &[u8]) -> Result<u64, Vec<u8>> {
     let mut headers = vec![httparse::EMPTY_HEADER; PARSED_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
-        Ok(httparse::Status::Complete(_)) => {}
+        Ok(httparse::Status::Complete(n)) if n == head.len() => {}
+        Ok(httparse::Status::Complete(_)) => {
+            return Err(bad(
+                "the request head ends before its blank line as HTTP/1.1 reads it",
+            ));
+        }
         Ok(httparse::Status::Partial) => {
             return Err(bad("the request head is incomplete"));
         }
@@ -216,6 +221,34 @@ pub fn check_head(head: &[u8]) -> Result<u64, Vec<u8>> {
         ));
     }
     Ok(length)
+}
+
+/// The end of a request head in `bytes` (just past its blank line), searched
+/// from `from`: a line feed followed by another, or by a carriage return and a
+/// line feed (HTTP/1.1 lines end in CR LF; a bare LF is read as hyper reads it,
+/// so that the gate and hyper always agree where a head ends).
+fn head_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut k = from;
+    while k < bytes.len() {
+        if bytes[k] == b'\n' {
+            match bytes.get(k + 1..) {
+                Some([b'\n', ..]) => return Some(k + 2),
+                Some([b'\r', b'\n', ..]) => return Some(k + 3),
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The answer to a head longer than [`MAX_HEAD`].
+fn too_long() -> Vec<u8> {
+    refusal(
+        431,
+        "Request Header Fields Too Large",
+        &format!("the request head is longer than {MAX_HEAD} bytes; it is not read"),
+    )
 }
 
 /// When a connection last moved a byte, since when it has been waiting for a
@@ -316,6 +349,8 @@ struct Watched {
     /// answer.
     refused: Option<Vec<u8>>,
     unsent: usize,
+    /// The write side is shut down after a refusal.
+    shut: bool,
 }
 
 impl Watched {
@@ -330,15 +365,18 @@ impl Watched {
             searched: 0,
             refused: None,
             unsent: 0,
+            shut: false,
         }
     }
 
+    /// Refuses the head after the checked bytes: the requests before it are
+    /// answered first, then this answer is written ([`AsyncRead::poll_read`]).
     fn refuse(&mut self, answer: Vec<u8>) {
         self.unsent = answer.len();
         self.refused = Some(answer);
-        self.pending = Vec::new();
-        self.from = 0;
-        self.ready = 0;
+        // What follows the checked bytes is never given to hyper.
+        self.pending.truncate(self.from + self.ready);
+        self.body_left = 0;
     }
 
     /// Moves what is pending forward: body bytes pass, a whole head is checked.
@@ -356,17 +394,15 @@ impl Watched {
             }
             let start = self.from + self.ready;
             let head = &self.pending[start..];
-            // Empty lines before a request line are skipped (RFC 9112, 2.2).
+            // Empty lines before a request line are skipped (RFC 9112, 2.2);
+            // they count toward the head's limit.
             let blank = head
                 .iter()
                 .take_while(|&&b| b == b'\r' || b == b'\n')
                 .count();
-            let from = self.searched.max(blank).saturating_sub(3).max(blank);
-            let end = head[from..]
-                .windows(4)
-                .position(|w| w == b"\r\n\r\n")
-                .map(|k| from + k + 4);
-            match end {
+            let from = self.searched.max(blank).saturating_sub(2).max(blank);
+            match head_end(head, from) {
+                Some(end) if end > MAX_HEAD => return self.refuse(too_long()),
                 Some(end) => {
                     self.searched = 0;
                     match check_head(&head[blank..end]) {
@@ -379,14 +415,8 @@ impl Watched {
                 }
                 None => {
                     self.searched = head.len();
-                    if head.len() - blank > MAX_HEAD {
-                        return self.refuse(refusal(
-                            431,
-                            "Request Header Fields Too Large",
-                            &format!(
-                                "the request head is longer than {MAX_HEAD} bytes; it is not read"
-                            ),
-                        ));
+                    if head.len() > MAX_HEAD {
+                        return self.refuse(too_long());
                     }
                     return;
                 }
@@ -403,7 +433,21 @@ impl AsyncRead for Watched {
     ) -> Poll<std::io::Result<()>> {
         let this = &mut *self;
         loop {
-            if let Some(answer) = &this.refused {
+            // A refusal waits until hyper has every request before it and has
+            // answered them (its answers are never cut by this one).
+            let answering = this.activity.busy.load(Ordering::Relaxed) > 0;
+            if this.refused.is_some() && this.ready == 0 && answering {
+                // Read (and drop) what the client sends meanwhile; hyper reads
+                // again once its answer is written, which comes back here.
+                let mut sink = [0u8; 8192];
+                let mut scratch = ReadBuf::new(&mut sink);
+                match Pin::new(&mut this.stream).poll_read(cx, &mut scratch) {
+                    Poll::Ready(Ok(())) if !scratch.filled().is_empty() => continue,
+                    Poll::Ready(result) => return Poll::Ready(result),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+            if let Some(answer) = this.refused.as_ref().filter(|_| this.ready == 0) {
                 // The answer first (hyper has not answered: it was given no head).
                 while this.unsent > 0 {
                     let from = answer.len() - this.unsent;
@@ -414,7 +458,15 @@ impl AsyncRead for Watched {
                         Poll::Pending => return Poll::Pending,
                     }
                 }
-                // Then drop what the client still sends; its end is hyper's end.
+                // Then the end of what the server sends, so that a client
+                // reading to the end has all of it...
+                if !this.shut {
+                    match Pin::new(&mut this.stream).poll_shutdown(cx) {
+                        Poll::Pending => return Poll::Pending,
+                        Poll::Ready(_) => this.shut = true,
+                    }
+                }
+                // ...and drop what the client still sends; its end is hyper's end.
                 let mut sink = [0u8; 8192];
                 loop {
                     let mut scratch = ReadBuf::new(&mut sink);
@@ -493,6 +545,42 @@ impl AsyncWrite for Watched {
     }
 }
 
+/// A request being answered, until dropped (with its answer's body).
+struct Answering(Arc<Activity>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.answered();
+    }
+}
+
+/// An answer's body that keeps its request counted as being answered until
+/// the body is sent or dropped.
+struct Tracked {
+    body: Body,
+    _answering: Answering,
+}
+
+impl http_body::Body for Tracked {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// A request with its body read whole within `clock` (the header timeout,
 /// counted from the end of its head): a body that is slow or never sent is
 /// answered 408 and the connection closed, the client's fault answered as
@@ -508,7 +596,7 @@ async fn read_body(
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
         .unwrap_or(0);
-    if announced == 0 {
+    if announced == 0 && http_body::Body::is_end_stream(request.body()) {
         return Ok(request.map(Body::new));
     }
     let (parts, body) = request.into_parts();
@@ -525,7 +613,8 @@ async fn read_body(
         );
         response
     };
-    match tokio::time::timeout(clock, body.collect()).await {
+    let limited = http_body_util::Limited::new(body, MAX_BODY as usize);
+    match tokio::time::timeout(clock, limited.collect()).await {
         Ok(Ok(collected)) => Ok(Request::from_parts(parts, Body::from(collected.to_bytes()))),
         Ok(Err(e)) => Err(close(
             axum::http::StatusCode::BAD_REQUEST,
@@ -599,12 +688,20 @@ pub async fn serve(
                 let activity = Arc::clone(&activity);
                 activity.request();
                 async move {
+                    // Answered once the answer's body is sent or dropped: a
+                    // request whose answer is streaming is not idle, and no
+                    // head after it is timed until it ends.
+                    let answering = Answering(Arc::clone(&activity));
                     let response = match read_body(request, limits.header_timeout).await {
                         Ok(request) => app.oneshot(request).await.unwrap_or_else(|e| match e {}),
                         Err(refused) => refused,
                     };
-                    activity.answered();
-                    Ok::<_, Infallible>(response)
+                    Ok::<_, Infallible>(response.map(|body| {
+                        Body::new(Tracked {
+                            body,
+                            _answering: answering,
+                        })
+                    }))
                 }
             })
         };
@@ -680,6 +777,12 @@ mod tests {
             Err(answer) => String::from_utf8(answer[9..12].to_vec()).unwrap(),
         };
         assert_eq!(status(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"), "ok 0");
+        assert_eq!(status(b"GET / HTTP/1.1\nHost: x\n\n"), "ok 0");
+        // Where heads end: after a blank line, with or without its CR.
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\n\r\nrest", 0), Some(18));
+        assert_eq!(head_end(b"GET / HTTP/1.1\n\nrest", 0), Some(16));
+        assert_eq!(head_end(b"GET / HTTP/1.1\n\r\nrest", 0), Some(17));
+        assert_eq!(head_end(b"GET / HTTP/1.1\r\nHost: x\r\n", 0), None);
         assert_eq!(
             status(b"POST / HTTP/1.1\r\nContent-Length: 12\r\n\r\n"),
             "ok 12"
