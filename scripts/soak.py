@@ -55,6 +55,8 @@ import threading
 import time
 import urllib.parse
 
+ABUSIVE_KINDS = {"slow", "huge", "huge-svg", "abandoned", "slow-body", "big-body", "malformed"}
+
 VARIANTS = ["standard", "rollover", "simple", "standard.p3", "rahman", "standard.h3.f6"]
 
 
@@ -183,7 +185,9 @@ class Stats:
         with self.lock:
             key = f"{kind} {status}"
             self.counts[key] = self.counts.get(key, 0) + 1
-            if kind != "slow":
+            # Latencies are the good clients': a stalled or abusive request
+            # waits on purpose (a header timeout, a 30 MB download).
+            if kind not in ABUSIVE_KINDS:
                 self.latencies.append(seconds)
             if detail is not None and len(self.not_client) < 50:
                 self.not_client.append(detail)
