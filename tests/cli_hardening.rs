@@ -16,6 +16,14 @@ fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// `/dev/full`, opened for writing: every write fails with "no space left".
+fn full_device() -> fs::File {
+    fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap()
+}
+
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo")
         .arg(path)
@@ -309,10 +317,7 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
             "csv",
         ],
     ] {
-        let full = fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
+        let full = full_device();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
             .args(args)
             .stdout(full)
@@ -338,10 +343,7 @@ fn an_unwritable_standard_error_keeps_the_exit_status() {
         (&["solve", "--preset", "rahman"], 0),
         (&["query", "--no-such-option"], 2),
     ] {
-        let full = fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
+        let full = full_device();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_chopsticks"))
             .args(args)
             .stderr(full)
@@ -589,10 +591,7 @@ fn a_fifo_given_as_a_file_is_refused_at_once() {
 #[test]
 fn help_into_a_full_device_is_an_error() {
     for args in [&["--help"][..], &["--version"], &["solve", "--help"]] {
-        let full = fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
+        let full = full_device();
         let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
             .args(args)
             .stdout(full)
