@@ -27,16 +27,12 @@ pub fn read_hostfile(path: &Path) -> Result<Vec<String>> {
 /// The timely configuration of process `process` of the hostfile's cluster.
 pub fn cluster_config(addresses: Vec<String>, process: usize, threads: usize) -> Result<Config> {
     if process >= addresses.len() {
-        let listed = addresses.len();
-        bail!(
-            "--process {process}, but the hostfile lists {listed} process{} ({})",
-            if listed == 1 { "" } else { "es" },
-            if listed == 1 {
-                "process 0 only".to_string()
-            } else {
-                format!("0 to {}", listed - 1)
-            }
-        );
+        let listed = match addresses.len() {
+            0 => "no process".to_string(),
+            1 => "1 process (process 0 only)".to_string(),
+            n => format!("{n} processes (0 to {})", n - 1),
+        };
+        bail!("--process {process}, but the hostfile lists {listed}");
     }
     Ok(Config {
         communication: CommunicationConfig::Cluster {

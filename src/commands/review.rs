@@ -48,14 +48,7 @@ fn read_record(path: Option<&PathBuf>) -> Result<(String, String)> {
     let limit = MAX_RECORD_BYTES as u64 + 1;
     match path {
         Some(p) if p.as_os_str() != "-" => {
-            // A FIFO or a device is refused before it is opened (opening a
-            // FIFO blocks until a writer comes).
-            if let Err(chopsticks_files::ReadError::NotRegular { kind, .. }) =
-                chopsticks_files::check_regular(p)
-            {
-                bail!("{name} is not a regular file ({kind}): only regular files are read");
-            }
-            let file = std::fs::File::open(p).with_context(|| format!("cannot open {name}"))?;
+            let file = super::open_input(p)?;
             file.take(limit)
                 .read_to_end(&mut bytes)
                 .with_context(|| format!("cannot read {name}"))?;

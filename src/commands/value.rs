@@ -103,18 +103,7 @@ pub fn run(args: &ValueArgs) -> Result<()> {
                     batch(args, std::io::stdin().lock(), "standard input")
                 }
                 (None, Some(path)) => {
-                    // A FIFO or a device is refused before it is opened
-                    // (opening a FIFO blocks until a writer comes).
-                    if let Err(chopsticks_files::ReadError::NotRegular { kind, .. }) =
-                        chopsticks_files::check_regular(path)
-                    {
-                        bail!(
-                            "{} is not a regular file ({kind}): only regular files are read",
-                            path.display()
-                        );
-                    }
-                    let file = std::fs::File::open(path)
-                        .with_context(|| format!("cannot open {}", path.display()))?;
+                    let file = super::open_input(path)?;
                     batch(
                         args,
                         std::io::BufReader::new(file),

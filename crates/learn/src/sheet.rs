@@ -196,22 +196,13 @@ impl Sheet {
                 avoid.len(),
             ),
         };
-        let empty = match &sampled {
-            Advice::Win { .. } => Advice::Win {
-                seat: 0,
-                win_immediately: false,
-                configurations: Vec::new(),
-                listed: 0,
-                positions_faced: 0,
-            },
-            Advice::Draw { .. } => Advice::Draw { avoid: Vec::new() },
-        };
-        let head = Sheet::from_advice(rules, &empty)?.svg().len() as u64;
-        let drawn = Sheet::from_advice(rules, &sampled)?;
+        let mut drawn = Sheet::from_advice(rules, &sampled)?;
         let cards = drawn.cards.len().max(1) as u64;
-        let per_card = (drawn.svg().len() as u64)
-            .saturating_sub(head)
-            .div_ceil(cards);
+        let with_cards = drawn.svg().len() as u64;
+        // The same sheet without its cards: the title and the instructions.
+        drawn.cards.clear();
+        let head = drawn.svg().len() as u64;
+        let per_card = with_cards.saturating_sub(head).div_ceil(cards);
         Ok(head + per_card * total as u64)
     }
 

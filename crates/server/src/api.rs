@@ -299,7 +299,6 @@ fn outcome_json(o: &Outcome) -> Json_ {
     json!({"value": value_name(o.value), "remoteness": remoteness(o)})
 }
 
-/// A configuration of the strategy as arrays of hands (`null` for any value).
 /// Writes a configuration as `configuration_json` makes it, `[[1,2],[0,1]]`:
 /// its text is already that list's items (numbers, commas and brackets), so it
 /// is copied inside brackets; any other text is read and written as JSON.
@@ -318,6 +317,7 @@ fn configuration_into(out: &mut String, text: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A configuration of the strategy as arrays of hands (`null` for any value).
 fn configuration_json(text: &str) -> Result<Json_, ApiError> {
     chopsticks_learn::sheet::parse_configuration(text)
         .map(|c| json!(c))
@@ -695,16 +695,16 @@ pub async fn strategy(
     let mut head = serde_json::to_string(&out).map_err(|e| ApiError::internal(e.to_string()))?;
     head.pop(); // the closing brace
     head.push_str(&format!(",\"{list}\":["));
+    // The state: the head not yet sent, and the first configuration of the
+    // next chunk (`None` once the closing brackets are sent, or after an error).
     let chunks = futures_util::stream::unfold(
-        (Some(head), 0usize, advice),
-        |(head, from, advice)| async move {
+        (Some(head), Some(0usize), advice),
+        |(head, next, advice)| async move {
             if let Some(head) = head {
-                return Some((Ok(Bytes::from(head)), (None, from, advice)));
+                return Some((Ok(Bytes::from(head)), (None, next, advice)));
             }
+            let from = next?;
             let total = advice.len();
-            if from > total {
-                return None;
-            }
             let to = (from + STRATEGY_CHUNK).min(total);
             let mut chunk = String::new();
             for k in from..to {
@@ -723,7 +723,7 @@ pub async fn strategy(
                     }
                 };
                 if let Err(e) = written {
-                    return Some((Err(e), (None, total + 1, advice)));
+                    return Some((Err(e), (None, None, advice)));
                 }
             }
             if to == total {
@@ -734,7 +734,7 @@ pub async fn strategy(
             tokio::task::yield_now().await;
             Some((
                 Ok(Bytes::from(chunk)),
-                (None, to + usize::from(to == total), advice),
+                (None, (to < total).then_some(to), advice),
             ))
         },
     );

@@ -165,6 +165,16 @@ impl Kind {
             Kind::Check => format!("the check of the saved solution of {id}"),
         }
     }
+
+    /// Its name in the API: `solution`, `strategy`, `puzzles`, `check`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Solution => "solution",
+            Kind::Strategy => "strategy",
+            Kind::Puzzles => "puzzles",
+            Kind::Check => "check",
+        }
+    }
 }
 
 /// What the cache keeps under a key.
@@ -185,18 +195,6 @@ impl Kept {
             Kept::Advice(a) => a.heap_bytes(),
             Kept::Puzzles(p) => p.heap_bytes(),
             Kept::Checked => 0,
-        }
-    }
-}
-
-impl Kind {
-    /// Its name in the API: `solution`, `strategy`, `puzzles`, `check`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Solution => "solution",
-            Kind::Strategy => "strategy",
-            Kind::Puzzles => "puzzles",
-            Kind::Check => "check",
         }
     }
 }
@@ -426,11 +424,7 @@ impl SolutionCache {
             .count();
         let needed = solve_estimate(rules, count);
         if needed > self.budget {
-            return Err(ApiError::too_large(format!(
-                "solving {count} positions needs about {} of memory; this server's budget is {}",
-                human_bytes(needed),
-                human_bytes(self.budget)
-            )));
+            return Err(self.over_budget(&format!("solving {count} positions"), needed));
         }
         Ok((count, needed))
     }
@@ -514,7 +508,7 @@ impl SolutionCache {
                 let start = graph.index_of(&Position::start(&solved.rules));
                 PuzzleSet::find(graph, &solved.solution, start, &|_| {})
                     .map(|set| Kept::Puzzles(Arc::new(set)))
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))
+                    .map_err(crate::error::learn_error)
             })
             .await?
         {
@@ -594,11 +588,7 @@ impl SolutionCache {
     /// [`Reserved`] is dropped.
     pub fn reserve_answer(self: &Arc<Self>, bytes: u64, what: &str) -> Result<Reserved, ApiError> {
         if bytes > self.budget {
-            return Err(ApiError::too_large(format!(
-                "{what} needs about {} of memory; this server's budget is {}",
-                human_bytes(bytes),
-                human_bytes(self.budget)
-            )));
+            return Err(self.over_budget(what, bytes));
         }
         let mut inner = self.inner.lock().expect("cache lock");
         Self::make_room(&mut inner, self.budget, bytes)?;
@@ -607,6 +597,16 @@ impl SolutionCache {
             cache: Arc::clone(self),
             bytes,
         })
+    }
+
+    /// The refusal of work (`what`, as a message says it) that needs `bytes`,
+    /// more than the whole budget: 413.
+    fn over_budget(&self, what: &str, bytes: u64) -> ApiError {
+        ApiError::too_large(format!(
+            "{what} needs about {} of memory; this server's budget is {}",
+            human_bytes(bytes),
+            human_bytes(self.budget)
+        ))
     }
 
     /// Evicts least recently used finished entries until `needed` more bytes
@@ -634,13 +634,8 @@ impl SolutionCache {
                 .filter(|(_, e)| e.cell.initialized())
                 .min_by_key(|(_, e)| e.last_used)
                 .map(|(k, _)| k.clone());
-            let Some(victim) = victim else {
-                return Err(ApiError::busy(format!(
-                    "work under way fills this server's memory budget ({}); try again shortly",
-                    human_bytes(budget)
-                ))
-                .retry_after(5));
-            };
+            // The finished entries make room: checked above.
+            let victim = victim.expect("a finished entry to evict");
             let removed = inner.entries.remove(&victim).expect("present");
             used -= removed.bytes;
         }
@@ -658,12 +653,7 @@ impl SolutionCache {
             return Ok((entry.cell.clone(), entry.started));
         }
         if needed > self.budget {
-            return Err(ApiError::too_large(format!(
-                "computing {} needs about {} of memory; this server's budget is {}",
-                key.0.describe(&key.1),
-                human_bytes(needed),
-                human_bytes(self.budget)
-            )));
+            return Err(self.over_budget(&format!("computing {}", key.0.describe(&key.1)), needed));
         }
         Self::make_room(&mut inner, self.budget, needed)?;
         let cell: Cell = Arc::new(OnceCell::new());

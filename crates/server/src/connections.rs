@@ -286,7 +286,7 @@ impl Activity {
     /// Bytes arrived: a head starts unless a request is being answered.
     fn read(&self) {
         self.touch();
-        if self.busy.load(Ordering::Relaxed) == 0 {
+        if !self.answering() {
             let _ = self.head_since.compare_exchange(
                 0,
                 self.now() + 1,
@@ -307,10 +307,15 @@ impl Activity {
         self.touch();
     }
 
+    /// Whether a request is being answered (until its answer's body is sent).
+    fn answering(&self) -> bool {
+        self.busy.load(Ordering::Relaxed) > 0
+    }
+
     /// How long until the connection must close (zero: now), or `None` while a
     /// request is being answered.
     fn time_left(&self, limits: &Limits) -> Option<Duration> {
-        if self.busy.load(Ordering::Relaxed) > 0 {
+        if self.answering() {
             return None;
         }
         let now = self.now();
@@ -379,6 +384,20 @@ impl Watched {
         self.body_left = 0;
     }
 
+    /// Reads and drops what the client sends, until it has nothing more for
+    /// now (`Pending`) or its end (given to hyper as the end).
+    fn drop_incoming(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let mut sink = [0u8; 8192];
+        loop {
+            let mut scratch = ReadBuf::new(&mut sink);
+            match Pin::new(&mut self.stream).poll_read(cx, &mut scratch) {
+                Poll::Ready(Ok(())) if !scratch.filled().is_empty() => self.activity.read(),
+                Poll::Ready(result) => return Poll::Ready(result),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+
     /// Moves what is pending forward: body bytes pass, a whole head is checked.
     fn advance(&mut self) {
         loop {
@@ -434,18 +453,11 @@ impl AsyncRead for Watched {
         let this = &mut *self;
         loop {
             // A refusal waits until hyper has every request before it and has
-            // answered them (its answers are never cut by this one).
-            let answering = this.activity.busy.load(Ordering::Relaxed) > 0;
-            if this.refused.is_some() && this.ready == 0 && answering {
-                // Read (and drop) what the client sends meanwhile; hyper reads
-                // again once its answer is written, which comes back here.
-                let mut sink = [0u8; 8192];
-                let mut scratch = ReadBuf::new(&mut sink);
-                match Pin::new(&mut this.stream).poll_read(cx, &mut scratch) {
-                    Poll::Ready(Ok(())) if !scratch.filled().is_empty() => continue,
-                    Poll::Ready(result) => return Poll::Ready(result),
-                    Poll::Pending => return Poll::Pending,
-                }
+            // answered them (its answers are never cut by this one). What the
+            // client sends meanwhile is dropped; hyper reads again once its
+            // answer is written, which comes back here.
+            if this.refused.is_some() && this.ready == 0 && this.activity.answering() {
+                return this.drop_incoming(cx);
             }
             if let Some(answer) = this.refused.as_ref().filter(|_| this.ready == 0) {
                 // The answer first (hyper has not answered: it was given no head).
@@ -467,18 +479,7 @@ impl AsyncRead for Watched {
                     }
                 }
                 // ...and drop what the client still sends; its end is hyper's end.
-                let mut sink = [0u8; 8192];
-                loop {
-                    let mut scratch = ReadBuf::new(&mut sink);
-                    match Pin::new(&mut this.stream).poll_read(cx, &mut scratch) {
-                        Poll::Ready(Ok(())) if !scratch.filled().is_empty() => {
-                            this.activity.read();
-                            continue;
-                        }
-                        Poll::Ready(result) => return Poll::Ready(result),
-                        Poll::Pending => return Poll::Pending,
-                    }
-                }
+                return this.drop_incoming(cx);
             }
             if this.ready > 0 {
                 let n = this.ready.min(buf.remaining());

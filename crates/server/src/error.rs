@@ -72,6 +72,22 @@ impl ApiError {
     }
 }
 
+/// A `chopsticks-learn` error as the API answers it: a saved table that
+/// contradicts the rules or cannot be read, 503; anything else (a table without
+/// remoteness, a bad record or position), 422.
+pub fn learn_error(e: chopsticks_learn::LearnError) -> ApiError {
+    use chopsticks_learn::LearnError;
+    use chopsticks_solve::SolveError;
+    match e {
+        LearnError::Solve(SolveError::Inconsistent(_)) => ApiError::unavailable(format!(
+            "the saved solution contradicts the rules, so it is not served: {e}"
+        )),
+        LearnError::Solve(SolveError::NoRemoteness) => ApiError::unprocessable(e.to_string()),
+        LearnError::Solve(e) => ApiError::unavailable(e.to_string()),
+        e => ApiError::unprocessable(e.to_string()),
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (

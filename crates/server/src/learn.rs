@@ -39,14 +39,14 @@ use chopsticks_learn::puzzles::{puzzle_at_seated, view, view_seated, Filter};
 use chopsticks_learn::rating::Rating;
 use chopsticks_learn::record::GameRecord;
 use chopsticks_learn::worksheet::Worksheet;
-use chopsticks_learn::{optimal_line, review_within, Checker, Difficulty, LearnError, PuzzleKind};
+use chopsticks_learn::{optimal_line, review_within, Checker, Difficulty, PuzzleKind};
 use chopsticks_rules::SeatedPosition;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
 use crate::api::{rules_of, wants_svg, AppState, MAX_POSITION_TEXT};
 use crate::cache::Solved;
-use crate::error::ApiError;
+use crate::error::{learn_error, ApiError};
 
 /// The longest game record read by the review endpoint (about 20,000 moves).
 pub const MAX_REVIEW_BYTES: usize = 256 * 1024;
@@ -88,19 +88,6 @@ pub fn camel_keys(value: Json_) -> Json_ {
         ),
         Json_::Array(items) => Json_::Array(items.into_iter().map(camel_keys).collect()),
         v => v,
-    }
-}
-
-fn learn_error(e: LearnError) -> ApiError {
-    match e {
-        LearnError::Solve(chopsticks_solve::SolveError::Inconsistent(_)) => ApiError::unavailable(
-            format!("the saved solution contradicts the rules, so it is not served: {e}"),
-        ),
-        LearnError::Solve(chopsticks_solve::SolveError::NoRemoteness) => {
-            ApiError::unprocessable(e.to_string())
-        }
-        LearnError::Solve(e) => ApiError::unavailable(e.to_string()),
-        e => ApiError::unprocessable(e.to_string()),
     }
 }
 

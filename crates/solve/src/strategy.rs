@@ -439,12 +439,15 @@ pub fn advice_memory(count: u64) -> u64 {
 impl Advice {
     /// The bytes this advice keeps on the heap (its texts and lists).
     pub fn heap_bytes(&self) -> u64 {
-        let text = |s: &String| (std::mem::size_of::<String>() + s.capacity()) as u64;
+        use std::mem::size_of;
         match self {
-            Advice::Win { configurations, .. } => configurations.iter().map(text).sum(),
+            Advice::Win { configurations, .. } => configurations
+                .iter()
+                .map(|s| (size_of::<String>() + s.capacity()) as u64)
+                .sum(),
             Advice::Draw { avoid } => avoid
                 .iter()
-                .map(|(s, _)| text(s) + std::mem::size_of::<u32>() as u64 + 4)
+                .map(|(s, _)| (size_of::<(String, u32)>() + s.capacity()) as u64)
                 .sum(),
         }
     }
