@@ -24,8 +24,10 @@ beside --abusive-clients (2) that ask what once exhausted the server (issue 60):
   big-body   a POST announcing 300,000 bytes: 413 at once
   malformed  HTTP/0.9, HTTP/2's preface, a NUL in the method: a JSON 4xx/505
 
-and one prober that asks /healthz every 0.1 s on a new connection: every answer
-must come within 100 ms.
+and one prober, a process of its own, that asks /healthz every 0.1 s on a new
+connection: every answer must come within 100 ms. The client threads run at a
+lower priority (nice + 5) than the server and the prober, which share the
+machine with them: a slow probe is then the server's.
 
 Every --sample seconds it reads the server's resident memory (VmRSS). At the end
 it prints a JSON summary: requests by kind and status, latency percentiles,
@@ -44,6 +46,7 @@ Usage: scripts/soak.py [--seconds 1800] [--clients 16] [--binary target/release/
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -54,6 +57,10 @@ import sys
 import threading
 import time
 import urllib.parse
+
+# The good clients' mix: each kind of request and its weight.
+MIX = [("positions", 70), ("strategy", 4), ("review", 6), ("puzzles", 4), ("value", 6), ("bad", 10)]
+ONLY = None  # --only: the kinds of MIX asked (all by default)
 
 ABUSIVE_KINDS = {"slow", "huge", "huge-svg", "abandoned", "slow-body", "big-body", "malformed"}
 
@@ -152,26 +159,72 @@ class Abusive(threading.Thread):
                                                    b"G\0T / HTTP/1.1\r\nHost: x\r\n\r\n"]), ["400", "505"])
 
 
-class Prober(threading.Thread):
-    """Asks /healthz every 0.1 s on a new connection; keeps the latencies."""
+def probe(host, port, deadline, out):
+    """The prober's loop, in a process of its own: a prober thread beside the
+    client threads would wait for Python's interpreter lock, and its latencies
+    would be the load generator's, not the server's. Each slow probe is kept
+    with its parts (the connection, the answer after it) and how late the
+    prober itself woke for it, which tells the server's delay from the load
+    generator's machine being too busy to run the prober on time."""
+    latencies, failures, slow, woke_late = [], [], [], 0.0
+    wake = started = time.monotonic()
+    while time.monotonic() < deadline:
+        t = time.monotonic()
+        late = t - wake
+        woke_late = max(woke_late, late)
+        connected = None
+        try:
+            s = socket.create_connection((host, port), timeout=10)
+            connected = time.monotonic()
+            try:
+                s.sendall(get_bytes("/healthz"))
+                got = b""
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    got += chunk
+            finally:
+                s.close()
+            status = got.split(b" ")[1].decode(errors="replace") if got else "closed"
+            if status != "200":
+                failures.append(f"/healthz: {status}")
+        except Exception as e:
+            failures.append(f"/healthz: {e!r}")
+        took = time.monotonic() - t
+        latencies.append(took)
+        if took >= 0.1:
+            slow.append({"at_s": round(t - started, 1), "ms": round(took * 1000, 1),
+                         "connect_ms": connected and round((connected - t) * 1000, 1),
+                         "prober_woke_late_ms": round(late * 1000, 1)})
+        wake = time.monotonic() + 0.1
+        time.sleep(0.1)
+    out.send((latencies, failures, slow[:50], woke_late))
+    out.close()
+
+
+class Prober:
+    """Asks /healthz every 0.1 s on a new connection, from a process of its own
+    (see `probe`); keeps the latencies."""
 
     def __init__(self, host, port, deadline):
-        super().__init__(daemon=True)
-        self.host, self.port, self.deadline = host, port, deadline
         self.latencies = []
         self.failures = []
+        self.slow = []
+        self.woke_late = 0.0
+        self.receiver, sender = multiprocessing.Pipe(duplex=False)
+        self.process = multiprocessing.Process(target=probe, args=(host, port, deadline, sender),
+                                               daemon=True)
+        self.done = False
 
-    def run(self):
-        while time.monotonic() < self.deadline:
-            t = time.monotonic()
-            try:
-                got = raw(self.host, self.port, get_bytes("/healthz"), timeout=10)
-                if got[0] != "200":
-                    self.failures.append(f"/healthz: {got[0]}")
-            except Exception as e:
-                self.failures.append(f"/healthz: {e!r}")
-            self.latencies.append(time.monotonic() - t)
-            time.sleep(0.1)
+    def start(self):
+        self.process.start()
+
+    def is_alive(self):
+        if not self.done and self.receiver.poll():
+            self.latencies, self.failures, self.slow, self.woke_late = self.receiver.recv()
+            self.done = True
+        return not self.done and self.process.is_alive()
 
 
 class Stats:
@@ -292,10 +345,8 @@ class Client(threading.Thread):
             if self.slow_only:
                 self.slow()
                 continue
-            kind = self.rng.choices(
-                ["positions", "strategy", "review", "puzzles", "value", "bad"],
-                weights=[70, 4, 6, 4, 6, 10],
-            )[0]
+            kinds = [(k, w) for k, w in MIX if ONLY is None or k in ONLY]
+            kind = self.rng.choices([k for k, _ in kinds], weights=[w for _, w in kinds])[0]
             v = self.rng.choice(VARIANTS)
             if kind == "positions":
                 p = self.rng.choice(self.known[v])
@@ -356,7 +407,15 @@ def main():
     ap.add_argument("--binary", default="target/release/chopsticks")
     ap.add_argument("--memory", default="1G", help="the server's --memory")
     ap.add_argument("--out", default=None, help="also write the summary here")
+    ap.add_argument("--only", default=None,
+                    help="the good clients ask only these kinds, comma-separated (to find which costs)")
     args = ap.parse_args()
+    global ONLY
+    if args.only:
+        ONLY = set(args.only.split(","))
+        unknown = ONLY - {k for k, _ in MIX}
+        if unknown:
+            sys.exit(f"--only: no kind {', '.join(sorted(unknown))} (the kinds: {', '.join(k for k, _ in MIX)})")
     # The answer cache and the solved variants fill in the first minutes: a
     # short run judges memory only over its second half.
     warmup = args.warmup if args.warmup is not None else (
@@ -383,10 +442,17 @@ def main():
                 for k in range(args.slow_clients)]
     clients += [Abusive(host, port, stats, deadline, args.max_requests, 2000 + k)
                 for k in range(args.abusive_clients)]
+    # The prober's process is forked before any client thread runs.
     prober = Prober(host, port, deadline)
-    clients.append(prober)
+    prober.start()
+    # The clients run below the server and the prober (nice + 5; on Linux each
+    # thread has its own nice value and new threads take their creator's): on
+    # one machine the load generator would otherwise take the cores the server
+    # answers on, and the latencies would measure the generator.
+    os.nice(5)
     for c in clients:
         c.start()
+    clients.append(prober)
     samples = []
     while any(c.is_alive() for c in clients):
         time.sleep(min(args.sample, max(1.0, deadline - time.monotonic())))
@@ -430,6 +496,8 @@ def main():
         "healthz": {"probes": len(prober.latencies),
                     "max_ms": round(max(prober.latencies, default=0) * 1000, 2),
                     "over_100_ms": sum(1 for x in prober.latencies if x >= 0.1),
+                    "slow": prober.slow,
+                    "prober_woke_late_max_ms": round(prober.woke_late * 1000, 1),
                     "failures": prober.failures[:20]},
         "server_survived": alive,
         "server_exit": server.returncode,

@@ -774,3 +774,65 @@ fn pipelined_and_bare_line_feed_heads_are_read_as_hyper_reads_them() {
         );
     }
 }
+
+/// Each thread of process `pid`: (its name, its nice value), from /proc.
+fn threads_and_nice(pid: u32) -> Vec<(String, i32)> {
+    let mut threads = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let Ok(stat) = std::fs::read_to_string(task.unwrap().path().join("stat")) else {
+            continue; // a thread that ended meanwhile
+        };
+        let (open, close) = (stat.find('(').unwrap(), stat.rfind(')').unwrap());
+        let name = stat[open + 1..close].to_string();
+        // After the name: state (field 3) … nice (field 19).
+        let nice = stat[close + 1..]
+            .split_whitespace()
+            .nth(16)
+            .unwrap()
+            .parse()
+            .unwrap();
+        threads.push((name, nice));
+    }
+    threads
+}
+
+/// Issue 60: `/healthz` answers within 100 ms while computations fill every
+/// core, because computations (and the solver's threads) run at a lower
+/// priority than the threads that answer requests.
+#[test]
+fn computations_run_below_the_requests() {
+    let server = Serve::start(&["--memory", "1G"], None);
+    let mut s = TcpStream::connect(&server.address).unwrap();
+    s.write_all(&get_request("/api/v1/chopsticks/standard.h5.f9/puzzles"))
+        .unwrap();
+    let clock = Instant::now();
+    let threads = loop {
+        let threads = threads_and_nice(server.child.id());
+        if threads.iter().any(|(name, _)| name == "chopsticks-work") {
+            break threads;
+        }
+        assert!(clock.elapsed() < Duration::from_secs(20), "{threads:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let nice_of = |prefix: &str| -> Vec<i32> {
+        threads
+            .iter()
+            .filter(|(name, _)| name.starts_with(prefix))
+            .map(|&(_, nice)| nice)
+            .collect()
+    };
+    let (work, solver, requests) = (
+        nice_of("chopsticks-work"),
+        nice_of("chopsticks-solv"),
+        nice_of("tokio-rt-worker"),
+    );
+    assert!(!solver.is_empty() && !requests.is_empty(), "{threads:?}");
+    let base = requests[0];
+    assert!(requests.iter().all(|&n| n == base), "{threads:?}");
+    // `background::Priority::Computation`: nice + 6.
+    let lower = (base + 6).min(19);
+    assert!(
+        work.iter().chain(&solver).all(|&n| n == lower),
+        "{threads:?}"
+    );
+}

@@ -110,6 +110,9 @@ fn default_budget() -> u64 {
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
+    // Before any parallel loop (a saved table's check below): the solver's
+    // threads then run below the threads that answer requests.
+    chopsticks_server::background::init();
     let budget = args.memory.unwrap_or_else(default_budget);
     let descriptors = raise_descriptor_limit();
     let max_connections = args

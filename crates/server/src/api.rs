@@ -49,6 +49,7 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
 use crate::autogui::Layout;
+use crate::background::Priority;
 use crate::cache::{SolutionCache, Solved};
 use crate::error::ApiError;
 use crate::instructions;
@@ -80,10 +81,31 @@ impl AppState {
         self.time_limit * 9 / 10
     }
 
+    /// When a request started now stops waiting for computations: a request
+    /// that waits for two (a solve, then its strategy) shares one wait between
+    /// them, so that the cache's 503 still comes before the time limit's.
+    pub fn deadline(&self) -> std::time::Instant {
+        std::time::Instant::now() + self.wait()
+    }
+
     /// The solution of `rules` ([`SolutionCache::get`]).
     pub async fn solved(&self, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
         self.cache.get(rules, self.wait()).await
     }
+
+    /// The solution of `rules`, waited for until `deadline` at most.
+    pub async fn solved_by(
+        &self,
+        rules: Ruleset,
+        deadline: std::time::Instant,
+    ) -> Result<Arc<Solved>, ApiError> {
+        self.cache.get(rules, left(deadline)).await
+    }
+}
+
+/// What is left until `deadline` (nothing once it passed).
+pub fn left(deadline: std::time::Instant) -> std::time::Duration {
+    deadline.saturating_duration_since(std::time::Instant::now())
 }
 
 fn value_name(v: Value) -> &'static str {
@@ -430,20 +452,21 @@ async fn position_answer(
     // Only a saved file's table can fail to be read (a damaged block).
     let damaged = |e: chopsticks_learn::LearnError| ApiError::unavailable(e.to_string());
     if solved.needs_line_checks() {
-        // Reads of a file (from disk when cold): on a blocking thread, not on
-        // one of the few that serve every connection.
+        // Reads of a file (from disk when cold): on a thread of its own, not
+        // on one of the few that serve every connection.
         let (checking, at) = (Arc::clone(solved), position.clone());
-        tokio::task::spawn_blocking(move || checking.check_lines(&at))
-            .await
-            .map_err(|e| ApiError::internal(format!("the check stopped: {e}")))??;
+        crate::background::run(Priority::Answer, move || checking.check_lines(&at)).await?;
     }
     let values = if history.len() > 1 {
         let (solving, game) = (Arc::clone(solved), history.clone());
-        tokio::task::spawn_blocking(move || {
-            evaluate(&solving.solution, &game, crate::learn::HISTORY_BOUND)
+        crate::background::run(Priority::Answer, move || {
+            Ok(evaluate(
+                &solving.solution,
+                &game,
+                crate::learn::HISTORY_BOUND,
+            ))
         })
-        .await
-        .map_err(|e| ApiError::internal(format!("the valuation stopped: {e}")))?
+        .await?
     } else {
         evaluate(&solved.solution, history, crate::learn::HISTORY_BOUND)
     }
@@ -606,18 +629,18 @@ pub async fn strategy(
 ) -> Result<Response, ApiError> {
     let rules = rules_of(&variant)?;
     let svg = wants_svg(query.format.as_deref())?;
-    let solved = state.solved(rules).await?;
-    let advice = state.cache.advice(&solved, state.wait()).await?;
+    let deadline = state.deadline();
+    let solved = state.solved_by(rules, deadline).await?;
+    let advice = state.cache.advice(&solved, left(deadline)).await?;
     let id = solved.rules.variant_id();
     if svg {
         let rules = solved.rules.clone();
         let sized = Arc::clone(&advice);
-        let estimate = tokio::task::spawn_blocking(move || {
+        let estimate = crate::background::run(Priority::Computation, move || {
             chopsticks_learn::sheet::Sheet::svg_estimate(&rules, &sized)
+                .map_err(|e| ApiError::internal(e.to_string()))
         })
-        .await
-        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .await?;
         if estimate > MAX_SHEET_SVG {
             return Err(ApiError::too_large(format!(
                 "the strategy sheet of {id} would be about {} ({} cards); sheets of at most {} \
@@ -636,13 +659,12 @@ pub async fn strategy(
         let rules = solved.rules.clone();
         // The reservation goes with the drawing: a client that hangs up does
         // not free what a drawing still under way holds.
-        let (body, reserved) = tokio::task::spawn_blocking(move || {
+        let (body, reserved) = crate::background::run(Priority::Computation, move || {
             let drawn =
                 chopsticks_learn::sheet::Sheet::from_advice(&rules, &advice).map(|s| s.svg());
-            (drawn, reserved)
+            Ok((drawn, reserved))
         })
-        .await
-        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?;
+        .await?;
         let body = body.map_err(|e| ApiError::internal(e.to_string()))?;
         return Ok((
             [(

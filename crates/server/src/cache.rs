@@ -6,7 +6,8 @@
 //! **computation** of this cache, under a key (what it is and of which variant).
 //! The first request for a key puts an empty cell under it, with the
 //! computation's estimated peak memory accounted to it, and starts the work as a
-//! detached task of its own (on a blocking thread); every later request for the
+//! detached task of its own (run in [`crate::background`]'s pool, at a lower
+//! priority than the threads that answer requests); every later request for the
 //! same key waits on the same cell. Because the work does not run inside any
 //! request's future, a client that hangs up neither cancels nor duplicates it:
 //! the result lands in the cache for the next request. A request waits at most
@@ -298,11 +299,16 @@ impl SolutionCache {
         let key = Self::request_key(variant, position);
         let size = key.len() + bytes.len();
         let mut requests = self.requests.lock().expect("cache lock");
+        let mut emptied = Vec::new();
         if requests.1 + size > ANSWER_BYTES {
-            *requests = (HashMap::new(), 0);
+            emptied.push(std::mem::take(&mut requests.0));
+            requests.1 = 0;
         }
         requests.1 += size;
         requests.0.insert(key, (Arc::downgrade(solved), bytes));
+        drop(requests);
+        // Thousands of answers freed away from the runtime's threads.
+        crate::background::discard(emptied);
     }
 
     /// Serves `solution` (read from a file) for its variant from now on, instead
@@ -555,9 +561,7 @@ impl SolutionCache {
             tokio::spawn(async move {
                 let result = cell
                     .get_or_init(|| async move {
-                        tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
-                            Err(ApiError::internal(format!("the work stopped: {e}")))
-                        })
+                        crate::background::run(crate::background::Priority::Computation, work).await
                     })
                     .await
                     .clone();
@@ -590,9 +594,13 @@ impl SolutionCache {
         if bytes > self.budget {
             return Err(self.over_budget(what, bytes));
         }
-        let mut inner = self.inner.lock().expect("cache lock");
-        Self::make_room(&mut inner, self.budget, bytes)?;
-        inner.answers += bytes;
+        let evicted = {
+            let mut inner = self.inner.lock().expect("cache lock");
+            let evicted = Self::make_room(&mut inner, self.budget, bytes)?;
+            inner.answers += bytes;
+            evicted
+        };
+        crate::background::discard(evicted);
         Ok(Reserved {
             cache: Arc::clone(self),
             bytes,
@@ -610,8 +618,12 @@ impl SolutionCache {
     }
 
     /// Evicts least recently used finished entries until `needed` more bytes
-    /// fit; evicts nothing when even that would not make room (429).
-    fn make_room(inner: &mut Inner, budget: u64, needed: u64) -> Result<(), ApiError> {
+    /// fit; evicts nothing when even that would not make room (429). The
+    /// evicted entries are returned, to be dropped once the lock is released
+    /// and away from the runtime's threads ([`crate::background::discard`]):
+    /// freeing a strategy's millions of texts takes long enough to stall every
+    /// request that waits for the lock.
+    fn make_room(inner: &mut Inner, budget: u64, needed: u64) -> Result<Vec<Entry>, ApiError> {
         let mut used: u64 = inner.entries.values().map(|e| e.bytes).sum::<u64>() + inner.answers;
         let evictable: u64 = inner
             .entries
@@ -626,6 +638,7 @@ impl SolutionCache {
             ))
             .retry_after(5));
         }
+        let mut evicted = Vec::new();
         while used + needed > budget {
             // The least recently used entry that is done (or failed).
             let victim = inner
@@ -638,8 +651,9 @@ impl SolutionCache {
             let victim = victim.expect("a finished entry to evict");
             let removed = inner.entries.remove(&victim).expect("present");
             used -= removed.bytes;
+            evicted.push(removed);
         }
-        Ok(())
+        Ok(evicted)
     }
 
     /// Finds or makes the entry of `key`, making room for `needed` bytes; its
@@ -655,7 +669,7 @@ impl SolutionCache {
         if needed > self.budget {
             return Err(self.over_budget(&format!("computing {}", key.0.describe(&key.1)), needed));
         }
-        Self::make_room(&mut inner, self.budget, needed)?;
+        let evicted = Self::make_room(&mut inner, self.budget, needed)?;
         let cell: Cell = Arc::new(OnceCell::new());
         let started = Instant::now();
         inner.entries.insert(
@@ -667,6 +681,8 @@ impl SolutionCache {
                 started,
             },
         );
+        drop(inner);
+        crate::background::discard(evicted);
         Ok((cell, started))
     }
 

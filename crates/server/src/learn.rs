@@ -44,7 +44,7 @@ use chopsticks_rules::SeatedPosition;
 use serde::Deserialize;
 use serde_json::{json, Value as Json_};
 
-use crate::api::{rules_of, wants_svg, AppState, MAX_POSITION_TEXT};
+use crate::api::{left, rules_of, wants_svg, AppState, MAX_POSITION_TEXT};
 use crate::cache::Solved;
 use crate::error::{learn_error, ApiError};
 
@@ -107,14 +107,13 @@ impl Solved {
     }
 }
 
-/// Runs `work` on a blocking thread with the solved variant.
+/// Runs `work` with the solved variant on a thread of its own (see
+/// [`crate::background`]).
 async fn blocking<T: Send + 'static>(
     solved: Arc<Solved>,
     work: impl FnOnce(&Solved) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(move || work(&solved))
-        .await
-        .map_err(|e| ApiError::internal(format!("the work stopped: {e}")))?
+    crate::background::run(crate::background::Priority::Answer, move || work(&solved)).await
 }
 
 fn parse_position(text: Option<String>, solved: &Solved) -> Result<SeatedPosition, ApiError> {
@@ -276,7 +275,8 @@ pub async fn puzzles(
             "`format=svg` draws puzzles chosen by `count` and `seed`, not the one at `p`",
         ));
     }
-    let solved = state.solved(rules_of(&variant)?).await?;
+    let deadline = state.deadline();
+    let solved = state.solved_by(rules_of(&variant)?, deadline).await?;
     if query.p.is_some() {
         let seated = parse_position(query.p, &solved)?;
         let played: Option<Vec<String>> = query
@@ -291,7 +291,7 @@ pub async fn puzzles(
         }
         // A puzzle's solution reads the table far from its position: a saved
         // table is checked whole first (once, a computation of the cache).
-        state.cache.checked(&solved, state.wait()).await?;
+        state.cache.checked(&solved, left(deadline)).await?;
         let (shown, progress) = blocking(solved, move |s| {
             let position = seated.position();
             let mut checker = s.checker();
@@ -316,7 +316,7 @@ pub async fn puzzles(
     }
     let count = query.count.unwrap_or(10).min(MAX_PUZZLES);
     let seed = query.seed.unwrap_or(1);
-    let set = state.cache.puzzles(&solved, state.wait()).await?;
+    let set = state.cache.puzzles(&solved, left(deadline)).await?;
     let id = solved.rules.variant_id();
     let rules = solved.rules.clone();
     let (views, counts, total, reachable) = blocking(solved, move |s| {

@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod autogui;
+pub mod background;
 pub mod cache;
 pub mod connections;
 pub mod error;

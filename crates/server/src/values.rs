@@ -53,20 +53,28 @@ impl Default for Evaluations {
 }
 
 impl Evaluations {
-    /// Runs `f` on a blocking thread when a slot is free, else answers busy.
+    /// Runs `f` on a thread of its own (see [`crate::background`]) when a slot is
+    /// free, else answers busy.
     async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = Arc::clone(&self.slots).try_acquire_owned().map_err(|_| {
-            ApiError::busy("every evaluation slot of this server is busy; try again shortly")
-        })?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            f()
-        })
+        let slots = Arc::clone(&self.slots);
+        crate::background::run_admitted(
+            crate::background::Priority::Answer,
+            move || {
+                slots.try_acquire_owned().map_err(|_| {
+                    ApiError::busy(
+                        "every evaluation slot of this server is busy; try again shortly",
+                    )
+                })
+            },
+            move |permit| {
+                let _permit = permit;
+                f()
+            },
+        )
         .await
-        .map_err(|e| ApiError::internal(format!("the evaluation stopped: {e}")))?
     }
 }
 
