@@ -75,6 +75,20 @@ def rss_kib(pid, field="VmRSS:"):
     return 0
 
 
+def read_answer(s, enough=None):
+    """The bytes answered on socket `s` until it closes, or until `enough` bytes
+    with the whole head among them."""
+    got = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+        if enough is not None and len(got) > enough and b"\r\n\r\n" in got:
+            break
+    return got
+
+
 def raw(host, port, data, timeout=30, hang_up_after=None):
     """Sends `data` on a new connection; the status code answered (or
     'closed'), or None when hung up on purpose after `hang_up_after` seconds."""
@@ -84,14 +98,8 @@ def raw(host, port, data, timeout=30, hang_up_after=None):
         if hang_up_after is not None:
             time.sleep(hang_up_after)
             return None
-        got = b""
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            got += chunk
-            if len(got) > 1 << 20 and b"\r\n\r\n" in got:
-                break  # the status is known; the rest is not needed
+        # Past 1 MiB with the head in it the status is known; the rest is not needed.
+        got = read_answer(s, enough=1 << 20)
         if not got:
             return "closed", b""
         head, _, body = got.partition(b"\r\n\r\n")
@@ -178,12 +186,7 @@ def probe(host, port, deadline, out):
             connected = time.monotonic()
             try:
                 s.sendall(get_bytes("/healthz"))
-                got = b""
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk:
-                        break
-                    got += chunk
+                got = read_answer(s)
             finally:
                 s.close()
             status = got.split(b" ")[1].decode(errors="replace") if got else "closed"
