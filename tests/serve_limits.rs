@@ -796,9 +796,9 @@ fn threads_and_nice(pid: u32) -> Vec<(String, i32)> {
     threads
 }
 
-/// Issue 60: `/healthz` answers within 100 ms while computations fill every
-/// core, because computations (and the solver's threads) run at a lower
-/// priority than the threads that answer requests.
+/// Issue 60: computations, and the solver's threads, run at a lower priority
+/// than the runtime's threads that answer requests (what keeps `/healthz`
+/// within 100 ms while they fill every core; `scripts/soak.py` measures that).
 #[test]
 fn computations_run_below_the_requests() {
     let server = Serve::start(&["--memory", "1G"], None);

@@ -90,7 +90,7 @@ impl AppState {
 
     /// The solution of `rules` ([`SolutionCache::get`]).
     pub async fn solved(&self, rules: Ruleset) -> Result<Arc<Solved>, ApiError> {
-        self.cache.get(rules, self.wait()).await
+        self.solved_by(rules, self.deadline()).await
     }
 
     /// The solution of `rules`, waited for until `deadline` at most.

@@ -48,15 +48,15 @@ impl Priority {
 }
 
 /// Makes the pool the solver's parallel loops run on (rayon's global pool) one
-/// of threads at the lower priority. Call it before anything of the process
-/// runs a parallel loop; returns whether it was made here (false when the pool
-/// already ran, at the usual priority).
-pub fn init() -> bool {
-    rayon::ThreadPoolBuilder::new()
+/// of threads at [`Priority::Computation`]. Call it before anything of the
+/// process runs a parallel loop: a pool already made stays as it is, at the
+/// usual priority.
+pub fn init() {
+    // Refused only when the pool already exists (see above).
+    let _ = rayon::ThreadPoolBuilder::new()
         .thread_name(|i| format!("chopsticks-solve-{i}"))
         .start_handler(|_| lower_priority(Priority::Computation))
-        .build_global()
-        .is_ok()
+        .build_global();
 }
 
 /// The turns of answers' work: as many as cores, taken in the order asked. More
@@ -72,9 +72,10 @@ fn answer_turns() -> &'static std::sync::Arc<tokio::sync::Semaphore> {
     })
 }
 
-/// Lowers the calling thread's priority to `priority`'s (see [`Priority::niceness`]). On Linux the nice
-/// value belongs to each thread, so this leaves the request threads as they
-/// are; where it cannot be lowered, the thread runs at the usual priority.
+/// Lowers the calling thread's priority to `priority`'s (see
+/// [`Priority::niceness`]). On Linux the nice value belongs to each thread, so
+/// this leaves the request threads as they are; where it cannot be lowered, the
+/// thread runs at the usual priority.
 fn lower_priority(priority: Priority) {
     #[cfg(target_os = "linux")]
     {

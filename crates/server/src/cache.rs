@@ -6,8 +6,9 @@
 //! **computation** of this cache, under a key (what it is and of which variant).
 //! The first request for a key puts an empty cell under it, with the
 //! computation's estimated peak memory accounted to it, and starts the work as a
-//! detached task of its own (run in [`crate::background`]'s pool, at a lower
-//! priority than the threads that answer requests); every later request for the
+//! detached task of its own (on a thread of its own, at
+//! [`crate::background::Priority::Computation`], below the threads that answer
+//! requests); every later request for the
 //! same key waits on the same cell. Because the work does not run inside any
 //! request's future, a client that hangs up neither cancels nor duplicates it:
 //! the result lands in the cache for the next request. A request waits at most
