@@ -451,7 +451,7 @@ fn scratch_of_dead_runs_is_removed_by_the_next_run() {
             "--fingers",
             "10",
         ])
-        .args(["--memory", "1400K", "--quiet", "--json"])
+        .args(["--part-size", "1M", "--quiet", "--json"])
         .output()
         .unwrap();
     assert!(
@@ -613,6 +613,64 @@ fn two_saved_solutions_of_one_variant_are_refused() {
     );
 }
 
+/// Issue 60, F6: an out-of-core solve keeps within `--memory`: its peak
+/// resident memory (the program, its move tables, buffers and spools, the
+/// summary after) is at most the budget, with 1 and with 6 threads, and what
+/// it prints says so.
+#[test]
+fn an_out_of_core_solve_keeps_within_its_memory() {
+    for threads in ["1", "6"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
+            .args(["solve", "--variant", "rollover.h6.f10", "--memory", "32M"])
+            .args(["--quiet", "--json"])
+            .env("TMPDIR", tmp.path())
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["mode"], "out-of-core", "{v}");
+        assert!(v["parts"].as_u64().unwrap() > 1, "{v}");
+        let peak = v["peak_resident_bytes"].as_u64().unwrap();
+        assert_eq!(v["memory_budget"], 32 << 20, "{v}");
+        assert!(
+            peak <= 32 << 20,
+            "{threads} threads: peak {peak} B over the 32 MiB allowed"
+        );
+        // A solution read back is the in-memory solver's: the same counts.
+        assert_eq!(v["positions"], 25_050_025, "{v}");
+    }
+    // Too little for the program and one part: refused with what it needs.
+    fails_with(
+        &["solve", "--variant", "rollover.h6.f10", "--memory", "16M"],
+        "out of core it needs at least",
+    );
+    // Parts asked for: smaller than a row, larger than the memory leaves, or
+    // for three players.
+    fails_with(
+        &["solve", "--variant", "rollover.h6.f10", "--part-size", "1K"],
+        "a part holds at least one row of tiles",
+    );
+    fails_with(
+        &[
+            "solve",
+            "--variant",
+            "rollover.h6.f10",
+            "--memory",
+            "40M",
+            "--part-size",
+            "39M",
+        ],
+        "do not fit in the 40.0 MiB of memory allowed",
+    );
+    fails_with(
+        &["solve", "--variant", "standard.p3", "--part-size", "1M"],
+        "--part-size is for two players",
+    );
+}
+
 /// Issue 60, F6: an out-of-core solve that saves nothing says nothing can be
 /// resumed, names the disk it needs, and a SIGTERM (or Ctrl-C) removes its
 /// parts and its solution file: nothing is left in the temporary directory.
@@ -622,7 +680,7 @@ fn an_out_of_core_solve_without_save_keeps_its_word_when_stopped() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
         let tmp = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-            .args(["solve", "--variant", "rollover.h6.f10", "--memory", "24M"])
+            .args(["solve", "--variant", "rollover.h6.f10", "--memory", "32M"])
             .env("TMPDIR", tmp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -682,7 +740,7 @@ fn an_out_of_core_solve_that_cannot_fit_on_its_disk_is_refused() {
         .unwrap();
     assert!(mounted.success(), "mount -t tmpfs failed (run as root)");
     let out = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
-        .args(["solve", "--variant", "rollover.h6.f10", "--memory", "24M"])
+        .args(["solve", "--variant", "rollover.h6.f10", "--memory", "32M"])
         .env("TMPDIR", tmp.path())
         .output()
         .unwrap();

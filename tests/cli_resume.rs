@@ -80,8 +80,8 @@ fn a_killed_solve_resumes_to_the_same_file() {
     assert_eq!(v["mode"], "checkpointed", "{v}");
     let want = std::fs::read(&reference).unwrap();
     for (name, extra, at) in [
-        // Out of core: parts of 2 MiB of cells (a dozen parts), a checkpoint a level.
-        ("parts.sol", vec!["--memory", "3M"], 4),
+        // Out of core: parts of 2 MiB of cells (`--part-size`, a dozen parts), a checkpoint a level.
+        ("parts.sol", vec!["--part-size", "2M"], 4),
         // In memory, a checkpoint every level (every 0 s).
         ("memory.sol", vec!["--checkpoint-every", "0"], 6),
     ] {
@@ -127,9 +127,9 @@ fn a_killed_values_only_solve_resumes_to_the_same_file() {
     assert_eq!(v["encoding"], "values", "{v}");
     assert_eq!(v["mode"], "checkpointed", "{v}");
     let want = std::fs::read(&reference).unwrap();
-    // Out of core (one-byte cells do not fit in 3M either): two-byte cells.
+    // Out of core (in parts, `--part-size`): two-byte cells.
     let parts = dir.path().join("parts.sol");
-    let v = solve(&parts, &["--memory", "3M"]);
+    let v = solve(&parts, &["--part-size", "2M"]);
     assert_eq!(v["cell_bytes"], 2, "{v}");
     assert_eq!(v["mode"], "out-of-core", "{v}");
     assert_eq!(std::fs::read(&parts).unwrap(), want, "the same file");
@@ -172,9 +172,9 @@ fn memory_too_small_or_a_foreign_checkpoint_is_refused() {
         "solving out of core is for two players",
     );
     // A checkpoint of other rules in the work directory.
-    kill_after(&save, &["--memory", "3M"], 2);
+    kill_after(&save, &["--part-size", "2M"], 2);
     let mut other: Vec<&str> = vec!["solve", "--preset", "standard", "--hands", "6"];
-    other.extend(["--fingers", "7", "--memory", "3M", "--save", text(&save)]);
+    other.extend(["--fingers", "7", "--part-size", "2M", "--save", text(&save)]);
     fails_with(&other, "remove it to start over");
 }
 
@@ -202,7 +202,7 @@ fn three_players_save_in_memory_and_one_solve_at_a_time() {
     let mut first = Command::new(env!("CARGO_BIN_EXE_chopsticks"))
         .arg("solve")
         .args(RULES)
-        .args(["--save", text(&save), "--quiet", "--memory", "3M"])
+        .args(["--save", text(&save), "--quiet", "--part-size", "2M"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -217,7 +217,7 @@ fn three_players_save_in_memory_and_one_solve_at_a_time() {
     }
     let mut second: Vec<&str> = vec!["solve"];
     second.extend(RULES);
-    second.extend(["--save", text(&save), "--memory", "3M"]);
+    second.extend(["--save", text(&save), "--part-size", "2M"]);
     fails_with(&second, "is in use by another solve");
     first.kill().unwrap();
     first.wait().unwrap();

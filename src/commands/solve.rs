@@ -44,6 +44,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     #[arg(help_heading = "Solving")]
     memory: Option<u64>,
+    /// Solve out of core in parts of at most this much working memory (two
+    /// bytes a position; `2M`, `1G`), even when the whole would fit in memory:
+    /// to try the disk path on a small variant, or to leave memory to other
+    /// work. Default: what `--memory` leaves beside the program, the move
+    /// tables and the buffers. Two players.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(help_heading = "Solving", conflicts_with = "workers")]
+    part_size: Option<u64>,
     /// With `--save`: write a checkpoint of an in-memory solve when this many
     /// seconds have passed since the last (out of core, every level is one). A
     /// killed solve, started again with the same command, resumes from it.
@@ -95,6 +103,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         rules: rules.clone(),
         save: args.save.clone(),
         memory: args.memory,
+        part_bytes: args.part_size,
         checkpoint_every: args
             .checkpoint_every
             .map_or(CHECKPOINT_EVERY, Duration::from_secs),
@@ -139,6 +148,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (Some(counts), _) => Reach::Counted(counts),
         (None, Some(dir)) => Reach::Explored {
             on_disk: args.explore_on_disk,
+            memory: Some(plan.budget),
             dir,
         },
         (None, None) => Reach::Index,
@@ -192,6 +202,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "mode": method.mode_name(),
                 "memory_budget": plan.budget,
                 "in_memory_bytes": plan.in_memory_bytes,
+                "peak_resident_bytes": crate::memory::peak_resident_bytes(),
                 "parts": method.disk.as_ref().map(|r| r.parts),
                 "resumed_from": method.disk.as_ref().and_then(|r| r.resumed_from)
                     .or(method.workers.as_ref().and_then(|w| w.iter().find_map(|r| r.resumed_from))),
@@ -361,6 +372,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         rate / 1e6,
         s.solution.table().bits_per_entry() * s.solution.concept().width(s.rules.players()) as u64
     );
+    if let Some(peak) = crate::memory::peak_resident_bytes() {
+        println!(
+            "Memory:               peak {} resident ({} allowed)",
+            human_bytes(peak),
+            human_bytes(plan.budget)
+        );
+    }
     match (&plan.mode, &method.disk, &method.work_dir) {
         (SolveMode::OutOfCore { cell_bytes }, Some(r), Some(dir)) => println!(
             "Out of core:          {} of at most {} of working cells ({} allowed), {} spooled between them, {} part loads kept their file unchanged, a checkpoint every level in {}",

@@ -41,7 +41,7 @@ pub use error::DriverError;
 pub use estimate::{available_bytes, ensure_fits};
 pub use plan::{
     graph_for_checking, graph_for_exploring, graph_for_plan, graph_for_solving, graph_within,
-    plan_solve, SolveMode, SolvePlan,
+    out_of_core_memory, plan_solve, program_bytes, OutOfCoreMemory, SolveMode, SolvePlan,
 };
 pub use run::{
     every_words, solve, solve_graph, solve_in_memory, SolveReport, SolveRequest, Workers,

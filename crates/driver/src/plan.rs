@@ -43,16 +43,24 @@ pub struct SolvePlan {
 /// estimates what cannot be done. `checkpoints`: a work directory can be kept
 /// (the solution is saved). `values_only` (no remoteness kept, two players):
 /// solve with one-byte cells in memory when they fit, else as without it.
+/// `part_bytes`: out of core in parts of at most that many bytes of working
+/// cells, even when the whole would fit in memory (two players).
 pub fn plan_solve(
     rules: &Ruleset,
     count: u64,
     memory: Option<u64>,
     checkpoints: bool,
     values_only: bool,
+    part_bytes: Option<u64>,
 ) -> Result<SolvePlan, DriverError> {
     let budget = memory.unwrap_or_else(default_budget);
     let two_players = Concept::of(rules) == Concept::TwoPlayer;
-    if values_only && two_players {
+    if part_bytes.is_some() && !two_players {
+        return Err(DriverError::Refused(
+            "--part-size is for two players: three or more are solved in memory".into(),
+        ));
+    }
+    if values_only && two_players && part_bytes.is_none() {
         let in_memory_bytes = values_solving_bytes(count);
         if in_memory_bytes <= budget {
             return Ok(SolvePlan {
@@ -69,7 +77,7 @@ pub fn plan_solve(
     }
     let in_memory_bytes = solving_bytes(rules, count);
     let refuse = |text: String| Err(DriverError::Refused(text));
-    let mode = if in_memory_bytes <= budget {
+    let mode = if in_memory_bytes <= budget && part_bytes.is_none() {
         // Checkpoints are the two-player solver's (three or more players are
         // solved in memory, without).
         if checkpoints && two_players {
@@ -87,36 +95,11 @@ pub fn plan_solve(
                 human_bytes(budget)
             ));
         }
-        // After the solve: the set of positions summarised (one bit a
-        // position, also for the exploration on disk) must fit; the cells get
-        // three quarters of the budget.
-        let explore = count.div_ceil(8) + (1 << 20);
-        if explore >= budget {
-            return refuse(format!(
-                "{} needs about {} of memory; out of core it still \
-                 needs about {} for the summary's set of positions, more than the {} allowed",
-                positions("solving", count),
-                human_bytes(in_memory_bytes),
-                human_bytes(explore),
-                human_bytes(budget)
-            ));
-        }
-        let cell_bytes = budget / 4 * 3;
-        // A part is at least one row of 64 tiles: 64 multisets of the mover.
-        let index = PositionIndex::new(rules)?;
-        let row = (0..index.period())
-            .map(|seat| 64 * 2 * index.multiset(index.hands_of(seat, 1)).count())
-            .max()
-            .unwrap_or(0);
-        if cell_bytes < row {
-            return refuse(format!(
-                "{} out of core needs at least {} for one part of \
-                 the index (64 rows), more than the {} allowed",
-                positions("solving", count),
-                human_bytes(row * 4 / 3),
-                human_bytes(budget)
-            ));
-        }
+        // The move tables are counted once the graph is built
+        // (`out_of_core_memory` again, in the solve): here, what the budget
+        // must hold whatever they take.
+        let memory = out_of_core_memory(rules, count, budget, 0)?;
+        let cell_bytes = parts_within(&memory, part_bytes, budget)?;
         SolveMode::OutOfCore { cell_bytes }
     };
     Ok(SolvePlan {
@@ -125,6 +108,146 @@ pub fn plan_solve(
         budget,
         values_only: false,
     })
+}
+
+/// The program itself, resident whatever it does: its code (about 7 MiB of
+/// the binary read in), and for each thread of the solver's pool its stack
+/// and its arena of the allocator, counted as 1 MiB. Measured on rollover.h6.f10
+/// out of core with 2 threads: 12 MiB of resident memory beyond the heap's
+/// peak (docs/PERFORMANCE.md).
+pub fn program_bytes() -> u64 {
+    (10 << 20) + rayon::current_num_threads() as u64 * (1 << 20)
+}
+
+/// Buffers of an out-of-core solve's reads and writes (a part's cells, a
+/// spool applied, the solution saved): a few mebibytes, counted as four.
+const IO_BYTES: u64 = 4 << 20;
+
+/// How an out-of-core solve shares its memory budget: what it holds beside its
+/// working cells, and the cells get the rest. Every figure is bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfCoreMemory {
+    /// The program itself ([`program_bytes`]).
+    pub program: u64,
+    /// The move tables.
+    pub tables: u64,
+    /// The tiles and their two marks.
+    pub tiles: u64,
+    /// The spools' buffers, all together (a sixteenth of the budget, at most
+    /// [`chopsticks_solve::parts::SPOOL_BATCH`] for each of the `2 k` spools).
+    pub spools: u64,
+    /// The buffers of reads and writes.
+    pub io: u64,
+    /// The working cells of the part in memory, at most.
+    pub cells: u64,
+    /// The least a part takes: one row of tiles.
+    pub row: u64,
+    /// After the solve, when the cells are gone: the summary's exploration
+    /// of the positions reached (in memory or on disk, whichever takes less)
+    /// and its slice of the table, beside the program and the tables.
+    pub summary: u64,
+}
+
+/// How an out-of-core solve of the `count` positions of `rules` shares
+/// `budget` bytes with move tables of `tables` bytes; refused, with what it
+/// would need, when no part of the index fits beside the rest or the summary
+/// after the solve does not.
+pub fn out_of_core_memory(
+    rules: &Ruleset,
+    count: u64,
+    budget: u64,
+    tables: u64,
+) -> Result<OutOfCoreMemory, DriverError> {
+    let index = PositionIndex::new(rules)?;
+    let tiles = chopsticks_space::TileMap::count_for(&index)
+        * (std::mem::size_of::<chopsticks_space::Tile>() as u64 + 8);
+    let spools = budget / 16;
+    let program = program_bytes();
+    let fixed = program + tables + tiles + spools + IO_BYTES;
+    // The reachable set is explored in memory when that fits, else on disk
+    // (chunks of its snapshots beside one bit a position): the lesser.
+    let explore = explore_bytes(count).min(explore_on_disk_bytes(count));
+    let summary = explore + chopsticks_solve::SUMMARY_SLICE_BYTES;
+    // A part is at least one row of 64 tiles: 64 multisets of the mover.
+    let row = (0..index.period())
+        .map(|seat| 64 * 2 * index.multiset(index.hands_of(seat, 1)).count())
+        .max()
+        .unwrap_or(0);
+    let cells = budget.saturating_sub(fixed);
+    let least = |what: &str, needed: u64| {
+        Err(DriverError::Refused(format!(
+            "{} needs about {} of memory all in memory; out of core it needs at least {}{}, \
+             more than the {} allowed: {what} (the program {}, the move tables {}, the tiles \
+             {}, the spools {})",
+            positions("solving", count),
+            human_bytes(solving_bytes(rules, count)),
+            human_bytes(needed),
+            if tables == 0 {
+                " and its move tables"
+            } else {
+                ""
+            },
+            human_bytes(budget),
+            human_bytes(program),
+            if tables == 0 {
+                "not counted yet".to_string()
+            } else {
+                human_bytes(tables)
+            },
+            human_bytes(tiles),
+            human_bytes(spools),
+        )))
+    };
+    // The least budget for one part: `b` with `b - b / 16 - rest ≥ row` (the
+    // spools take a sixteenth of it); for the summary after the solve.
+    let for_a_part = (fixed - spools + row) * 16 / 15 + 1;
+    let for_the_summary = program + tables + summary;
+    if cells < row || for_the_summary > budget {
+        let reason = if for_a_part >= for_the_summary {
+            format!("one part of the index (64 rows) takes {}", human_bytes(row))
+        } else {
+            format!(
+                "after the solve, its summary takes {} for the set of positions reached and a slice of the table",
+                human_bytes(summary)
+            )
+        };
+        return least(&reason, for_a_part.max(for_the_summary));
+    }
+    Ok(OutOfCoreMemory {
+        program,
+        tables,
+        tiles,
+        spools,
+        io: IO_BYTES,
+        cells,
+        row,
+        summary,
+    })
+}
+
+/// The bytes of working cells a part may take out of core: `part_bytes` when
+/// asked (refused when it does not fit beside the rest in `budget`, or is
+/// smaller than one row of tiles), else all the cells `memory` leaves.
+pub fn parts_within(
+    memory: &OutOfCoreMemory,
+    part_bytes: Option<u64>,
+    budget: u64,
+) -> Result<u64, DriverError> {
+    match part_bytes {
+        None => Ok(memory.cells),
+        Some(part) if part > memory.cells => Err(DriverError::Refused(format!(
+            "parts of {} of working cells do not fit in the {} of memory allowed: at most {} beside the program, the move tables and the buffers",
+            human_bytes(part),
+            human_bytes(budget),
+            human_bytes(memory.cells)
+        ))),
+        Some(part) if part < memory.row => Err(DriverError::Refused(format!(
+            "a part holds at least one row of tiles (64 multisets of the mover): {}, more than the --part-size of {}",
+            human_bytes(memory.row),
+            human_bytes(part)
+        ))),
+        Some(part) => Ok(part),
+    }
 }
 
 /// The move graph of `rules` for a job (`what`, in words) that needs `bytes`
@@ -219,12 +342,12 @@ mod tests {
     fn the_mode_follows_the_memory_allowed() {
         let rules = Ruleset::default();
         let n = count(&rules);
-        let plan = plan_solve(&rules, n, Some(1 << 30), false, false).unwrap();
+        let plan = plan_solve(&rules, n, Some(1 << 30), false, false, None).unwrap();
         assert_eq!(plan.mode, SolveMode::InMemory);
         assert!(!plan.values_only);
-        let plan = plan_solve(&rules, n, Some(1 << 30), true, false).unwrap();
+        let plan = plan_solve(&rules, n, Some(1 << 30), true, false, None).unwrap();
         assert_eq!(plan.mode, SolveMode::Checkpointed);
-        let plan = plan_solve(&rules, n, Some(1 << 30), true, true).unwrap();
+        let plan = plan_solve(&rules, n, Some(1 << 30), true, true, None).unwrap();
         assert!(plan.values_only);
         assert_eq!(plan.in_memory_bytes, values_solving_bytes(n));
     }
@@ -235,11 +358,11 @@ mod tests {
         let n = count(&rules);
         let needed = solving_bytes(&rules, n);
         let budget = needed / 2;
-        match plan_solve(&rules, n, Some(budget), false, false) {
+        match plan_solve(&rules, n, Some(budget), false, false, None) {
             Ok(plan) => assert!(matches!(plan.mode, SolveMode::OutOfCore { .. })),
             Err(e) => panic!("{e}"),
         }
-        let refused = plan_solve(&rules, n, Some(64), false, false).unwrap_err();
+        let refused = plan_solve(&rules, n, Some(64), false, false, None).unwrap_err();
         let text = refused.to_string();
         assert!(text.contains("allowed"), "{text}");
         assert!(text.contains(&chopsticks_rules::text::count(n)), "{text}");
@@ -249,7 +372,7 @@ mod tests {
     fn three_players_are_never_solved_out_of_core() {
         let rules = Ruleset::from_variant_id("standard.p3").unwrap();
         let n = count(&rules);
-        let refused = plan_solve(&rules, n, Some(1024), false, false).unwrap_err();
+        let refused = plan_solve(&rules, n, Some(1024), false, false, None).unwrap_err();
         assert!(refused
             .to_string()
             .contains("out of core is for two players"));

@@ -14,7 +14,10 @@ use crate::estimate::{
     ensure_fits, positions, solve_seconds_estimate, solving_seconds_for, time_left,
 };
 use crate::loopback::{solve_on_loopback, Loopback};
-use crate::plan::{graph_for_exploring, graph_for_plan, plan_solve, SolveMode, SolvePlan};
+use crate::plan::{
+    graph_for_exploring, graph_for_plan, out_of_core_memory, parts_within, plan_solve, SolveMode,
+    SolvePlan,
+};
 use crate::scratch::{Kind, Scratch};
 use crate::{DriverError, Events};
 
@@ -43,6 +46,9 @@ pub struct SolveRequest {
     pub save: Option<PathBuf>,
     /// Bytes of memory allowed (default: three quarters of what is available).
     pub memory: Option<u64>,
+    /// Out of core in parts of at most this many bytes of working cells, even
+    /// when the whole would fit in memory (two players).
+    pub part_bytes: Option<u64>,
     /// Time between checkpoints of a solve that saves its solution.
     pub checkpoint_every: Duration,
     /// Solve with worker processes of the distributed solver.
@@ -58,6 +64,7 @@ impl SolveRequest {
             rules,
             save: None,
             memory: None,
+            part_bytes: None,
             checkpoint_every: CHECKPOINT_EVERY,
             workers: None,
             no_remoteness: false,
@@ -73,6 +80,7 @@ impl SolveRequest {
             self.memory,
             self.save.is_some(),
             self.no_remoteness && self.workers.is_none(),
+            self.part_bytes,
         )
     }
 }
@@ -146,7 +154,14 @@ pub fn solve(
         if done.is_none() {
             // Too many moves for one-byte counters: two-byte cells.
             let count = PositionIndex::new(rules)?.count();
-            plan = plan_solve(rules, count, request.memory, request.save.is_some(), false)?;
+            plan = plan_solve(
+                rules,
+                count,
+                request.memory,
+                request.save.is_some(),
+                false,
+                request.part_bytes,
+            )?;
         }
     }
     let (mut solved, report, saved) = match (done, &request.workers, &plan.mode) {
@@ -311,16 +326,26 @@ fn solve_by_parts(
     // The solution goes to the file to save, or to a temporary file read in
     // place and removed at once (the open file keeps it while it is used).
     let scratch = Scratch::of(rules, request.save.as_deref(), Kind::Work);
-    let cell_bytes = match plan.mode {
-        SolveMode::OutOfCore { cell_bytes } => cell_bytes,
-        _ => u64::MAX,
+    let count = graph.count();
+    // Out of core, the cells get what the budget leaves beside the tables now
+    // built (the plan counted them as nothing).
+    let mut plan = plan.clone();
+    let (cell_bytes, spool_bytes) = match plan.mode {
+        SolveMode::OutOfCore { .. } => {
+            let memory = out_of_core_memory(rules, count, plan.budget, graph.table_bytes())?;
+            let cell_bytes = parts_within(&memory, request.part_bytes, plan.budget)?;
+            plan.mode = SolveMode::OutOfCore { cell_bytes };
+            (cell_bytes, memory.spools)
+        }
+        _ => (u64::MAX, 0),
     };
+    let plan = &plan;
     let disk = DiskPlan {
         dir: scratch.dir.clone(),
         cell_bytes,
+        spool_bytes,
         checkpoint_every: Some(checkpoint_every),
     };
-    let count = graph.count();
     // What a kill leaves: with --save, the work directory a rerun resumes
     // from; without, nothing (the scratch is removed on an interrupt, and what
     // a kill -9 leaves by the next solve).

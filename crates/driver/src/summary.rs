@@ -10,6 +10,7 @@ use chopsticks_solve::{SeatCounts, Solved, Summary};
 use chopsticks_space::{explore_bytes, explore_on_disk_bytes, BitSet, Graph, Statistics};
 
 use crate::estimate::{default_budget, ensure_fits, positions};
+use crate::plan::program_bytes;
 use crate::{DriverError, Events};
 
 /// Which positions a summary counts.
@@ -18,10 +19,16 @@ pub enum Reach<'a> {
     /// Every position of the index, reachable or not.
     Index,
     /// Those reachable from the start, explored here: in memory (three bits a
-    /// position) when that fits and `on_disk` is not asked for, else with one
-    /// bit a position in memory and the layers found from snapshots written
-    /// to `dir` (removed after).
-    Explored { on_disk: bool, dir: &'a Path },
+    /// position) when that fits in `memory` bytes (default: three quarters
+    /// of the available memory) beside what is held already (the program, the
+    /// move tables, the solution's table) and `on_disk` is not asked for, else
+    /// with one bit a position in memory and the layers found from snapshots
+    /// written to `dir` (removed after).
+    Explored {
+        on_disk: bool,
+        memory: Option<u64>,
+        dir: &'a Path,
+    },
     /// Those reachable from the start, counted already by the workers of a
     /// distributed solve (two players).
     Counted(&'a ReachCounts),
@@ -52,11 +59,12 @@ pub fn reachable_set(
     graph: &Graph,
     start: &Position,
     on_disk: bool,
+    memory: u64,
     dir: &Path,
     events: &dyn Events,
 ) -> Result<(BitSet, bool), DriverError> {
     let count = graph.count();
-    if !on_disk && explore_bytes(count) <= default_budget() {
+    if !on_disk && explore_bytes(count) <= memory {
         return Ok((explore(graph, start, events).exploration.reached, false));
     }
     ensure_fits(
@@ -115,7 +123,22 @@ pub fn summarise(
             });
         }
         Reach::Index => (BitSet::full(graph.count()), false),
-        Reach::Explored { on_disk, dir } => reachable_set(graph, start, on_disk, dir, events)?,
+        Reach::Explored {
+            on_disk,
+            memory,
+            dir,
+        } => {
+            // What the exploration may take: the budget, less what is held
+            // (the table read in place holds a slice of itself at a time).
+            let slice = match solution.table().is_paged() {
+                true => chopsticks_solve::SUMMARY_SLICE_BYTES,
+                false => 0,
+            };
+            let table = solution.table().resident_bytes() + slice;
+            let held = program_bytes() + graph.table_bytes() + table;
+            let memory = memory.unwrap_or_else(default_budget).saturating_sub(held);
+            reachable_set(graph, start, on_disk, memory, dir, events)?
+        }
     };
     Ok(SummaryOf {
         summary: Summary::new(graph, solution, &reached, start_index)?,
@@ -139,6 +162,7 @@ mod tests {
             &start,
             Reach::Explored {
                 on_disk: false,
+                memory: None,
                 dir: &dir,
             },
             &crate::Silent,
@@ -149,6 +173,7 @@ mod tests {
             &start,
             Reach::Explored {
                 on_disk: true,
+                memory: None,
                 dir: &dir,
             },
             &crate::Silent,

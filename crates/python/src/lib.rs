@@ -815,6 +815,7 @@ impl PySolution {
             let reach = match &dir {
                 Some(dir) => chopsticks_driver::Reach::Explored {
                     on_disk: false,
+                    memory: None,
                     dir,
                 },
                 None => chopsticks_driver::Reach::Index,

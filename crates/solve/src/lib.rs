@@ -317,8 +317,14 @@ impl Solution {
 }
 
 /// Words of the reachable set a summary of a table read in place reads before it
-/// empties its cache of blocks (2^20 words: 64 Mi positions).
-const SUMMARY_SLICE_WORDS: usize = 1 << 20;
+/// empties its cache of blocks (2^15 words: 2 Mi positions, a slice of at
+/// most 4 MiB of the file read into memory, and as much again decoded).
+const SUMMARY_SLICE_WORDS: usize = 1 << 15;
+
+/// The most memory a [`Summary`] of a table read in place holds at once for
+/// its slice of the table: the bytes read and the table they decode to, at two
+/// bytes a position (a plan counts it beside the reachable set).
+pub const SUMMARY_SLICE_BYTES: u64 = SUMMARY_SLICE_WORDS as u64 * 64 * 2 * 2;
 
 /// Win, loss and draw counts for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -61,6 +61,10 @@ pub struct DiskPlan {
     pub dir: PathBuf,
     /// Bytes of working cells allowed in memory at once (two per position).
     pub cell_bytes: u64,
+    /// Bytes allowed for the spools' buffers, all together: each of the `2 k`
+    /// spools of a pass (for `k` parts) buffers at most its share (between
+    /// 4 KiB and [`SPOOL_BATCH`]) before writing. Only used out of core.
+    pub spool_bytes: u64,
     /// In memory: write a checkpoint when this long has passed since the last
     /// (`None`: never). Out of core every pass is a checkpoint.
     pub checkpoint_every: Option<Duration>,
@@ -281,16 +285,45 @@ fn marks_bytes(marks: &[Vec<AtomicU32>; 2]) -> Vec<u8> {
         .collect()
 }
 
-/// A spool being appended to: entries gathered in memory, written in batches.
+/// A spool being appended to: entries gathered in memory (little-endian
+/// bytes, at most `batch` of them), written in batches.
 struct Spool {
     path: PathBuf,
-    pending: Vec<u64>,
+    pending: Vec<u8>,
+    /// Bytes buffered at most before they are written.
+    batch: usize,
     written: u64,
     /// The CRC-32 of what this spool wrote (from an empty file).
     crc: crc32fast::Hasher,
 }
 
 impl Spool {
+    fn new(path: PathBuf, written: u64, batch: usize) -> Spool {
+        Spool {
+            path,
+            pending: Vec::new(),
+            batch,
+            written,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    /// Appends `entries`, writing the buffer whenever it would hold more than
+    /// a batch: the buffer never grows past `batch` bytes.
+    fn append(&mut self, entries: &[u64]) -> Result<(), SolveError> {
+        for piece in entries.chunks(self.batch / 8) {
+            if self.pending.len() + 8 * piece.len() > self.batch {
+                self.flush()?;
+            }
+            if self.pending.capacity() < self.batch {
+                self.pending.reserve_exact(self.batch - self.pending.len());
+            }
+            self.pending
+                .extend(piece.iter().flat_map(|e| e.to_le_bytes()));
+        }
+        Ok(())
+    }
+
     fn flush(&mut self) -> Result<(), SolveError> {
         if self.pending.is_empty() {
             return Ok(());
@@ -300,18 +333,27 @@ impl Spool {
             .append(true)
             .open(&self.path)
             .map_err(io_error("cannot write", &self.path))?;
-        let bytes: Vec<u8> = self.pending.iter().flat_map(|e| e.to_le_bytes()).collect();
-        file.write_all(&bytes)
+        file.write_all(&self.pending)
             .map_err(io_error("cannot write", &self.path))?;
-        self.crc.update(&bytes);
-        self.written += bytes.len() as u64;
+        self.crc.update(&self.pending);
+        self.written += self.pending.len() as u64;
         self.pending.clear();
         Ok(())
     }
 }
 
-/// Entries a spool buffers in memory before writing them.
-const SPOOL_BATCH: usize = 1 << 16;
+/// The most bytes one spool buffers in memory before writing them (64 Ki
+/// entries); less when [`DiskPlan::spool_bytes`] shared between the spools
+/// gives less.
+pub const SPOOL_BATCH: usize = 8 << 16;
+
+/// The bytes each of the `2 parts` spools of a pass buffers at most, within
+/// `spool_bytes` in all: a whole number of entries, from 4 KiB to
+/// [`SPOOL_BATCH`].
+fn spool_batch(spool_bytes: u64, parts: usize) -> usize {
+    let share = spool_bytes / (2 * parts.max(1) as u64);
+    (share.clamp(4 << 10, SPOOL_BATCH as u64) as usize) / 8 * 8
+}
 
 /// The solve's state: parts, the cells of those in memory, the tiles' marks.
 struct State<'g> {
@@ -504,6 +546,7 @@ pub fn solve_to_file(
         };
         let k = state.parts.len();
         let in_memory = k == 1;
+        let batch = spool_batch(plan.spool_bytes, k);
         let mut report = DiskReport {
             parts: k,
             resumed_from: None,
@@ -559,24 +602,10 @@ pub fn solve_to_file(
             // Spools appended to in this pass: read in this pass (later parts) or
             // in the next (earlier parts).
             let spools: Vec<Mutex<Spool>> = (0..k)
-                .map(|j| {
-                    Mutex::new(Spool {
-                        path: work.spool(j, level),
-                        pending: Vec::new(),
-                        written: spool_lens[j].0,
-                        crc: crc32fast::Hasher::new(),
-                    })
-                })
+                .map(|j| Mutex::new(Spool::new(work.spool(j, level), spool_lens[j].0, batch)))
                 .collect();
             let later: Vec<Mutex<Spool>> = (0..k)
-                .map(|j| {
-                    Mutex::new(Spool {
-                        path: work.spool(j, next),
-                        pending: Vec::new(),
-                        written: 0,
-                        crc: crc32fast::Hasher::new(),
-                    })
-                })
+                .map(|j| Mutex::new(Spool::new(work.spool(j, next), 0, batch)))
                 .collect();
             let failure: Mutex<Option<SolveError>> = Mutex::new(None);
             let mut found = 0u64;
@@ -602,11 +631,8 @@ pub fn solve_to_file(
                 let spooled = |j: usize, entries: &[u64]| {
                     let target = if j > part { &spools[j] } else { &later[j] };
                     let mut s = target.lock().expect("spool");
-                    s.pending.extend_from_slice(entries);
-                    if s.pending.len() >= SPOOL_BATCH {
-                        if let Err(e) = s.flush() {
-                            failure.lock().expect("failure").get_or_insert(e);
-                        }
+                    if let Err(e) = s.append(entries) {
+                        failure.lock().expect("failure").get_or_insert(e);
                     }
                 };
                 found += state.visit(part, level, &spooled);
@@ -904,10 +930,19 @@ fn restore(work: &WorkDir, m: &Manifest, state: &mut State) -> Result<(), SolveE
                 }
                 file.set_len(len)
                     .map_err(io_error("cannot cut back", &path))?;
-                let mut bytes = Vec::with_capacity(len as usize);
-                file.read_to_end(&mut bytes)
-                    .map_err(io_error("cannot read the checkpoint", &path))?;
-                if crc32fast::hash(&bytes) != crc {
+                // Checked a piece at a time: a spool may be larger than memory.
+                let mut hasher = crc32fast::Hasher::new();
+                let mut piece = vec![0u8; 1 << 16];
+                loop {
+                    let n = file
+                        .read(&mut piece)
+                        .map_err(io_error("cannot read the checkpoint", &path))?;
+                    if n == 0 {
+                        break;
+                    }
+                    hasher.update(&piece[..n]);
+                }
+                if hasher.finalize() != crc {
                     return Err(damaged(&path));
                 }
             }
@@ -978,4 +1013,56 @@ pub fn save_from_cell_files(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spool_batches_share_the_spools_bytes() {
+        assert_eq!(spool_batch(0, 3), 4 << 10);
+        assert_eq!(spool_batch(u64::MAX / 4, 1), SPOOL_BATCH);
+        assert_eq!(spool_batch(6 << 20, 3), SPOOL_BATCH);
+        assert_eq!(spool_batch(600_004, 3), 100_000);
+        for (bytes, parts) in [(1u64 << 20, 7), (123_457, 2), (64 << 20, 45)] {
+            let b = spool_batch(bytes, parts);
+            assert_eq!(b % 8, 0);
+            assert!((4 << 10..=SPOOL_BATCH).contains(&b));
+            assert!(b as u64 * 2 * parts as u64 <= bytes.max(2 * parts as u64 * (4 << 10)));
+        }
+    }
+
+    /// A spool's buffer never grows past its batch, whatever the appends,
+    /// and the file gets every entry in order.
+    #[test]
+    fn a_spool_buffers_at_most_its_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("spool.bin");
+        let batch = 4 << 10;
+        let mut spool = Spool::new(path.clone(), 0, batch);
+        let mut all = Vec::new();
+        let mut next = 0u64;
+        for n in [1usize, 511, 512, 513, 3000, 7, 0, 1024] {
+            let entries: Vec<u64> = (next..next + n as u64).collect();
+            next += n as u64;
+            spool.append(&entries).unwrap();
+            all.extend(entries);
+            assert!(spool.pending.len() <= batch);
+            assert!(
+                spool.pending.capacity() <= batch,
+                "{}",
+                spool.pending.capacity()
+            );
+        }
+        spool.flush().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let read: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(read, all);
+        assert_eq!(spool.written, bytes.len() as u64);
+        assert_eq!(spool.crc.clone().finalize(), crc32fast::hash(&bytes));
+    }
 }

@@ -47,6 +47,8 @@ fn plan(dir: &Path, cell_bytes: u64, every: Option<Duration>) -> DiskPlan {
     DiskPlan {
         dir: dir.join("work"),
         cell_bytes,
+        // The smallest batches (4 KiB a spool): many writes per pass.
+        spool_bytes: 0,
         checkpoint_every: every,
     }
 }

@@ -199,16 +199,7 @@ impl Graph {
     pub fn new(rules: &Ruleset) -> Result<Graph, RulesError> {
         let index = PositionIndex::new(rules)?;
         let max_hands = *rules.hands.iter().max().expect("two players at least");
-        let estimate: u128 = {
-            let mut seen = vec![false; max_hands + 1];
-            let mut total = 0;
-            for &h in &rules.hands {
-                if !std::mem::replace(&mut seen[h], true) {
-                    total += table_bytes_estimate(index.multiset(h).count(), h, rules);
-                }
-            }
-            total
-        };
+        let estimate = Self::tables_estimate_of(rules, &index);
         if estimate > MAX_TABLE_BYTES {
             return Err(RulesError::TooLarge(format!(
                 "the move tables of {} would take about {:.1} GiB (limit {} GiB)",
@@ -239,6 +230,26 @@ impl Graph {
             index,
             tables,
         })
+    }
+
+    /// Bytes the move tables of `rules` would take, before building them: an
+    /// upper bound of [`Graph::table_bytes`] (a plan counts it before the
+    /// graph is built).
+    pub fn tables_estimate(rules: &Ruleset) -> Result<u64, RulesError> {
+        let index = PositionIndex::new(rules)?;
+        Ok(Self::tables_estimate_of(rules, &index).min(u64::MAX as u128) as u64)
+    }
+
+    fn tables_estimate_of(rules: &Ruleset, index: &PositionIndex) -> u128 {
+        let max_hands = *rules.hands.iter().max().expect("two players at least");
+        let mut seen = vec![false; max_hands + 1];
+        let mut total = 0;
+        for &h in &rules.hands {
+            if !std::mem::replace(&mut seen[h], true) {
+                total += table_bytes_estimate(index.multiset(h).count(), h, rules);
+            }
+        }
+        total
     }
 
     /// The ruleset.

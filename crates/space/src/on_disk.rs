@@ -33,9 +33,14 @@ use crate::graph::Graph;
 /// Words of the snapshots read and expanded at a time (8 MiB of each file).
 const CHUNK_WORDS: usize = 1 << 20;
 
-/// Words read at a time for an index of `words` words.
+/// Words read at a time for an index of `words` words: at most
+/// [`CHUNK_WORDS`], and at most a sixteenth of the index (from 4 Ki words),
+/// so that the six chunks held take less than the bit a position does.
 fn chunk_words(words: usize) -> usize {
-    CHUNK_WORDS.min(words).max(1)
+    CHUNK_WORDS
+        .min(words.div_ceil(16).max(1 << 12))
+        .min(words)
+        .max(1)
 }
 
 /// Bytes of memory [`explore_on_disk`] needs for `count` positions besides the
@@ -203,6 +208,20 @@ fn explore_in(
 mod tests {
     use super::*;
     use chopsticks_rules::{Preset, Ruleset};
+
+    /// The six chunks held take less than the bit a position once the index
+    /// is past 64 Ki words, and never more than [`CHUNK_WORDS`] each.
+    #[test]
+    fn chunks_are_a_sixteenth_of_the_index_at_most() {
+        for words in [1usize, 100, 4096, 65_536, 391_407, 1 << 24, 1 << 30] {
+            let chunk = chunk_words(words);
+            assert!((1..=words).contains(&chunk), "{words}");
+            assert!(chunk <= CHUNK_WORDS);
+            if words >= 1 << 16 {
+                assert!(6 * chunk < words, "{words}: {chunk}");
+            }
+        }
+    }
 
     /// The layers, the set reached and every figure are those of the
     /// exploration in memory, for two, three and four players.

@@ -98,6 +98,18 @@ pub struct SeatShape {
 }
 
 impl TileMap {
+    /// How many tiles the map of a two-player index has, before building it
+    /// (a plan counts their memory: `size_of::<Tile>()` each).
+    pub fn count_for(index: &chopsticks_rules::PositionIndex) -> u64 {
+        (0..index.period())
+            .map(|seat| {
+                let n0 = index.multiset(index.hands_of(seat, 0)).count();
+                let n1 = index.multiset(index.hands_of(seat, 1)).count();
+                n0.div_ceil(TILE) * n1.div_ceil(TILE)
+            })
+            .sum()
+    }
+
     /// The tiles of a two-player graph's index (`None` for more players).
     pub fn new(graph: &Graph) -> Option<TileMap> {
         if graph.players() != 2 {
@@ -210,6 +222,15 @@ mod tests {
             let graph = Graph::new(&rules).unwrap();
             let mut seen = vec![0u8; graph.count() as usize];
             let map = TileMap::new(&graph).unwrap();
+            assert_eq!(
+                TileMap::count_for(graph.index()),
+                map.tiles().len() as u64,
+                "{:?}",
+                rules.hands
+            );
+            // The tables' estimate bounds what they take.
+            let estimate = Graph::tables_estimate(&rules).unwrap();
+            assert!(graph.table_bytes() <= estimate, "{:?}", rules.hands);
             for (k, t) in map.tiles().iter().enumerate() {
                 assert!(!t.is_empty());
                 let mut len = 0;
