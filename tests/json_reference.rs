@@ -295,7 +295,7 @@ fn invocations(dir: &Path) -> Vec<Invocation> {
         ("solve", "solve --players 4 --hands 1 --teams"),
         ("solve", "solve --preset rollover --save {d}/rollover.sol"),
         ("solve", "solve --no-remoteness --save {d}/values.sol"),
-        ("solve", "solve --memory 1K --save {d}/parts.sol"),
+        ("solve", "solve --part-size 1K --save {d}/parts.sol"),
         ("solve", "solve --workers 2"),
         ("solve", "solve --no-reachable"),
         ("solve", "solve --explore-on-disk --notation dashed"),

@@ -62,7 +62,7 @@ pub fn plan_solve(
     }
     if values_only && two_players && part_bytes.is_none() {
         let in_memory_bytes = values_solving_bytes(count);
-        if in_memory_bytes <= budget {
+        if in_memory_bytes + program_bytes() <= budget {
             return Ok(SolvePlan {
                 mode: if checkpoints {
                     SolveMode::Checkpointed
@@ -77,7 +77,7 @@ pub fn plan_solve(
     }
     let in_memory_bytes = solving_bytes(rules, count);
     let refuse = |text: String| Err(DriverError::Refused(text));
-    let mode = if in_memory_bytes <= budget && part_bytes.is_none() {
+    let mode = if in_memory_bytes + program_bytes() <= budget && part_bytes.is_none() {
         // Checkpoints are the two-player solver's (three or more players are
         // solved in memory, without).
         if checkpoints && two_players {
@@ -88,10 +88,11 @@ pub fn plan_solve(
     } else {
         if !two_players {
             return refuse(format!(
-                "{} needs about {} of memory, more than the {} allowed; \
+                "{} needs about {} of memory with the program's own {}, more than the {} allowed; \
                  solving out of core is for two players",
                 positions("solving", count),
-                human_bytes(in_memory_bytes),
+                human_bytes(in_memory_bytes + program_bytes()),
+                human_bytes(program_bytes()),
                 human_bytes(budget)
             ));
         }
@@ -167,20 +168,24 @@ pub fn out_of_core_memory(
     // The reachable set is explored in memory when that fits, else on disk
     // (chunks of its snapshots beside one bit a position): the lesser.
     let explore = explore_bytes(count).min(explore_on_disk_bytes(count));
-    let summary = explore + chopsticks_solve::SUMMARY_SLICE_BYTES;
-    // A part is at least one row of 64 tiles: 64 multisets of the mover.
+    let summary = explore + chopsticks_solve::SUMMARY_SLICE_BYTES.min(4 * count);
+    // A part is at least one row of tiles: 64 multisets of the mover (or all
+    // of them, when fewer).
     let row = (0..index.period())
-        .map(|seat| 64 * 2 * index.multiset(index.hands_of(seat, 1)).count())
+        .map(|seat| {
+            let rows = index.multiset(index.hands_of(seat, 0)).count().min(64);
+            rows * 2 * index.multiset(index.hands_of(seat, 1)).count()
+        })
         .max()
         .unwrap_or(0);
     let cells = budget.saturating_sub(fixed);
     let least = |what: &str, needed: u64| {
         Err(DriverError::Refused(format!(
-            "{} needs about {} of memory all in memory; out of core it needs at least {}{}, \
+            "{} needs about {} of memory all in memory (the program's own included); out of core it needs at least {}{}, \
              more than the {} allowed: {what} (the program {}, the move tables {}, the tiles \
-             {}, the spools {})",
+             {}, the spools {}, the buffers {})",
             positions("solving", count),
-            human_bytes(solving_bytes(rules, count)),
+            human_bytes(solving_bytes(rules, count) + program),
             human_bytes(needed),
             if tables == 0 {
                 " and its move tables"
@@ -196,6 +201,7 @@ pub fn out_of_core_memory(
             },
             human_bytes(tiles),
             human_bytes(spools),
+            human_bytes(IO_BYTES),
         )))
     };
     // The least budget for one part: `b` with `b - b / 16 - rest ≥ row` (the
