@@ -1,24 +1,32 @@
-//! The Python package's own tests (pytest, `crates/python/tests`), run by
-//! `cargo test` as a user would install the package: a virtual environment
-//! under `target/python-venv`, `pip install ./crates/python[test,notebook]`
-//! (maturin builds the extension from this checkout; pip fetches maturin,
-//! pytest, numpy, pandas and matplotlib from PyPI), then pytest, against the
-//! command line this build made (`CHOPSTICKS_BIN`).
+//! The wheel, installed as a user without Rust installs it, and the Python
+//! package's own tests (pytest, `crates/python/tests`) run against it.
+//!
+//! `maturin build --release` (maturin from PyPI, in a tools environment under
+//! `target/python-tools`) makes the wheel of `crates/python` into
+//! `target/wheels`; `auditwheel show` must give it a `manylinux` tag. A fresh
+//! virtual environment (`target/wheel-venv`, made anew each run) installs it
+//! with `[test,notebook]` (pytest, numpy, pandas, matplotlib from PyPI), and
+//! everything after runs with a `PATH` that holds no `cargo` nor `rustc`:
+//! `import chopsticks_toolkit` and its `__version__`, the wheel's `chopsticks`
+//! command (`--version`, every subcommand's `--help`, a solve, the page served
+//! over a real socket), then pytest, whose comparisons with the command line's
+//! `--json` use the wheel's `chopsticks` (`CHOPSTICKS_BIN`).
 //!
 //! Needs `python3` with its `venv` module and access to PyPI. Without them the
 //! test fails when the environment variable `CI` is set (`.ci/run` installs
 //! Python) and is skipped with a message otherwise (pip's own words when the
 //! index cannot be reached; any other failure of pip fails the test).
 
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `command`, panicking with its output when it fails.
-fn run(mut command: Command, what: &str) {
+fn run(mut command: Command, what: &str) -> Output {
     let out = command
         .output()
         .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
@@ -29,6 +37,7 @@ fn run(mut command: Command, what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    out
 }
 
 /// What pip says when it cannot reach the package index.
@@ -48,8 +57,66 @@ fn python_with_venv() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// `pip install ARGS` with `python`: `false` (and a message) when the package
+/// index cannot be reached outside CI, a panic for any other failure.
+fn pip_install(python: &Path, args: &[&str]) -> bool {
+    let out = Command::new(python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(args)
+        .output()
+        .expect("pip starts");
+    if out.status.success() {
+        return true;
+    }
+    let said = String::from_utf8_lossy(&out.stderr);
+    if std::env::var_os("CI").is_none() && OFFLINE.iter().any(|m| said.contains(m)) {
+        eprintln!("skipped: pip cannot reach the package index:\n{said}");
+        return false;
+    }
+    panic!(
+        "pip install {args:?} failed ({}):\n{}\n{said}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// A virtual environment at `dir` (made anew when `fresh`); its `python`.
+fn venv(dir: &Path, fresh: bool) -> PathBuf {
+    if fresh && dir.exists() {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    let python = dir.join("bin").join("python");
+    if !python.exists() {
+        let mut c = Command::new("python3");
+        c.args(["-m", "venv"]).arg(dir);
+        run(c, "python3 -m venv");
+    }
+    python
+}
+
+/// `PATH` without any folder that holds `cargo` or `rustc`, the environment's
+/// `bin` first.
+fn path_without_rust(bin: &Path) -> String {
+    let mut dirs = vec![bin.to_path_buf()];
+    for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+        if !dir.join("cargo").exists() && !dir.join("rustc").exists() {
+            dirs.push(dir);
+        }
+    }
+    std::env::join_paths(dirs)
+        .unwrap()
+        .into_string()
+        .expect("a PATH in UTF-8")
+}
+
 #[test]
-fn the_python_package_installs_and_passes_its_tests() {
+fn the_wheel_installs_without_rust_and_passes_the_packages_tests() {
     if !python_with_venv() {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -60,42 +127,293 @@ fn the_python_package_installs_and_passes_its_tests() {
         return;
     }
     let root = root();
-    let venv = root.join("target").join("python-venv");
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        let mut c = Command::new("python3");
-        c.args(["-m", "venv"]).arg(&venv);
-        run(c, "python3 -m venv");
+    let target = root.join("target");
+    // The build tools: maturin and auditwheel, kept between runs.
+    let tools = venv(&target.join("python-tools"), false);
+    if !pip_install(&tools, &["maturin>=1.7,<2", "auditwheel>=6"]) {
+        return;
     }
-    let mut pip = Command::new(&python);
-    pip.args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "./crates/python[test,notebook]",
-    ])
-    .current_dir(&root);
-    let out = pip.output().expect("pip starts");
-    if !out.status.success() {
-        let said = String::from_utf8_lossy(&out.stderr);
-        // Without the package index (maturin, pytest, numpy…), outside CI: skipped.
-        if std::env::var_os("CI").is_none() && OFFLINE.iter().any(|m| said.contains(m)) {
-            eprintln!("skipped: pip cannot reach the package index:\n{said}");
-            return;
+    let wheels = target.join("wheels");
+    if wheels.exists() {
+        for entry in std::fs::read_dir(&wheels).unwrap().flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("chopsticks_toolkit-")
+            {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
         }
-        panic!(
-            "pip install ./crates/python[test,notebook] failed ({}):\n{}\n{said}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout)
-        );
     }
-    let mut pytest = Command::new(&python);
+    let clock = std::time::Instant::now();
+    let mut maturin = Command::new(tools.with_file_name("maturin"));
+    maturin
+        .args([
+            "build",
+            "--release",
+            "--strip",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(root.join("crates/python/Cargo.toml"))
+        .arg("--out")
+        .arg(&wheels)
+        .current_dir(&root);
+    run(maturin, "maturin build --release");
+    eprintln!("the wheel built in {:.0} s", clock.elapsed().as_secs_f64());
+    let wheel = std::fs::read_dir(&wheels)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("chopsticks_toolkit-") && name.ends_with(".whl")
+        })
+        .expect("maturin wrote a wheel");
+    // PyPI's platform check: a manylinux tag.
+    let mut show = Command::new(tools.with_file_name("auditwheel"));
+    show.arg("show").arg(&wheel);
+    let shown = run(show, "auditwheel show");
+    let said = String::from_utf8_lossy(&shown.stdout).into_owned()
+        + &String::from_utf8_lossy(&shown.stderr);
+    assert!(
+        said.contains("manylinux_"),
+        "auditwheel gives no manylinux tag:\n{said}"
+    );
+
+    release_archive_runs_from_an_empty_folder(&wheels);
+
+    // A user's environment: the wheel from a file, no Rust on the PATH.
+    let env_dir = target.join("wheel-venv");
+    let python = venv(&env_dir, true);
+    let bin = env_dir.join("bin");
+    let with_extras = format!("{}[test,notebook]", wheel.display());
+    if !pip_install(&python, &[&with_extras]) {
+        return;
+    }
+    let path = path_without_rust(&bin);
+    let plain = |program: &Path| {
+        let mut c = Command::new(program);
+        c.env("PATH", &path)
+            .env_remove("CARGO")
+            .env_remove("RUSTC")
+            .env_remove("CHOPSTICKS_BIN")
+            .current_dir(&target);
+        c
+    };
+    let mut which = Command::new("sh");
+    which
+        .args(["-c", "command -v cargo rustc"])
+        .env("PATH", &path);
+    assert!(
+        !which.output().unwrap().status.success(),
+        "cargo or rustc is still on {path}"
+    );
+
+    let mut version = plain(&python);
+    version.args([
+        "-c",
+        "import chopsticks_toolkit as ct; print(ct.__version__, ct.COMMAND_LINE_VERSION)",
+    ]);
+    let out = run(version, "import chopsticks_toolkit");
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        printed.starts_with(&format!(
+            "{} {}",
+            env!("CARGO_PKG_VERSION"),
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{printed}"
+    );
+
+    let chopsticks = bin.join("chopsticks");
+    let mut v = plain(&chopsticks);
+    v.arg("--version");
+    let out = run(v, "chopsticks --version");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        said.starts_with(&format!(
+            "chopsticks {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{said}"
+    );
+    // Every subcommand answers, as the binary's.
+    let mut help = plain(&chopsticks);
+    help.arg("--help");
+    let listed = String::from_utf8_lossy(&run(help, "chopsticks --help").stdout).into_owned();
+    let commands: Vec<&str> = listed
+        .split("Commands:")
+        .nth(1)
+        .expect("a list of commands")
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 20, "{commands:?}");
+    for command in &commands {
+        let mut c = plain(&chopsticks);
+        c.args([command, "--help"]);
+        run(c, &format!("chopsticks {command} --help"));
+    }
+    let mut solve = plain(&chopsticks);
+    solve.args(["solve", "--json", "--quiet"]);
+    let out = run(solve, "chopsticks solve");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["start"]["remoteness"], 23, "{v}");
+    // An error is the binary's: a message and exit status 1.
+    let mut bad = plain(&chopsticks);
+    bad.args(["query", "9999"]);
+    let out = bad.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+
+    // The page, over a real socket.
+    let mut serve = plain(&chopsticks);
+    let mut server = serve
+        .args(["serve", "--port", "0", "--memory", "256M"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    let get = |path: &str| {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    };
+    let page = get("/");
+    let api = get("/api/v1/chopsticks/standard/positions/?p=1_1111");
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        page.starts_with("HTTP/1.1 200"),
+        "{}",
+        &page[..page.len().min(300)]
+    );
+    assert!(
+        page.contains("<html") || page.contains("<!DOCTYPE"),
+        "no page"
+    );
+    assert!(api.starts_with("HTTP/1.1 200"), "{api}");
+
+    // The package's own tests, against the wheel's command line.
+    let mut pytest = plain(&python);
     pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-        .arg(Path::new("crates").join("python").join("tests"))
-        .env("CHOPSTICKS_BIN", env!("CARGO_BIN_EXE_chopsticks"))
-        .current_dir(&root);
+        .arg(root.join("crates").join("python").join("tests"))
+        .env("CHOPSTICKS_BIN", &chopsticks);
     run(pytest, "pytest crates/python/tests");
+}
+
+/// `scripts/release` with this build's binary and the wheel: the archive and
+/// its sums, unpacked into an empty folder, and the binary run from there.
+fn release_archive_runs_from_an_empty_folder(wheels: &Path) {
+    let out = tempfile::tempdir().unwrap();
+    let mut release = Command::new("bash");
+    release
+        .arg(root().join("scripts/release"))
+        .args(["--binary", env!("CARGO_BIN_EXE_chopsticks"), "--wheels"])
+        .arg(wheels)
+        .arg("--out")
+        .arg(out.path());
+    run(release, "scripts/release");
+    let version = env!("CARGO_PKG_VERSION");
+    let name = format!("chopsticks-{version}-x86_64-unknown-linux-gnu");
+    let archive = out.path().join(format!("{name}.tar.gz"));
+    assert!(archive.is_file(), "no {}", archive.display());
+    // The sums hold.
+    let mut check = Command::new("sha256sum");
+    check
+        .args(["-c", "--quiet", &format!("{name}.tar.gz.sha256")])
+        .current_dir(out.path());
+    run(check, "sha256sum -c");
+    let sums = std::fs::read_to_string(out.path().join("SHA256SUMS")).unwrap();
+    assert!(sums.contains(&format!("{name}.tar.gz")), "{sums}");
+    assert!(sums.contains("chopsticks_toolkit-"), "{sums}");
+    // Nothing but the archive's files is left (no scratch).
+    let mut left: Vec<String> = std::fs::read_dir(out.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "SHA256SUMS".to_string(),
+            format!("{name}.tar.gz"),
+            format!("{name}.tar.gz.sha256")
+        ]
+    );
+    // Unpacked into an empty folder, the binary runs from there.
+    let empty = tempfile::tempdir().unwrap();
+    let mut untar = Command::new("tar");
+    untar.arg("-xzf").arg(&archive).current_dir(empty.path());
+    run(untar, "tar -xzf");
+    let unpacked = empty.path().join(&name);
+    for file in [
+        "chopsticks",
+        "README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "doc/man/chopsticks.1",
+        "doc/man/chopsticks-solve.1",
+        "doc/man/chopsticks-serve.1",
+        "complete/chopsticks.bash",
+        "complete/_chopsticks",
+        "complete/chopsticks.fish",
+        "complete/_chopsticks.ps1",
+        "complete/chopsticks.elv",
+    ] {
+        assert!(
+            unpacked.join(file).is_file(),
+            "{file} is not in the archive"
+        );
+    }
+    let wheel_in = std::fs::read_dir(unpacked.join("wheels"))
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().ends_with(".whl"));
+    assert!(wheel_in, "no wheel in the archive");
+    let mut version_cmd = Command::new(unpacked.join("chopsticks"));
+    version_cmd.arg("--version").current_dir(empty.path());
+    let said = run(version_cmd, "./chopsticks --version");
+    let said = String::from_utf8_lossy(&said.stdout).into_owned();
+    assert!(
+        said.starts_with(&format!("chopsticks {version} (commit ")),
+        "{said}"
+    );
+    let mut solve = Command::new(unpacked.join("chopsticks"));
+    solve
+        .args(["solve", "--json", "--quiet"])
+        .current_dir(empty.path());
+    let solved = run(solve, "./chopsticks solve");
+    let v: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(v["start"]["remoteness"], 23, "{v}");
+    // Stripped: no symbol table left.
+    let mut nm = Command::new("nm");
+    nm.arg(unpacked.join("chopsticks"));
+    if let Ok(o) = nm.output() {
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("no symbols"),
+            "the binary is not stripped"
+        );
+    }
 }

@@ -3,7 +3,7 @@
     python crates/python/bench.py solve --variant standard.h8.f8 --runs 3
     python crates/python/bench.py query --db FILE --positions 200
 
-`solve` times the same solve from Python (`chopsticks.solve`, a new process per
+`solve` times the same solve from Python (`ct.solve`, a new process per
 run) and from the command line (`chopsticks solve --no-reachable`, which adds
 the summary's start and counts over the index), interleaved, and compares the
 solve phase each reports (`solve_seconds`) and the whole call. `query` opens a
@@ -27,9 +27,9 @@ BIN = os.environ.get("CHOPSTICKS_BIN", str(ROOT / "target" / "release" / "chopst
 
 PY_SOLVE = """
 import json, sys, time
-import chopsticks
+import chopsticks_toolkit as ct
 t = time.perf_counter()
-s = chopsticks.solve(sys.argv[1])
+s = ct.solve(sys.argv[1])
 wall = time.perf_counter() - t
 print(json.dumps({"wall": wall, "solve_seconds": s.solve_seconds, "start": s.query()["remoteness"]}))
 """
@@ -78,10 +78,10 @@ def positions_of(rules, count, seed):
 
 
 def bench_query(db, count, seed):
-    import chopsticks
+    import chopsticks_toolkit as ct
 
     t = time.perf_counter()
-    solution = chopsticks.load(db)
+    solution = ct.load(db)
     opened = time.perf_counter() - t
     positions = positions_of(solution.ruleset, count, seed)
     first, warm = [], []

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-import chopsticks
+import chopsticks_toolkit as ct
 
 out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 out.mkdir(parents=True, exist_ok=True)
@@ -29,7 +29,7 @@ out.mkdir(parents=True, exist_ok=True)
 # the end with best play).
 
 # %%
-standard = chopsticks.solve("standard")
+standard = ct.solve("standard")
 start = standard.query()
 print(f"{start['position']}: {start['value']} in {start['remoteness']}")
 moves = pd.DataFrame(start["moves"])[["move", "to", "value", "remoteness"]]
@@ -42,7 +42,7 @@ print(moves.to_string(index=False))
 # both ordered by hand count and then by their hands.
 
 # %%
-atlas = chopsticks.Atlas(3, 5)
+atlas = ct.Atlas(3, 5)
 sides = atlas.sides()
 k = len(sides)
 codes = np.frombuffer(atlas.array(), dtype=np.uint8).reshape(k, k)
@@ -65,7 +65,7 @@ ax.set_yticks(middles, [str(c) for c in sorted(set(counts))])
 ax.set_xlabel("Right's hands")
 ax.set_ylabel("Left's hands")
 ax.set_title(f"Outcome classes of (x|y)_3, up to 5 hands a side ({len(atlas):,} positions)")
-handles = [matplotlib.patches.Patch(color=colours(i), label=o) for i, o in enumerate(chopsticks.OUTCOMES)]
+handles = [matplotlib.patches.Patch(color=colours(i), label=o) for i, o in enumerate(ct.OUTCOMES)]
 ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1))
 fig.tight_layout()
 fig.savefig(out / "atlas.png", dpi=110)

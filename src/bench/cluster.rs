@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 /// Runs `chopsticks solve` on the variant with `extra` options, returning its JSON.
 fn solve(extra: &[&str]) -> Result<Value> {
-    let exe = std::env::current_exe().context("finding this program")?;
+    let exe = chopsticks_driver::loopback::this_program()?;
     let out = Command::new(exe)
         .args([
             "solve",

@@ -32,7 +32,7 @@ pub fn run(db: &Path, runs: u32, cold: bool, json_out: bool) -> Result<()> {
     let rules = solution.rules().clone();
     let index = PositionIndex::new(&rules)?;
     let notation = Notation::default_for(&rules);
-    let exe = std::env::current_exe().context("finding this program")?;
+    let exe = chopsticks_driver::loopback::this_program()?;
     let count = index.count();
     let mut times = Vec::new();
     for run in 0..runs as u64 {

@@ -25,7 +25,7 @@ struct Run {
 /// Runs `chopsticks solve` with `args`, returning its JSON, its wall time and
 /// its peak resident memory.
 fn solve_child(args: &[String]) -> Result<(Value, f64, u64)> {
-    let exe = std::env::current_exe().context("finding this program")?;
+    let exe = chopsticks_driver::loopback::this_program()?;
     let clock = std::time::Instant::now();
     let child = Command::new(exe)
         .arg("solve")

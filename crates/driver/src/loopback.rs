@@ -318,9 +318,23 @@ fn failure(
     DriverError::Worker(format!("worker process {k} failed ({status}){said}{next}"))
 }
 
-/// The program to start as workers by default: this one.
+/// The program named by [`set_this_program`], if any.
+static THIS_PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Names the program that [`this_program`] gives, where it is not this
+/// process's executable: the Python wheel's `chopsticks` script, which the
+/// interpreter runs. Only the first call counts.
+pub fn set_this_program(program: PathBuf) {
+    let _ = THIS_PROGRAM.set(program);
+}
+
+/// The program to start as workers by default: this one (the one named by
+/// [`set_this_program`], else this process's executable).
 pub fn this_program() -> Result<PathBuf, DriverError> {
-    std::env::current_exe().map_err(DriverError::io("finding this program"))
+    match THIS_PROGRAM.get() {
+        Some(program) => Ok(program.clone()),
+        None => std::env::current_exe().map_err(DriverError::io("finding this program")),
+    }
 }
 
 #[cfg(test)]

@@ -11,13 +11,13 @@
 //! notation) and written as seated ids unless a notation is asked for; players
 //! are numbered from 1.
 //!
-//! - `PyRuleset` (`chopsticks.Ruleset`): a ruleset read from a variant id;
+//! - `PyRuleset` (`chopsticks_toolkit.Ruleset`): a ruleset read from a variant id;
 //!   positions, moves and their notations, without solving.
-//! - `PySolution` (`chopsticks.Solution`): a solved table, solved here
-//!   (`chopsticks.solve`) or opened from a saved file (`chopsticks.load`, read
+//! - `PySolution` (`chopsticks_toolkit.Solution`): a solved table, solved here
+//!   (`chopsticks_toolkit.solve`) or opened from a saved file (`chopsticks_toolkit.load`, read
 //!   in place and checked around every position shown, as the command line
 //!   does); queries, lines, reviews, puzzles, the summary.
-//! - `PyAtlas` (`chopsticks.Atlas`): the outcome class of every Simple
+//! - `PyAtlas` (`chopsticks_toolkit.Atlas`): the outcome class of every Simple
 //!   Chopsticks position up to a number of hands a side, as records or as a
 //!   flat array of outcome codes.
 //!
@@ -77,7 +77,7 @@ impl From<Failure> for PyErr {
                 Kind::Other => "ChopsticksError",
             };
             match py
-                .import("chopsticks._errors")
+                .import("chopsticks_toolkit._errors")
                 .and_then(|m| m.getattr(name))
                 .and_then(|t| t.cast_into::<PyType>().map_err(PyErr::from))
             {
@@ -200,7 +200,7 @@ fn ruleset_of(arg: Option<&Bound<'_, PyAny>>) -> PyResult<Ruleset> {
     }
     Err(PyTypeError::new_err(format!(
         "the variant must be a variant id (a str such as \"standard\" or \"rollover.h3.f7\") \
-         or a chopsticks.Ruleset, not {}",
+         or a chopsticks_toolkit.Ruleset, not {}",
         arg.get_type().name()?
     )))
 }
@@ -262,20 +262,141 @@ fn printed(rules: &Ruleset, notation: Option<&str>) -> Result<Option<Notation>, 
 
 /// A ruleset of Chopsticks: players, hands, fingers, overflow and every switch.
 /// Read from a variant id (`"standard"`, `"rollover.h3.f7"`,
-/// `"standard.p4.teams"`: `chopsticks rules --list` names the presets).
-#[pyclass(name = "Ruleset", module = "chopsticks", frozen, eq, hash)]
+/// `"standard.p4.teams"`: `chopsticks rules --list` names the presets), or
+/// from keywords over a preset: `Ruleset(preset="standard", hands=3,
+/// fingers=7, rollover=True, self_attack=False)`, every rule option of the
+/// command line as a keyword (its flag with `_` for `-`: `transfer`,
+/// `even_divide`, `misere`, `teams`, …; `overflow="rollover"`,
+/// `pass_splits="live"`), applied as the id's overrides are.
+#[pyclass(name = "Ruleset", module = "chopsticks_toolkit", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct PyRuleset {
     rules: Ruleset,
 }
 
+/// Hands for everybody (`3`) or one count per seat (`[1, 3]`).
+#[derive(FromPyObject)]
+enum HandsArg {
+    All(u64),
+    PerSeat(Vec<u64>),
+}
+
+/// The variant-id token of one rule keyword (`self_attack=False`:
+/// `no-self-attack`; `overflow="rollover"`: `rollover`).
+fn rule_token(key: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    use chopsticks_rules::options::{choices, switches};
+    let name = key.replace('_', "-");
+    let unknown = || {
+        let mut keywords: Vec<String> = switches().map(|s| s.token.replace('-', "_")).collect();
+        keywords.extend(choices().map(|c| c.name.replace('-', "_")));
+        keywords.extend(["rollover".into(), "cutoff".into()]);
+        PyTypeError::new_err(format!(
+            "Ruleset() got an unknown rule option `{key}`; the options are preset, players, \
+             hands, fingers, {}",
+            keywords.join(", ")
+        ))
+    };
+    if let Some(s) = switches().find(|s| s.token == name) {
+        let on: bool = value
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("`{key}` is True or False")))?;
+        return Ok(s.word(on));
+    }
+    if let Some(c) = choices().find(|c| c.name == name || c.field == key) {
+        let given: String = value.extract().map_err(|_| {
+            let values: Vec<&str> = c.values.iter().map(|v| v.value).collect();
+            PyTypeError::new_err(format!("`{key}` is one of {}", values.join(", ")))
+        })?;
+        return match c
+            .values
+            .iter()
+            .find(|v| v.value == given || v.token == given)
+        {
+            Some(v) => Ok(v.token.to_string()),
+            None => {
+                let values: Vec<&str> = c.values.iter().map(|v| v.value).collect();
+                Err(PyErr::from(rules_failure(
+                    chopsticks_rules::RulesError::Ruleset(format!(
+                        "`{key}` is one of {}, not {given:?}",
+                        values.join(", ")
+                    )),
+                )))
+            }
+        };
+    }
+    // A value of a choice as its own keyword: `rollover=True`.
+    if let Some(v) = choices()
+        .flat_map(|c| c.values.iter())
+        .find(|v| v.token == name)
+    {
+        let on: bool = value
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("`{key}` is True")))?;
+        if !on {
+            return Err(PyTypeError::new_err(format!(
+                "`{key}=False` says nothing: give the value you want (`overflow=\"cutoff\"`)"
+            )));
+        }
+        return Ok(v.token.to_string());
+    }
+    Err(unknown())
+}
+
 #[pymethods]
 impl PyRuleset {
     #[new]
-    #[pyo3(signature = (variant = "standard"))]
-    fn new(variant: &str) -> PyResult<PyRuleset> {
+    #[pyo3(signature = (variant = None, *, preset = None, players = None, hands = None, fingers = None, **options))]
+    fn new(
+        variant: Option<&str>,
+        preset: Option<&str>,
+        players: Option<u64>,
+        hands: Option<HandsArg>,
+        fingers: Option<u64>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyRuleset> {
+        let mut id = match (variant, preset) {
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err(
+                    "Ruleset() takes a variant id or a preset, not both",
+                ))
+            }
+            (Some(v), None) => v.to_string(),
+            (None, Some(p)) => {
+                if p.contains('.') {
+                    return Err(PyErr::from(rules_failure(
+                        chopsticks_rules::RulesError::Ruleset(format!(
+                        "`preset` is a preset's name ({}); a variant id goes first: Ruleset({p:?})",
+                        Preset::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+                    )),
+                    )));
+                }
+                p.to_string()
+            }
+            (None, None) => "standard".to_string(),
+        };
+        if let Some(p) = players {
+            id.push_str(&format!(".p{p}"));
+        }
+        match hands {
+            Some(HandsArg::All(h)) => id.push_str(&format!(".h{h}")),
+            Some(HandsArg::PerSeat(h)) => {
+                let counts: Vec<String> = h.iter().map(u64::to_string).collect();
+                id.push_str(&format!(".h{}", counts.join("-")));
+            }
+            None => {}
+        }
+        if let Some(f) = fingers {
+            id.push_str(&format!(".f{f}"));
+        }
+        if let Some(options) = options {
+            for (key, value) in options.iter() {
+                let key: String = key.extract()?;
+                id.push('.');
+                id.push_str(&rule_token(&key, &value)?);
+            }
+        }
         Ok(PyRuleset {
-            rules: Ruleset::from_variant_id(variant).map_err(rules_failure)?,
+            rules: Ruleset::from_variant_id(&id).map_err(rules_failure)?,
         })
     }
 
@@ -406,7 +527,7 @@ impl PyRuleset {
     }
 
     fn __repr__(&self) -> String {
-        format!("chopsticks.Ruleset({:?})", self.rules.variant_id())
+        format!("chopsticks_toolkit.Ruleset({:?})", self.rules.variant_id())
     }
 
     fn __str__(&self) -> String {
@@ -457,9 +578,9 @@ impl Events for Progress {
 }
 
 /// A solved table of one ruleset: every position's value (win, lose or draw
-/// for the player to move) with its remoteness. Made by `chopsticks.solve` or
-/// `chopsticks.load`.
-#[pyclass(name = "Solution", module = "chopsticks", frozen)]
+/// for the player to move) with its remoteness. Made by `chopsticks_toolkit.solve` or
+/// `chopsticks_toolkit.load`.
+#[pyclass(name = "Solution", module = "chopsticks_toolkit", frozen)]
 struct PySolution {
     solved: Solved,
     /// Every puzzle reachable from the start, found when first asked for.
@@ -877,13 +998,13 @@ impl PySolution {
     fn __repr__(&self) -> String {
         match self.solved.path() {
             Some(p) => format!(
-                "<chopsticks.Solution of {:?} read from {}: {} positions>",
+                "<chopsticks_toolkit.Solution of {:?} read from {}: {} positions>",
                 self.solved.rules.variant_id(),
                 p.display(),
                 self.solved.solution.count()
             ),
             None => format!(
-                "<chopsticks.Solution of {:?}: {} positions>",
+                "<chopsticks_toolkit.Solution of {:?}: {} positions>",
                 self.solved.rules.variant_id(),
                 self.solved.solution.count()
             ),
@@ -1026,7 +1147,7 @@ fn moves<'py>(
 /// The outcome class (L, R, N or P) of every position of Simple Chopsticks
 /// `(x|y)_n` with at most `max_hands` hands a side (`chopsticks table
 /// outcomes`).
-#[pyclass(name = "Atlas", module = "chopsticks", frozen)]
+#[pyclass(name = "Atlas", module = "chopsticks_toolkit", frozen)]
 struct PyAtlas {
     atlas: Atlas,
 }
@@ -1173,7 +1294,7 @@ impl PyAtlas {
 
     fn __repr__(&self) -> String {
         format!(
-            "<chopsticks.Atlas of (x|y)_{} with up to {} hands a side: {} positions>",
+            "<chopsticks_toolkit.Atlas of (x|y)_{} with up to {} hands a side: {} positions>",
             self.atlas.n(),
             self.atlas.max_hands(),
             self.atlas.len()
@@ -1369,5 +1490,17 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(moves, m)?)?;
     m.add_function(wrap_pyfunction!(value, m)?)?;
     m.add("OUTCOMES", OUTCOME_CODES.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("COMMAND_LINE_VERSION", chopsticks_toolkit::VERSION)?;
+    m.add_function(wrap_pyfunction!(run_command_line, m)?)?;
     Ok(())
+}
+
+/// Runs the `chopsticks` command line on `args` (the program's name first) as
+/// `program`, the script worker processes are started from; never returns:
+/// the process ends with the command's exit status (the wheel's `chopsticks`
+/// script, `chopsticks_toolkit._cli`).
+#[pyfunction]
+fn run_command_line(py: Python<'_>, program: std::path::PathBuf, args: Vec<std::ffi::OsString>) {
+    py.detach(move || chopsticks_toolkit::run_as(program, args))
 }

@@ -1,4 +1,4 @@
-"""Type hints of the chopsticks package's native module (PyO3).
+"""Type hints of the chopsticks_toolkit package's native module (PyO3).
 
 Every answer is a ``dict`` with the keys the command line's ``--json`` prints
 (docs/JSON.md); the most used ones are typed here. Positions are ``str`` in any
@@ -6,9 +6,15 @@ notation the toolkit reads; players are numbered from 1.
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Dict, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, Union
 
 OUTCOMES: List[str]
+__version__: str
+COMMAND_LINE_VERSION: str
+
+def run_command_line(program: str, args: List[str]) -> NoReturn:
+    """Runs the ``chopsticks`` command line on ``args`` (the program's name
+    first) as ``program``; the process ends with its exit status."""
 """The outcome classes in the order of ``Atlas.array``'s codes: L, R, N, P."""
 
 ValueName = Literal["win", "lose", "draw"]
@@ -78,9 +84,22 @@ class AtlasRecord(TypedDict):
 
 class Ruleset:
     """A ruleset of Chopsticks, read from a variant id (``"standard"``,
-    ``"rollover.h3.f7"``, ``"standard.p4.teams"``)."""
+    ``"rollover.h3.f7"``, ``"standard.p4.teams"``), or from keywords over a
+    preset: ``Ruleset(preset="standard", hands=3, fingers=7, rollover=True,
+    self_attack=False)``, every rule option of the command line as a keyword
+    (``transfer``, ``divide``, ``even_divide``, ``suicide``, ``misere``,
+    ``teams``, …; ``overflow="rollover"``, ``pass_splits="live"``)."""
 
-    def __init__(self, variant: str = "standard") -> None: ...
+    def __init__(
+        self,
+        variant: Optional[str] = None,
+        *,
+        preset: Optional[str] = None,
+        players: Optional[int] = None,
+        hands: Union[int, Sequence[int], None] = None,
+        fingers: Optional[int] = None,
+        **options: Union[bool, str],
+    ) -> None: ...
     @property
     def variant(self) -> str:
         """The canonical variant id."""

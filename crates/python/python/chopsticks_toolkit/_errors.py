@@ -1,4 +1,4 @@
-"""The exceptions of the chopsticks package.
+"""The exceptions of the chopsticks_toolkit package.
 
 Every error of the toolkit reaches Python as one of these, with the message the
 command line prints for it.

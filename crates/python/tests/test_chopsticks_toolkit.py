@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-import chopsticks
+import chopsticks_toolkit as ct
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
@@ -44,12 +44,12 @@ def cli_error(*args):
 
 @pytest.fixture(scope="module")
 def standard():
-    return chopsticks.solve("standard")
+    return ct.solve("standard")
 
 
 # The first lines a user types.
 def test_the_start_of_the_standard_game_is_a_win_in_23(standard):
-    q = chopsticks.solve("standard").query("1111")
+    q = ct.solve("standard").query("1111")
     assert (q["value"], q["remoteness"]) == ("win", 23)
     assert q["position"] == "1_1111" and q["player"] == 1
     assert standard.outcome() == {"position": "1_1111", "player": 1, "value": "win", "remoteness": 23}
@@ -70,7 +70,7 @@ def test_the_start_of_the_standard_game_is_a_win_in_23(standard):
     ],
 )
 def test_query_is_the_command_lines_query(variant, position):
-    solution = chopsticks.solve(variant)
+    solution = ct.solve(variant)
     assert solution.query(position) == cli("query", position, "--variant", variant)
     assert solution.query(position, lines=True, notation="dashed") == cli(
         "query", position, "--variant", variant, "--line", "--notation", "dashed"
@@ -78,8 +78,8 @@ def test_query_is_the_command_lines_query(variant, position):
 
 
 def test_moves_review_puzzles_and_summary_are_the_command_lines(standard, tmp_path):
-    assert chopsticks.moves("1_1213") == cli("moves", "1_1213")
-    assert chopsticks.Ruleset("rollover.h3").moves("111111", notation="compact") == cli(
+    assert ct.moves("1_1213") == cli("moves", "1_1213")
+    assert ct.Ruleset("rollover.h3").moves("111111", notation="compact") == cli(
         "moves", "111111", "--variant", "rollover.h3", "--notation", "compact"
     )
     record = "variant standard\n1. tap 1→1\n2. tap 2→1\n3. tap 1→2\n4. tap 1→1\n"
@@ -113,19 +113,19 @@ def test_values_are_the_command_lines():
         ("(1|1)_4 <= 0", []),
         ("(1|1)_4", ["--variant", "rollover.f5", "--details"]),
     ]:
-        py = chopsticks.value(
+        py = ct.value(
             expression,
             "rollover.f5" if "rollover.f5" in args else None,
             details="--details" in args,
             uptimal="--uptimal" in args,
         )
         assert py == cli("value", expression, *args), expression
-    assert chopsticks.value("(1|1)_4")["value"] == "*"
-    assert chopsticks.value("(1|1)_4 + *")["value"] == "0"
+    assert ct.value("(1|1)_4")["value"] == "*"
+    assert ct.value("(1|1)_4 + *")["value"] == "0"
 
 
 def test_positions_in_every_notation_read_back():
-    rules = chopsticks.Ruleset("standard")
+    rules = ct.Ruleset("standard")
     p = rules.position("2_1213")
     assert p["position"] == "2_1213" and p["player"] == 2 and p["hands"] == [[1, 2], [1, 3]]
     for name, text in p["notations"].items():
@@ -138,130 +138,165 @@ def test_positions_in_every_notation_read_back():
     assert rules.play("1_1111", "tap 1→1") == "2_1112"
     assert rules.play("1_1111", "t11", notation="compact") == "1211"
     assert rules.variant == "standard" and rules.players == 2 and rules.hands == [2, 2] and rules.fingers == 5
-    assert rules == chopsticks.Ruleset("standard") and hash(rules) == hash(chopsticks.Ruleset("standard"))
+    assert rules == ct.Ruleset("standard") and hash(rules) == hash(ct.Ruleset("standard"))
     assert rules.to_dict() == {k: cli("rules", "--variant", "standard")[k] for k in ("variant", "description", "ruleset")}
-    assert [p["variant"] for p in chopsticks.Ruleset.presets()] == [p["variant"] for p in cli("rules", "--list")]
+    assert [p["variant"] for p in ct.Ruleset.presets()] == [p["variant"] for p in cli("rules", "--list")]
+
+
+def test_rulesets_from_keywords_are_the_variant_ids_rulesets():
+    # Every rule option of the command line as a keyword, over a preset.
+    assert ct.Ruleset("standard", hands=3) == ct.Ruleset("standard.h3")
+    assert ct.Ruleset(preset="standard", hands=3, fingers=7, rollover=True) == ct.Ruleset("standard.h3.f7.rollover")
+    assert ct.Ruleset(preset="rollover", hands=3, fingers=7) == ct.Ruleset("rollover.h3.f7")
+    assert ct.Ruleset(overflow="rollover") == ct.Ruleset("standard.rollover")
+    assert ct.Ruleset(self_attack=False, transfer=False).variant == ct.Ruleset("standard.no-self-attack.no-transfer").variant
+    assert ct.Ruleset(players=3) == ct.Ruleset("standard.p3")
+    assert ct.Ruleset(preset="simple", hands=[1, 3]) == ct.Ruleset("simple.h1-3")
+    assert ct.Ruleset(pass_splits="live") == ct.Ruleset("standard.pass-splits-live")
+    assert ct.Ruleset(players=4, teams=True) == ct.Ruleset("standard.p4.teams")
+    assert ct.Ruleset(even_divide=True).to_dict() == {
+        k: cli("rules", "--even-divide")[k] for k in ("variant", "description", "ruleset")
+    }
+    # Mistakes are named.
+    with pytest.raises(TypeError, match="unknown rule option `rolover`"):
+        ct.Ruleset(rolover=True)
+    with pytest.raises(TypeError, match="True or False"):
+        ct.Ruleset(transfer="yes")
+    with pytest.raises(ct.RulesError, match="one of cutoff, rollover"):
+        ct.Ruleset(overflow="wrap")
+    with pytest.raises(TypeError, match="not both"):
+        ct.Ruleset("standard", preset="rollover")
+    with pytest.raises(ct.RulesError, match="contradict"):
+        ct.Ruleset(even_divide=True, divide=False)
+    with pytest.raises(ct.RulesError):
+        ct.Ruleset(fingers=1)
+
+
+def test_the_version_is_the_command_lines():
+    out = subprocess.run([binary(), "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"chopsticks {ct.COMMAND_LINE_VERSION}"
+    assert ct.COMMAND_LINE_VERSION.startswith(ct.__version__ + " (commit ")
 
 
 def test_a_saved_solution_answers_as_the_solved_one(standard, tmp_path):
     path = tmp_path / "standard.sol"
     standard.save(path)
-    loaded = chopsticks.load(path)
+    loaded = ct.load(path)
     assert loaded.path == str(path) and loaded.positions == standard.positions
     for position in ["1111", "2_1213", "1_0112"]:
         assert loaded.query(position, lines=True) == standard.query(position, lines=True)
     assert loaded.query("1111") == cli("query", "1111", "--db", str(path))
     loaded.check()
     # Values alone: half the memory, no remoteness.
-    values = chopsticks.solve("standard", remoteness=False)
+    values = ct.solve("standard", remoteness=False)
     assert not values.remoteness and values.query("1111")["remoteness"] is None
-    with pytest.raises(chopsticks.ChopsticksError, match="remoteness"):
+    with pytest.raises(ct.ChopsticksError, match="remoteness"):
         values.puzzles()
 
 
 def test_bad_input_is_a_python_exception_with_the_command_lines_message(standard, tmp_path):
-    with pytest.raises(chopsticks.RulesError) as e:
+    with pytest.raises(ct.RulesError) as e:
         standard.query("9999")
     assert isinstance(e.value, ValueError)
     assert str(e.value) in cli_error("query", "9999")
-    with pytest.raises(chopsticks.RulesError):
-        chopsticks.Ruleset("standard.bogus")
-    with pytest.raises(chopsticks.RulesError):
-        chopsticks.Ruleset("standard").play("1111", "tap 3→1")
-    with pytest.raises(chopsticks.RulesError, match="notation"):
+    with pytest.raises(ct.RulesError):
+        ct.Ruleset("standard.bogus")
+    with pytest.raises(ct.RulesError):
+        ct.Ruleset("standard").play("1111", "tap 3→1")
+    with pytest.raises(ct.RulesError, match="notation"):
         standard.query("1111", notation="klingon")
-    with pytest.raises(chopsticks.RulesError, match="variant"):
+    with pytest.raises(ct.RulesError, match="variant"):
         standard.review("variant rollover\ntap 1→1\n")
-    with pytest.raises(chopsticks.RulesError):
+    with pytest.raises(ct.RulesError):
         standard.puzzle("1_0000")
-    with pytest.raises(chopsticks.RulesError):
-        chopsticks.value("(1|1")
+    with pytest.raises(ct.RulesError):
+        ct.value("(1|1")
     with pytest.raises(TypeError):
-        chopsticks.solve(5)
+        ct.solve(5)
     with pytest.raises(TypeError):
         standard.query(1111)
     with pytest.raises(TypeError):
         standard.review(42)
     # Too large: refused at once, with the estimate.
-    with pytest.raises(chopsticks.TooLargeError, match="memory"):
-        chopsticks.solve("standard.h12.f12")
-    with pytest.raises(chopsticks.TooLargeError):
-        chopsticks.Atlas(3, 200)
-    with pytest.raises(chopsticks.TooLargeError, match="max_positions"):
-        chopsticks.value("(1,1,1,1,1,1|1,1,1,1,1,1)_40", max_positions=1000)
+    with pytest.raises(ct.TooLargeError, match="memory"):
+        ct.solve("standard.h12.f12")
+    with pytest.raises(ct.TooLargeError):
+        ct.Atlas(3, 200)
+    with pytest.raises(ct.TooLargeError, match="max_positions"):
+        ct.value("(1,1,1,1,1,1|1,1,1,1,1,1)_40", max_positions=1000)
     # Files: missing, not a solution, damaged.
-    with pytest.raises(chopsticks.SolutionFileError) as e:
-        chopsticks.load(tmp_path / "missing.sol")
+    with pytest.raises(ct.SolutionFileError) as e:
+        ct.load(tmp_path / "missing.sol")
     assert isinstance(e.value, OSError)
     junk = tmp_path / "junk.sol"
     junk.write_bytes(b"not a solution at all" * 100)
-    with pytest.raises(chopsticks.SolutionFileError):
-        chopsticks.load(junk)
+    with pytest.raises(ct.SolutionFileError):
+        ct.load(junk)
     path = tmp_path / "s.sol"
     standard.save(path)
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF
     damaged = tmp_path / "damaged.sol"
     damaged.write_bytes(bytes(data))
-    with pytest.raises(chopsticks.SolutionFileError):
-        chopsticks.load(damaged).check()
-    with pytest.raises(chopsticks.SolutionFileError):
+    with pytest.raises(ct.SolutionFileError):
+        ct.load(damaged).check()
+    with pytest.raises(ct.SolutionFileError):
         standard.save(tmp_path / "no" / "such" / "dir.sol")
     assert not list(tmp_path.glob("**/*.tmp*"))
     # A file rewritten under a loaded solution is refused, not read.
     moving = tmp_path / "moving.sol"
     standard.save(moving)
-    opened = chopsticks.load(moving)
+    opened = ct.load(moving)
     opened.query("1111")
-    chopsticks.solve("standard.misere").save(moving)
-    with pytest.raises(chopsticks.SolutionFileError, match="changed since it was loaded"):
+    ct.solve("standard.misere").save(moving)
+    with pytest.raises(ct.SolutionFileError, match="changed since it was loaded"):
         opened.query("1111")
 
 
 def test_numbers_out_of_range_and_limits_name_the_argument():
-    standard = chopsticks.solve("standard")
+    standard = ct.solve("standard")
     for call, name in [
         (lambda: standard.puzzles(count=-1), "count"),
         (lambda: standard.puzzles(seed=-1), "seed"),
         (lambda: standard.puzzles(count=10**30), "count"),
-        (lambda: chopsticks.solve(memory=-1), "memory"),
-        (lambda: chopsticks.solve(memory=10**30), "memory"),
-        (lambda: chopsticks.Atlas(-1, 2), "n"),
-        (lambda: chopsticks.Atlas(3, 10**30), "max_hands"),
-        (lambda: chopsticks.Atlas(3, 2).outcome([-1], [1]), "left"),
-        (lambda: chopsticks.Atlas(3, 2).records(limit=-1), "limit"),
-        (lambda: chopsticks.value("(1|1)_4", max_work=0), "max_work"),
-        (lambda: chopsticks.value("(1|1)_4", hands=[-1]), "hands"),
+        (lambda: ct.solve(memory=-1), "memory"),
+        (lambda: ct.solve(memory=10**30), "memory"),
+        (lambda: ct.Atlas(-1, 2), "n"),
+        (lambda: ct.Atlas(3, 10**30), "max_hands"),
+        (lambda: ct.Atlas(3, 2).outcome([-1], [1]), "left"),
+        (lambda: ct.Atlas(3, 2).records(limit=-1), "limit"),
+        (lambda: ct.value("(1|1)_4", max_work=0), "max_work"),
+        (lambda: ct.value("(1|1)_4", hands=[-1]), "hands"),
     ]:
-        with pytest.raises(chopsticks.RulesError, match=f"`{name}`"):
+        with pytest.raises(ct.RulesError, match=f"`{name}`"):
             call()
     with pytest.raises(TypeError, match="`n`"):
-        chopsticks.Atlas("3", 2)
+        ct.Atlas("3", 2)
     with pytest.raises(TypeError, match="list of whole numbers"):
-        chopsticks.Atlas(3, 2).outcome("11", "1")
-    with pytest.raises(chopsticks.RulesError, match="at least 1"):
-        chopsticks.value("(1|1)_4", hands=[0])
+        ct.Atlas(3, 2).outcome("11", "1")
+    with pytest.raises(ct.RulesError, match="at least 1"):
+        ct.value("(1|1)_4", hands=[0])
     # Sizes as the command line reads them.
-    assert chopsticks.solve("standard", memory="512M").query()["remoteness"] == 23
-    with pytest.raises(chopsticks.RulesError, match="memory"):
-        chopsticks.solve(memory="lots")
+    assert ct.solve("standard", memory="512M").query()["remoteness"] == 23
+    with pytest.raises(ct.RulesError, match="memory"):
+        ct.solve(memory="lots")
     # A variant too large for the move tables is too large, not impossible.
-    with pytest.raises(chopsticks.TooLargeError):
-        chopsticks.solve("standard.h1.f100000")
+    with pytest.raises(ct.TooLargeError):
+        ct.solve("standard.h1.f100000")
     # A values-only table says what to do in Python's words.
-    values = chopsticks.solve("standard", remoteness=False)
-    with pytest.raises(chopsticks.ChopsticksError, match="remoteness=True"):
+    values = ct.solve("standard", remoteness=False)
+    with pytest.raises(ct.ChopsticksError, match="remoteness=True"):
         values.line()
     # The variant and the position's own size must agree, as on the command line.
-    with pytest.raises(chopsticks.RulesError, match="F = 8"):
-        chopsticks.value("(1|1)_4", "simple.f8")
+    with pytest.raises(ct.RulesError, match="F = 8"):
+        ct.value("(1|1)_4", "simple.f8")
     assert "F = 8" in cli_error("value", "(1|1)_4", "--variant", "simple.f8")
     # Difficulties as a list of two, too.
     assert standard.puzzles(3, difficulty=[1, 5]) == standard.puzzles(3, difficulty=(1, 5))
 
 
 def test_the_atlas_as_arrays_and_records():
-    atlas = chopsticks.Atlas(3, 3)
+    atlas = ct.Atlas(3, 3)
     sides = atlas.sides()
     codes = atlas.array()
     assert len(codes) == len(sides) ** 2 == len(atlas)
@@ -269,11 +304,11 @@ def test_the_atlas_as_arrays_and_records():
     assert len(records) == len(atlas)
     for k, r in enumerate(records):
         assert r["left"] == sides[k // len(sides)] and r["right"] == sides[k % len(sides)]
-        assert chopsticks.OUTCOMES[codes[k]] == r["outcome"] == atlas.outcome(r["left"], r["right"])
+        assert ct.OUTCOMES[codes[k]] == r["outcome"] == atlas.outcome(r["left"], r["right"])
     # Proposition 2 of the paper: (1|1)_n is P for even n... and (1,1|1,1)_2 is N.
-    assert chopsticks.Atlas(2, 2).outcome([1, 1], [1, 1]) == "N"
+    assert ct.Atlas(2, 2).outcome([1, 1], [1, 1]) == "N"
     assert atlas.summary() == cli("table", "outcomes", "--n", "3", "--max-hands", "3")
-    with pytest.raises(chopsticks.TooLargeError):
+    with pytest.raises(ct.TooLargeError):
         atlas.records(limit=10)
 
 
@@ -292,7 +327,7 @@ def test_long_work_lets_other_threads_run():
     t.start()
     started.wait()
     begin = time.perf_counter()
-    chopsticks.solve("standard.h7.f7", quiet=True)
+    ct.solve("standard.h7.f7", quiet=True)
     end = time.perf_counter()
     stop.set()
     t.join()
@@ -332,11 +367,11 @@ def test_the_game_so_far_counts_its_repetitions(standard):
     # The game over by repetition: no move.
     over = standard.game(history + ["1_1313"])
     assert over["end"] == {"kind": "repetition", "times": 3} and over["moves"] == []
-    with pytest.raises(chopsticks.RulesError, match="does not follow 1_1111 by a legal move"):
+    with pytest.raises(ct.RulesError, match="does not follow 1_1111 by a legal move"):
         standard.game(["1_1111", "1_1313"])
-    with pytest.raises(chopsticks.RulesError, match="repetitions"):
+    with pytest.raises(ct.RulesError, match="repetitions"):
         standard.game(history, repetitions=1)
-    with pytest.raises(chopsticks.RulesError, match="no position"):
+    with pytest.raises(ct.RulesError, match="no position"):
         standard.game([])
 
 
@@ -347,5 +382,5 @@ def test_a_puzzle_is_followed_by_the_moves_played(standard):
     assert p["progress"]["verdict"] == "right"
     wrong = standard.puzzle("1_2312", played=["t21"])["progress"]
     assert wrong["verdict"] == "wrong" and wrong["end"] == {"kind": "failed"}
-    with pytest.raises(chopsticks.RulesError, match="not a legal move"):
+    with pytest.raises(ct.RulesError, match="not a legal move"):
         standard.puzzle("1_2312", played=["t99"])
