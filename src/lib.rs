@@ -195,6 +195,24 @@ fn exit_quietly_on_broken_pipe() {
     }));
 }
 
+/// Large blocks (1 MiB and more: a part's cells, a table's slice) are mapped
+/// for themselves and given back to the system when freed. glibc otherwise
+/// raises its threshold for that to the size of the last such block freed (up
+/// to 32 MiB), and a solve out of core, which frees and allocates a part at a
+/// time, then kept the freed parts' memory on its heap: 64 MiB resident under
+/// `--memory 56M` (docs/PERFORMANCE.md). Setting the threshold keeps it fixed.
+fn return_large_blocks_at_once() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` changes a parameter of glibc's allocator; it is
+    // called here, at the start of the command line, before any thread of
+    // this program allocates, and `M_MMAP_THRESHOLD` with a value within
+    // glibc's bounds (at most 32 MiB on 64 bits) is always accepted (a refusal
+    // returns 0 and changes nothing).
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 /// Whether an error comes from writing to a closed pipe.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
@@ -250,6 +268,7 @@ pub fn run_as(
 /// command's exit status (0, 1 for an error, 2 for a usage error, 141 for a
 /// closed pipe).
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> ! {
+    return_large_blocks_at_once();
     exit_quietly_on_broken_pipe();
     let cli = match Cli::try_parse_from(join_option_values(args)) {
         Ok(cli) => cli,
@@ -280,6 +299,14 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> ! {
         Command::Completions(args) => commands::docs::completions(&args, Cli::command()),
         Command::Man(args) => commands::docs::man(&args, Cli::command()),
     };
+    // An interrupt under way removes the work's files, and the work may fail
+    // for want of them: the interrupt's handler ends the process, with the
+    // signal's status, once its clean-up is done; nothing else is said.
+    if chopsticks_files::interrupted() {
+        loop {
+            std::thread::park();
+        }
+    }
     if let Err(error) = result {
         if is_broken_pipe(&error) {
             // The reader went away (`chopsticks play … | head`): nothing to report.

@@ -40,9 +40,10 @@ pub struct SolveArgs {
     no_remoteness: bool,
     /// Memory allowed (`512M`, `2G`; default: three quarters of what is
     /// available). A solve that does not fit is done out of core, in parts of
-    /// the index kept on disk (two players).
+    /// the index kept on disk (two players). Not with `--workers`: the worker
+    /// processes are not bounded by it.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
-    #[arg(help_heading = "Solving")]
+    #[arg(help_heading = "Solving", conflicts_with = "workers")]
     memory: Option<u64>,
     /// Solve out of core in parts of at most this much working memory (two
     /// bytes a position; `2M`, `1G`), even when the whole would fit in memory:

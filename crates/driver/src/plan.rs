@@ -99,8 +99,13 @@ pub fn plan_solve(
         // The move tables are counted once the graph is built
         // (`out_of_core_memory` again, in the solve): here, what the budget
         // must hold whatever they take.
+        // `--part-size` is held to what the budget leaves once the tables are
+        // known (in the solve); here only to its least, a row of tiles.
         let memory = out_of_core_memory(rules, count, budget, 0)?;
-        let cell_bytes = parts_within(&memory, part_bytes, budget)?;
+        let cell_bytes = match part_bytes {
+            Some(part) => parts_within(&memory, Some(part.min(memory.cells)), budget)?.max(part),
+            None => memory.cells,
+        };
         SolveMode::OutOfCore { cell_bytes }
     };
     Ok(SolvePlan {
@@ -179,13 +184,18 @@ pub fn out_of_core_memory(
         .max()
         .unwrap_or(0);
     let cells = budget.saturating_sub(fixed);
-    let least = |what: &str, needed: u64| {
+    let tables_text = if tables == 0 {
+        "not counted yet".to_string()
+    } else {
+        human_bytes(tables)
+    };
+    let least = |what: &str, needed: u64, parts: &str| {
         Err(DriverError::Refused(format!(
-            "{} needs about {} of memory all in memory (the program's own included); out of core it needs at least {}{}, \
-             more than the {} allowed: {what} (the program {}, the move tables {}, the tiles \
-             {}, the spools {}, the buffers {})",
+            "{} needs about {} of memory all in memory, and {} for the program beside; out of \
+             core it needs at least {}{}, more than the {} allowed: {what} ({parts})",
             positions("solving", count),
-            human_bytes(solving_bytes(rules, count) + program),
+            human_bytes(solving_bytes(rules, count)),
+            human_bytes(program),
             human_bytes(needed),
             if tables == 0 {
                 " and its move tables"
@@ -193,15 +203,6 @@ pub fn out_of_core_memory(
                 ""
             },
             human_bytes(budget),
-            human_bytes(program),
-            if tables == 0 {
-                "not counted yet".to_string()
-            } else {
-                human_bytes(tables)
-            },
-            human_bytes(tiles),
-            human_bytes(spools),
-            human_bytes(IO_BYTES),
         )))
     };
     // The least budget for one part: `b` with `b - b / 16 - rest ≥ row` (the
@@ -209,15 +210,31 @@ pub fn out_of_core_memory(
     let for_a_part = (fixed - spools + row) * 16 / 15 + 1;
     let for_the_summary = program + tables + summary;
     if cells < row || for_the_summary > budget {
-        let reason = if for_a_part >= for_the_summary {
-            format!("one part of the index (64 rows) takes {}", human_bytes(row))
+        return if for_a_part >= for_the_summary {
+            least(
+                &format!("one part of the index (64 rows) takes {}", human_bytes(row)),
+                for_a_part,
+                &format!(
+                    "beside the program {}, the move tables {tables_text}, the tiles {}, the \
+                     buffers {} and the spools, a sixteenth of the budget",
+                    human_bytes(program),
+                    human_bytes(tiles),
+                    human_bytes(IO_BYTES)
+                ),
+            )
         } else {
-            format!(
-                "after the solve, its summary takes {} for the set of positions reached and a slice of the table",
-                human_bytes(summary)
+            least(
+                &format!(
+                    "after the solve, its summary takes {} for the set of positions reached and a slice of the table",
+                    human_bytes(summary)
+                ),
+                for_the_summary,
+                &format!(
+                    "beside the program {} and the move tables {tables_text}",
+                    human_bytes(program)
+                ),
             )
         };
-        return least(&reason, for_a_part.max(for_the_summary));
     }
     Ok(OutOfCoreMemory {
         program,
@@ -242,10 +259,12 @@ pub fn parts_within(
     match part_bytes {
         None => Ok(memory.cells),
         Some(part) if part > memory.cells => Err(DriverError::Refused(format!(
-            "parts of {} of working cells do not fit in the {} of memory allowed: at most {} beside the program, the move tables and the buffers",
+            "parts of {} of working cells do not fit in the {} of memory allowed: at most {} \
+             ({} bytes) beside the program, the move tables and the buffers",
             human_bytes(part),
             human_bytes(budget),
-            human_bytes(memory.cells)
+            human_bytes(memory.cells),
+            chopsticks_rules::text::count(memory.cells)
         ))),
         Some(part) if part < memory.row => Err(DriverError::Refused(format!(
             "a part holds at least one row of tiles (64 multisets of the mover): {}, more than the --part-size of {}",
@@ -280,8 +299,9 @@ pub fn graph_for_plan(
 ) -> Result<Graph, DriverError> {
     let count = PositionIndex::new(rules)?.count();
     let (bytes, what) = match plan.mode {
-        SolveMode::OutOfCore { cell_bytes } => (
-            cell_bytes.min(2 * count).max(explore_on_disk_bytes(count)),
+        // Out of core the whole process keeps within the budget.
+        SolveMode::OutOfCore { .. } => (
+            plan.budget,
             format!("{} out of core", positions("solving", count)),
         ),
         _ => (plan.in_memory_bytes, positions("solving", count)),

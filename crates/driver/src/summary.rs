@@ -80,10 +80,13 @@ pub fn reachable_set(
         dir.display()
     ));
     events.begin("exploring", Some(count));
+    // Nothing resumes an exploration: its snapshots go with an interrupt.
+    chopsticks_files::remove_on_interrupt(dir);
     let explored = chopsticks_space::explore_on_disk(graph, graph.index_of(start), dir, &|p| {
         events.advance(p.reached, &format!("exploring on disk, depth {}", p.depth));
     });
     events.end();
+    chopsticks_files::keep_on_interrupt(dir);
     let _ = std::fs::remove_dir(dir);
     let explored = explored.map_err(DriverError::io(format!(
         "exploring with snapshots in {}",

@@ -287,12 +287,24 @@ pub fn keep_on_interrupt(path: &Path) {
     scratch().retain(|p| p != path);
 }
 
+/// Set once [`remove_temporary_files`] has begun: the process is being
+/// interrupted.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether an interrupt's clean-up ([`remove_temporary_files`]) has begun: the
+/// work may then fail for want of the files it removes, and such a failure is
+/// not to be reported (the handler ends the process with the signal's status).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Removes every temporary file this process is writing now, and the scratch
 /// registered with [`remove_on_interrupt`]; returns how many temporary files
 /// there were. For a signal handler that is about to end the process: the
 /// targets are left as they were, and the writes in progress fail if they go
 /// on.
 pub fn remove_temporary_files() -> usize {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
     let mut list = in_flight();
     let count = list.len();
     for tmp in list.drain(..) {

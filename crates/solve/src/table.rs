@@ -429,6 +429,29 @@ impl Table {
             return Ok(self);
         }
         let len = self.len();
+        if let Table::Paged(m) = &self {
+            // Read in place: a slice of the file at a time, its cache emptied
+            // after each, so that the values take what they take and no more
+            // (not the whole table, nor the cache at its fullest).
+            const STEP: u64 = 1 << 21;
+            let mut packed = Vec::with_capacity(len.div_ceil(4) as usize);
+            let mut first = 0;
+            while first < len {
+                let count = STEP.min(len - first);
+                let Some(slice) = m.slice(first, count)? else {
+                    break;
+                };
+                match slice.without_remoteness()? {
+                    Table::Values { packed: part, .. } => packed.extend_from_slice(&part),
+                    _ => unreachable!("values are values"),
+                }
+                m.release_cache();
+                first += count;
+            }
+            if first >= len {
+                return Ok(Table::Values { len, packed });
+            }
+        }
         let packed: Result<Vec<u8>, SolveError> = (0..len.div_ceil(4) as usize)
             .into_par_iter()
             .with_min_len(4096)
