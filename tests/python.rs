@@ -17,7 +17,9 @@
 //! Python) and is skipped with a message otherwise (pip's own words when the
 //! index cannot be reached; any other failure of pip fails the test).
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -277,16 +279,7 @@ fn the_wheel_installs_without_rust_and_passes_the_packages_tests() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .to_string();
+    let address = common::server::announced_address(&mut server);
     let get = |path: &str| {
         let mut stream = std::net::TcpStream::connect(&address).unwrap();
         write!(

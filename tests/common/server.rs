@@ -21,16 +21,7 @@ impl Server {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
+        let address = announced_address(&mut child);
         Server { child, address }
     }
 
@@ -56,6 +47,20 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The `host:port` a `chopsticks serve` child (its stdout piped) announces on
+/// its first line (`Serving chopsticks on http://127.0.0.1:PORT/ …`).
+pub fn announced_address(child: &mut Child) -> String {
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string()
 }
 
 /// Percent-encodes a query parameter.
