@@ -248,6 +248,18 @@ pub fn out_of_core_memory(
     })
 }
 
+impl OutOfCoreMemory {
+    /// The most the solve holds at once with parts of `cell_bytes` of working
+    /// cells: everything beside the cells and the cells while it solves, or
+    /// the summary after (whichever is more).
+    pub fn needed(&self, cell_bytes: u64) -> u64 {
+        let solving = self.program + self.tables + self.tiles + self.spools + self.io;
+        solving
+            .saturating_add(cell_bytes)
+            .max(self.program + self.tables + self.summary)
+    }
+}
+
 /// The bytes of working cells a part may take out of core: `part_bytes` when
 /// asked (refused when it does not fit beside the rest in `budget`, or is
 /// smaller than one row of tiles), else all the cells `memory` leaves.
@@ -299,9 +311,12 @@ pub fn graph_for_plan(
 ) -> Result<Graph, DriverError> {
     let count = PositionIndex::new(rules)?.count();
     let (bytes, what) = match plan.mode {
-        // Out of core the whole process keeps within the budget.
-        SolveMode::OutOfCore { .. } => (
-            plan.budget,
+        // Out of core: what the plan holds at once, within the budget (the
+        // move tables are not built yet). Not the budget itself: a default
+        // budget is what was available a moment ago, a given one may be more
+        // than the solve takes.
+        SolveMode::OutOfCore { cell_bytes } => (
+            out_of_core_memory(rules, count, plan.budget, 0)?.needed(cell_bytes),
             format!("{} out of core", positions("solving", count)),
         ),
         _ => (plan.in_memory_bytes, positions("solving", count)),
@@ -392,6 +407,27 @@ mod tests {
         let text = refused.to_string();
         assert!(text.contains("allowed"), "{text}");
         assert!(text.contains(&chopsticks_rules::text::count(n)), "{text}");
+    }
+
+    #[test]
+    fn small_parts_under_a_large_budget_need_far_less_than_the_budget() {
+        // What `graph_for_plan` checks against the machine: the parts and
+        // what lies beside them, not the whole budget (a default budget is
+        // three quarters of what was available a moment before; checking it
+        // again refused a solve in parts of 2 MiB when another process had
+        // taken memory in between).
+        let rules = Ruleset::from_variant_id("standard.h6.f8").unwrap();
+        let n = count(&rules);
+        let budget = 16 << 30;
+        let plan = plan_solve(&rules, n, Some(budget), true, false, Some(2 << 20)).unwrap();
+        let SolveMode::OutOfCore { cell_bytes } = plan.mode else {
+            panic!("{plan:?}")
+        };
+        assert_eq!(cell_bytes, 2 << 20);
+        let memory = out_of_core_memory(&rules, n, budget, 0).unwrap();
+        let needed = memory.needed(cell_bytes);
+        assert!(needed >= memory.program + memory.tiles + cell_bytes);
+        assert!(needed < budget / 8, "{needed} of {budget}");
     }
 
     #[test]
