@@ -4,8 +4,8 @@
 # A notebook-style example of the Python package (docs/PYTHON.md): each `# %%`
 # cell runs as a Jupyter cell (VS Code and Jupytext read this form), and the
 # whole file runs as a script: `python docs/python/notebook.py OUT_DIR` writes
-# its two pictures to OUT_DIR. It needs `pip install ./crates/python[notebook]`
-# (pandas, matplotlib, numpy). `crates/python/tests` runs it.
+# its pictures to OUT_DIR. It needs the package with its notebook extras
+# (pandas, matplotlib, numpy): `pip install "chopsticks-toolkit[notebook]"`. `crates/python/tests` runs it.
 
 # %%
 import sys
@@ -135,3 +135,28 @@ ax.set_ylabel("Player 1's value (100 − plies)")
 ax.set_title("A game of standard Chopsticks, reviewed")
 fig.tight_layout()
 fig.savefig(out / "review.png", dpi=110)
+
+# %% [markdown]
+# ## The whole table as a DataFrame
+# Every position of the standard game, one row each: who is to move, the value
+# for that player and its remoteness. Which share of positions is won, and how
+# far the wins are from the end; then the board of the start, drawn inline in
+# Jupyter (a `Position` has `_repr_svg_`).
+
+# %%
+table = standard.to_pandas()
+print(table.head().to_string())
+print(table["value"].value_counts().to_string())
+by_remoteness = table.groupby(["value", "remoteness"], observed=True).size().unstack(0, fill_value=0)
+print(by_remoteness.tail().to_string())
+fig, ax = plt.subplots(figsize=(7, 3))
+by_remoteness.plot.bar(ax=ax, stacked=True, color={"win": "#2ca02c", "lose": "#d62728"}, width=0.85)
+ax.set_xlabel("remoteness (plies to the end with best play)")
+ax.set_ylabel("positions")
+ax.set_title("Every position of standard Chopsticks by value and remoteness")
+fig.tight_layout()
+fig.savefig(out / "table.png", dpi=110)
+
+start_board = standard.board()
+(out / "start.svg").write_text(start_board.svg())
+start_board  # a notebook draws the board here

@@ -415,7 +415,20 @@ fn solve_by_parts(
         );
     });
     events.end();
-    let disk_report = solved?;
+    let disk_report = match solved {
+        Ok(report) => report,
+        Err(e) => {
+            // Stopped or failed: without --save nothing resumes from the work
+            // directory, so nothing of it stays.
+            if scratch.temporary {
+                let _ = std::fs::remove_dir_all(&scratch.dir);
+                let _ = std::fs::remove_file(&scratch.out);
+                chopsticks_files::keep_on_interrupt(&scratch.dir);
+                chopsticks_files::keep_on_interrupt(&scratch.out);
+            }
+            return Err(e.into());
+        }
+    };
     let solved = solved_from_file(rules, graph, &scratch, clock.elapsed())?;
     if scratch.temporary {
         // Gone already: the work directory with the solve, the file once opened.

@@ -32,6 +32,8 @@
 //!   PNG, for printing.
 //! - [`worksheet`]: puzzles for a class, drawn on A4 pages with room to write,
 //!   the answers on pages of their own.
+//! - [`board`]: one position drawn as SVG, its hands as the sheet draws them
+//!   (what a notebook shows inline).
 //!
 //! **Whose value.** With two players a value is the mover's. With three or more
 //! it is the mover's coalition value (the mover alone against all the others
@@ -39,6 +41,7 @@
 //! them; a move's value is the same seat's after it. So "a winning move" is one
 //! that keeps a forced win for the mover whatever everybody else does.
 
+pub mod board;
 pub mod history;
 pub mod level;
 pub mod line;

@@ -26,6 +26,8 @@
 //! carries the message the command line prints. Long work (solves, atlases,
 //! puzzle searches) releases the interpreter lock while it runs.
 
+mod frames;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -514,6 +516,17 @@ impl PyRuleset {
         Ok(after.write(&self.rules, printed).map_err(rules_failure)?)
     }
 
+    /// A position (any notation; the start when `None`) as a `Position`,
+    /// which a notebook draws.
+    #[pyo3(signature = (position = None))]
+    fn at(&self, position: Option<&str>) -> PyResult<PyPosition> {
+        Ok(PyPosition {
+            rules: self.rules.clone(),
+            seated: seated_of(&self.rules, position)?,
+            caption: None,
+        })
+    }
+
     /// Every preset: `[{"variant", "description", "ruleset"}]`.
     #[staticmethod]
     fn presets<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -535,6 +548,136 @@ impl PyRuleset {
     }
 }
 
+/// One position of a ruleset, drawn inline by Jupyter (`_repr_svg_`): its
+/// seated id, the player to move, every player's hands. Made by
+/// `Position(position, variant)`, `Ruleset.at(position)` or, with its value
+/// as the caption, `Solution.board(position)`.
+#[pyclass(name = "Position", module = "chopsticks_toolkit", frozen)]
+#[derive(Clone)]
+struct PyPosition {
+    rules: Ruleset,
+    seated: SeatedPosition,
+    caption: Option<String>,
+}
+
+impl PyPosition {
+    fn id(&self) -> PyResult<String> {
+        Ok(self.seated.to_text(&self.rules).map_err(rules_failure)?)
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    /// A position read in any notation (the start when `None`) of a variant
+    /// (a variant id or a `Ruleset`; the standard game when `None`).
+    #[new]
+    #[pyo3(signature = (position = None, variant = None))]
+    fn new(position: Option<&str>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
+        let rules = ruleset_of(variant)?;
+        let seated = seated_of(&rules, position)?;
+        Ok(PyPosition {
+            rules,
+            seated,
+            caption: None,
+        })
+    }
+
+    /// Its seated id (`2_1312`).
+    #[getter(id)]
+    fn get_id(&self) -> PyResult<String> {
+        self.id()
+    }
+
+    /// The player to move, from 1.
+    #[getter]
+    fn player(&self) -> usize {
+        self.seated.mover().number()
+    }
+
+    /// Every player's hands, Player 1's first.
+    #[getter]
+    fn hands(&self) -> Vec<Vec<u32>> {
+        self.seated.hands_by_seat()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn terminal(&self) -> bool {
+        self.seated.position().is_terminal(&self.rules)
+    }
+
+    /// The ruleset.
+    #[getter]
+    fn ruleset(&self) -> PyRuleset {
+        PyRuleset {
+            rules: self.rules.clone(),
+        }
+    }
+
+    /// The caption drawn under the board (`Solution.board`'s value), or None.
+    #[getter]
+    fn caption(&self) -> Option<String> {
+        self.caption.clone()
+    }
+
+    /// The position after a move (`"tap 1→2"`, `"t12"`, `"split 13→22"`, …).
+    fn play(&self, move_text: &str) -> PyResult<PyPosition> {
+        let (_, after) = self
+            .seated
+            .find_move(&self.rules, move_text)
+            .map_err(rules_failure)?;
+        Ok(PyPosition {
+            rules: self.rules.clone(),
+            seated: after,
+            caption: None,
+        })
+    }
+
+    /// Its legal moves and where they lead: `chopsticks moves --json`.
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value =
+            chopsticks_report::moves(&self.rules, &self.seated, None).map_err(report_failure)?;
+        to_python(py, &value)
+    }
+
+    /// The board as an SVG document: a row of hands per player, the player
+    /// to move marked, the id and the caption beneath.
+    fn svg(&self) -> String {
+        chopsticks_learn::board::board_svg(&self.rules, &self.seated, self.caption.as_deref())
+    }
+
+    /// What Jupyter draws for the position.
+    fn _repr_svg_(&self) -> String {
+        self.svg()
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        self.id()
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!(
+            "chopsticks_toolkit.Position({:?}, {:?})",
+            self.id()?,
+            self.rules.variant_id()
+        ))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyPosition>()
+            .is_ok_and(|o| o.get().rules == self.rules && o.get().seated == self.seated)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.rules.hash(&mut h);
+        self.seated.hash(&mut h);
+        h.finish()
+    }
+}
+
 /// Held by the work that places scratch files (a solve's checkpoints, an
 /// exploration on disk): their names are the variant's and this process's, so
 /// two threads of one interpreter must not run such work at once. The work
@@ -545,18 +688,89 @@ fn scratch_lock() -> std::sync::MutexGuard<'static, ()> {
     SCRATCH.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Progress of long work on standard error, when asked for; the announcement
-/// of long or out-of-core work (its memory and time estimate) unless `quiet`.
+/// Progress of long work: on standard error with `progress=True`, to a
+/// callable with `progress=f` (each event a dict, see [`Progress::event`]);
+/// the announcement of long or out-of-core work (its memory and time
+/// estimate) on standard error unless `quiet`.
 struct Progress {
     shown: bool,
     quiet: bool,
+    /// The callable given as `progress`, called on the solving thread with the
+    /// interpreter lock taken for the call.
+    callback: Option<Py<PyAny>>,
+    /// The phase under way and its total, for the callable's `advance`.
+    phase: std::sync::Mutex<(String, Option<u64>)>,
+    /// The first exception the callable raised: the solve is stopped and the
+    /// exception raised in its place.
+    raised: std::sync::Mutex<Option<PyErr>>,
+}
+
+impl Progress {
+    fn new(progress: Option<&Bound<'_, PyAny>>, quiet: bool) -> PyResult<Progress> {
+        let (shown, callback) = match progress {
+            None => (false, None),
+            Some(p) if p.is_callable() => (false, Some(p.clone().unbind())),
+            Some(p) => (p.is_truthy()?, None),
+        };
+        Ok(Progress {
+            shown,
+            quiet,
+            callback,
+            ..Progress::quiet()
+        })
+    }
+
+    /// Nothing shown but warnings.
+    fn quiet() -> Progress {
+        Progress {
+            shown: false,
+            quiet: true,
+            callback: None,
+            phase: std::sync::Mutex::new((String::new(), None)),
+            raised: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Calls the callable with `{"event": kind, "phase", "done", "total",
+    /// "message"}` (`kind`: "begin", "advance", "end" or "announce"); an
+    /// exception it raises stops the solve.
+    fn event(&self, kind: &str, done: Option<u64>, message: Option<&str>) {
+        let Some(callback) = &self.callback else {
+            return;
+        };
+        let (phase, total) = self.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Python::attach(|py| {
+            let result = (|| -> PyResult<()> {
+                let event = PyDict::new(py);
+                event.set_item("event", kind)?;
+                event.set_item("phase", phase)?;
+                event.set_item("done", done)?;
+                event.set_item("total", total)?;
+                event.set_item("message", message)?;
+                callback.call1(py, (event,))?;
+                Ok(())
+            })();
+            if let Err(e) = result {
+                let mut raised = self.raised.lock().unwrap_or_else(|e| e.into_inner());
+                if raised.is_none() {
+                    *raised = Some(e);
+                }
+                chopsticks_solve::stop::request();
+            }
+        });
+    }
+
+    /// The exception the callable raised, if it did.
+    fn take_raised(&self) -> Option<PyErr> {
+        self.raised.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 impl Events for Progress {
     fn announce(&self, text: &str) {
         if !self.quiet {
-            let how = if self.shown {
-                "progress follows on stderr"
+            let how = if self.shown || self.callback.is_some() {
+                "progress follows"
             } else {
                 "progress=True shows its progress"
             };
@@ -565,16 +779,63 @@ impl Events for Progress {
                 text.replace("progress follows on stderr (--quiet hides it)", how)
             );
         }
+        self.event("announce", None, Some(text));
     }
-    fn begin(&self, what: &str, _total: Option<u64>) {
+    fn begin(&self, what: &str, total: Option<u64>) {
         if self.shown {
             eprintln!("{what} …");
         }
+        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = (what.to_string(), total);
+        self.event("begin", Some(0), None);
+    }
+    fn advance(&self, done: u64, message: &str) {
+        self.event("advance", Some(done), Some(message));
+    }
+    fn end(&self) {
+        self.event("end", None, None);
     }
     fn warn(&self, line: &str) {
         // Warnings are shown whatever `progress` says, as on the command line.
         eprintln!("warning: {line}");
     }
+}
+
+/// Runs `work` on a thread of its own while this one waits with the
+/// interpreter lock released, taking it every 50 ms to run Python's signal
+/// handlers: when one raises (Ctrl-C's `KeyboardInterrupt`), the solve is
+/// asked to stop ([`chopsticks_solve::stop`]), is waited for (it ends at
+/// its next level, removing what nothing resumes from), and the exception
+/// is raised. An exception of the progress callable is raised the same way.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    events: &Progress,
+    work: impl FnOnce() -> Result<T, Failure> + Send,
+) -> PyResult<T> {
+    chopsticks_solve::stop::clear();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(work);
+        let mut signal: Option<PyErr> = None;
+        while !worker.is_finished() {
+            py.detach(|| std::thread::park_timeout(std::time::Duration::from_millis(50)));
+            if signal.is_none() {
+                if let Err(e) = py.check_signals() {
+                    chopsticks_solve::stop::request();
+                    signal = Some(e);
+                }
+            }
+        }
+        // Joined without the lock: the worker may be waiting for it to call
+        // the progress callable one last time.
+        let result = py.detach(|| worker.join());
+        chopsticks_solve::stop::clear();
+        if let Some(e) = signal.or_else(|| events.take_raised()) {
+            return Err(e);
+        }
+        match result {
+            Ok(result) => result.map_err(PyErr::from),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// A solved table of one ruleset: every position's value (win, lose or draw
@@ -594,6 +855,73 @@ impl PySolution {
     fn seated(&self, position: Option<&str>) -> Result<SeatedPosition, Failure> {
         self.unchanged()?;
         seated_of(&self.solved.rules, position)
+    }
+
+    /// `start..stop` of the rows of the table, checked: the whole table
+    /// when neither is given.
+    fn rows(
+        &self,
+        start: Option<&Bound<'_, PyAny>>,
+        stop: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(u64, u64)> {
+        let count = self.solved.solution.count();
+        let stop = match stop {
+            Some(s) => whole(s, "stop", 0, count as i128)? as u64,
+            None => count,
+        };
+        let start = match start {
+            Some(s) => whole(s, "start", 0, stop as i128)? as u64,
+            None => 0,
+        };
+        Ok((start, stop))
+    }
+
+    /// Refuses `rows` rows that do not fit in `memory` (by default the
+    /// memory a job may use).
+    fn refuse_beyond_memory(
+        &self,
+        rows: u64,
+        pandas: bool,
+        memory: Option<u64>,
+    ) -> Result<(), Failure> {
+        let row = frames::row_bytes(&self.solved.rules)
+            + if pandas { frames::PANDAS_ROW_BYTES } else { 0 };
+        let needed = rows.saturating_mul(row);
+        let allowed = memory.unwrap_or_else(chopsticks_driver::estimate::default_budget);
+        if needed > allowed {
+            return Err(Failure(
+                Kind::TooLarge,
+                format!(
+                    "{} rows take about {} as {}, more than the {} allowed{}: take them a \
+                     chunk at a time with chunks(rows), or a range with start and stop",
+                    chopsticks_rules::text::count(rows),
+                    chopsticks_rules::text::human_bytes(needed),
+                    if pandas { "a DataFrame" } else { "arrays" },
+                    chopsticks_rules::text::human_bytes(allowed),
+                    if memory.is_none() {
+                        " (three quarters of the memory available)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rows `start..stop`, computed without the interpreter lock.
+    fn columns(
+        &self,
+        py: Python<'_>,
+        start: u64,
+        stop: u64,
+        positions: bool,
+        memory: Option<u64>,
+    ) -> Result<frames::Columns, Failure> {
+        self.unchanged()?;
+        self.refuse_beyond_memory(stop - start, positions, memory)?;
+        py.detach(|| frames::Columns::of(&self.solved.solution, start, stop, positions))
+            .map_err(solve_failure)
     }
 
     fn unchanged(&self) -> Result<(), Failure> {
@@ -941,16 +1269,9 @@ impl PySolution {
                 },
                 None => chopsticks_driver::Reach::Index,
             };
-            let of = chopsticks_driver::summarise(
-                solved,
-                start.position(),
-                reach,
-                &Progress {
-                    shown: false,
-                    quiet: true,
-                },
-            )
-            .map_err(driver_failure)?;
+            let of =
+                chopsticks_driver::summarise(solved, start.position(), reach, &Progress::quiet())
+                    .map_err(driver_failure)?;
             let graph = solved.graph().map_err(solve_failure)?;
             let notation = Notation::default_for(rules);
             let longest = match of.summary.longest_win {
@@ -995,6 +1316,143 @@ impl PySolution {
         Ok(())
     }
 
+    /// A position (the start when `None`) as a `Position` captioned with its
+    /// value for the player to move (`Player 1: win in 23`), which a notebook
+    /// draws.
+    #[pyo3(signature = (position = None))]
+    fn board(&self, py: Python<'_>, position: Option<&str>) -> PyResult<PyPosition> {
+        let seated = self.seated(position)?;
+        let outcome = py.detach(|| -> Result<chopsticks_solve::Outcome, Failure> {
+            self.solved
+                .check_lines(seated.position())
+                .map_err(solve_failure)?;
+            self.solved
+                .solution
+                .outcome(seated.position())
+                .map_err(solve_failure)
+        })?;
+        let value = match outcome.remoteness {
+            Some(r) => format!("{} in {r}", outcome.value.name()),
+            None => outcome.value.name().to_string(),
+        };
+        Ok(PyPosition {
+            rules: self.solved.rules.clone(),
+            caption: Some(format!("Player {}: {value}", seated.mover().number())),
+            seated,
+        })
+    }
+
+    /// The seated id of the position with this index in the ruleset's
+    /// dense index (`0 ≤ index < positions`): the row `index` of
+    /// `to_numpy()` and `to_pandas()`.
+    fn position_at(&self, index: &Bound<'_, PyAny>) -> PyResult<String> {
+        let count = self.solved.solution.count();
+        let i = whole(index, "index", 0, count as i128 - 1)? as u64;
+        let rules = &self.solved.rules;
+        let position = PositionIndex::new(rules).map_err(rules_failure)?.unrank(i);
+        let turn = position.seat();
+        Ok(SeatedPosition::new(rules, turn, position)
+            .and_then(|s| s.to_text(rules))
+            .map_err(rules_failure)?)
+    }
+
+    /// The index of a position (any notation) in the ruleset's dense index:
+    /// its row in `to_numpy()` and `to_pandas()`.
+    fn index_of(&self, position: &str) -> PyResult<u64> {
+        let seated = seated_of(&self.solved.rules, Some(position))?;
+        Ok(self.solved.solution.rank(seated.position()))
+    }
+
+    /// The rows `start` to `stop` (the whole table by default) as numpy
+    /// arrays, one row a position in index order: `{"index", "player",
+    /// "value", "remoteness", "hands"}` and with three or more players
+    /// `"values"`. `player`: the player to move, from 1; `value`: a code
+    /// into `VALUES` (0 win, 1 lose, 2 draw) for the player to move;
+    /// `remoteness`: plies to the end with best play, -1 where there is none
+    /// (draws, tables solved without remoteness); `hands`: a row of every
+    /// player's hands, Player 1's first (`uint8` up to 256 fingers);
+    /// `values`: every player's value by player number (column 0 is
+    /// Player 1's). `position_at(i)` gives a row's position. More rows than
+    /// `memory` (bytes or a size such as `"2G"`; three quarters of what is
+    /// available by default) are refused with the estimate
+    /// (`TooLargeError`): `chunks()` streams them.
+    #[pyo3(signature = (start = None, stop = None, *, memory = None))]
+    fn to_numpy<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<&Bound<'py, PyAny>>,
+        stop: Option<&Bound<'py, PyAny>>,
+        memory: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let (start, stop) = self.rows(start, stop)?;
+        let columns = self.columns(py, start, stop, false, memory_arg(memory)?)?;
+        numpy_columns(py, &self.solved.rules, columns)
+    }
+
+    /// The rows `start` to `stop` (the whole table by default) as a pandas
+    /// DataFrame indexed by the position's index: `position` (its seated
+    /// id), `player` (to move, from 1), `value` (a categorical of `win`,
+    /// `lose`, `draw` for the player to move), `remoteness` (nullable: none
+    /// for draws), and with three or more players `player_1_value`,
+    /// `player_2_value`, …, every player's own value. Needs pandas
+    /// (`pip install chopsticks-toolkit[notebook]`). More rows than
+    /// `memory` allows are refused with the estimate (`TooLargeError`):
+    /// `chunks(kind="pandas")` streams them.
+    #[pyo3(signature = (start = None, stop = None, *, memory = None))]
+    fn to_pandas<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<&Bound<'py, PyAny>>,
+        stop: Option<&Bound<'py, PyAny>>,
+        memory: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, stop) = self.rows(start, stop)?;
+        let columns = self.columns(py, start, stop, true, memory_arg(memory)?)?;
+        pandas_frame(py, &self.solved.rules, columns)
+    }
+
+    /// The rows `start` to `stop` (the whole table by default) in chunks of
+    /// `rows` (2^20 by default), each as `to_numpy()` (`kind="numpy"`) or `to_pandas()`
+    /// (`kind="pandas"`) gives it: a table larger than memory, a chunk at a
+    /// time. `len()` of the iterator is its number of chunks.
+    #[pyo3(signature = (rows = None, *, start = None, stop = None, kind = "numpy", memory = None))]
+    fn chunks(
+        slf: &Bound<'_, Self>,
+        rows: Option<&Bound<'_, PyAny>>,
+        start: Option<&Bound<'_, PyAny>>,
+        stop: Option<&Bound<'_, PyAny>>,
+        kind: &str,
+        memory: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyChunks> {
+        let this = slf.get();
+        let (start, stop) = this.rows(start, stop)?;
+        let rows = match rows {
+            Some(r) => whole(r, "rows", 1, u32::MAX as i128)? as u64,
+            None => 1 << 20,
+        };
+        let pandas = match kind {
+            "numpy" => false,
+            "pandas" => true,
+            other => {
+                return Err(Failure(
+                    Kind::Rules,
+                    format!("kind: `{other}` is not a kind of chunk (numpy or pandas)"),
+                )
+                .into())
+            }
+        };
+        let memory = memory_arg(memory)?;
+        this.refuse_beyond_memory(rows.min(stop - start), pandas, memory)?;
+        Ok(PyChunks {
+            solution: slf.clone().unbind(),
+            next: start,
+            stop,
+            rows,
+            pandas,
+            memory,
+        })
+    }
+
     fn __repr__(&self) -> String {
         match self.solved.path() {
             Some(p) => format!(
@@ -1009,6 +1467,93 @@ impl PySolution {
                 self.solved.solution.count()
             ),
         }
+    }
+}
+
+/// The arrays of `Solution.to_numpy`, handed to numpy without a copy.
+fn numpy_columns<'py>(
+    py: Python<'py>,
+    rules: &Ruleset,
+    c: frames::Columns,
+) -> PyResult<Bound<'py, PyDict>> {
+    use numpy::{PyArray1, PyArrayMethods};
+    let n = c.index.len();
+    let hands: usize = rules.hands.iter().sum();
+    let players = rules.players();
+    let d = PyDict::new(py);
+    d.set_item("index", PyArray1::from_vec(py, c.index))?;
+    d.set_item("player", PyArray1::from_vec(py, c.player))?;
+    d.set_item("value", PyArray1::from_vec(py, c.value))?;
+    d.set_item("remoteness", PyArray1::from_vec(py, c.remoteness))?;
+    if rules.fingers <= 256 {
+        let small: Vec<u8> = c.hands.into_iter().map(|h| h as u8).collect();
+        d.set_item("hands", PyArray1::from_vec(py, small).reshape([n, hands])?)?;
+    } else {
+        d.set_item(
+            "hands",
+            PyArray1::from_vec(py, c.hands).reshape([n, hands])?,
+        )?;
+    }
+    if players > 2 {
+        d.set_item(
+            "values",
+            PyArray1::from_vec(py, c.values).reshape([n, players])?,
+        )?;
+    }
+    Ok(d)
+}
+
+/// The DataFrame of `Solution.to_pandas`, built by `chopsticks_toolkit._frames`.
+fn pandas_frame<'py>(
+    py: Python<'py>,
+    rules: &Ruleset,
+    mut c: frames::Columns,
+) -> PyResult<Bound<'py, PyAny>> {
+    let positions = std::mem::take(&mut c.positions);
+    let arrays = numpy_columns(py, rules, c)?;
+    py.import("chopsticks_toolkit._frames")?
+        .getattr("frame")?
+        .call1((arrays, positions, rules.players()))
+}
+
+/// The chunks of a table (`Solution.chunks`): each a dict of numpy arrays or
+/// a DataFrame, computed when asked for.
+#[pyclass(name = "Chunks", module = "chopsticks_toolkit")]
+struct PyChunks {
+    solution: Py<PySolution>,
+    next: u64,
+    stop: u64,
+    rows: u64,
+    pandas: bool,
+    memory: Option<u64>,
+}
+
+#[pymethods]
+impl PyChunks {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if self.next >= self.stop {
+            return Ok(None);
+        }
+        let start = self.next;
+        let stop = (start + self.rows).min(self.stop);
+        let solution = self.solution.bind(py).get();
+        let columns = solution.columns(py, start, stop, self.pandas, self.memory)?;
+        self.next = stop;
+        let rules = &solution.solved.rules;
+        Ok(Some(if self.pandas {
+            pandas_frame(py, rules, columns)?
+        } else {
+            numpy_columns(py, rules, columns)?.into_any()
+        }))
+    }
+
+    /// The chunks left.
+    fn __len__(&self) -> usize {
+        (self.stop.saturating_sub(self.next)).div_ceil(self.rows) as usize
     }
 }
 
@@ -1058,29 +1603,9 @@ fn grades(arg: &Bound<'_, PyAny>) -> PyResult<(Difficulty, Difficulty)> {
     Ok((g, g))
 }
 
-/// Solves a ruleset (a variant id or a `Ruleset`; the standard game when
-/// `None`): every position's value with its remoteness, or values alone with
-/// `remoteness=False` (half the memory). `save` writes the table to a file as
-/// it is solved (checkpointed, resumable; a file there is replaced). Variants
-/// too large for memory are refused with the estimate (`TooLargeError`);
-/// `memory` sets the budget, in bytes or as a size such as `"512M"` or
-/// `"2G"` (three quarters of what is available by default), and a solve that
-/// does not fit it in memory runs out of core. Work estimated to take more
-/// than ten seconds is announced on standard error with its estimate unless
-/// `quiet`; `progress=True` reports its phases there too.
-#[pyfunction]
-#[pyo3(signature = (variant = None, *, remoteness = true, save = None, memory = None, progress = false, quiet = false))]
-fn solve(
-    py: Python<'_>,
-    variant: Option<&Bound<'_, PyAny>>,
-    remoteness: bool,
-    save: Option<PathBuf>,
-    memory: Option<&Bound<'_, PyAny>>,
-    progress: bool,
-    quiet: bool,
-) -> PyResult<PySolution> {
-    let rules = ruleset_of(variant)?;
-    let memory = match memory {
+/// A `memory=` keyword: bytes, or a size such as `"512M"` or `"2G"`.
+fn memory_arg(memory: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    Ok(match memory {
         None => None,
         Some(m) if m.is_instance_of::<pyo3::types::PyString>() => {
             let text: String = m.extract()?;
@@ -1090,16 +1615,44 @@ fn solve(
             )
         }
         Some(m) => Some(whole(m, "memory", 1, u64::MAX as i128 / 2)? as u64),
-    };
+    })
+}
+
+/// Solves a ruleset (a variant id or a `Ruleset`; the standard game when
+/// `None`): every position's value with its remoteness, or values alone with
+/// `remoteness=False` (half the memory). `save` writes the table to a file as
+/// it is solved (checkpointed, resumable; a file there is replaced). Variants
+/// too large for memory are refused with the estimate (`TooLargeError`);
+/// `memory` sets the budget, in bytes or as a size such as `"512M"` or
+/// `"2G"` (three quarters of what is available by default), and a solve that
+/// does not fit it in memory runs out of core. Work estimated to take more
+/// than ten seconds is announced on standard error with its estimate unless
+/// `quiet`; `progress=True` reports its phases there too, and a callable
+/// `progress=f` is called with each event instead: a dict `{"event":
+/// "begin" | "advance" | "end" | "announce", "phase", "done", "total",
+/// "message"}` (`done`: positions decided so far while solving). Ctrl-C
+/// (or an exception `f` raises) stops the solve at its next level and
+/// raises `KeyboardInterrupt` (or that exception); nothing is left behind
+/// but, with `save`, the checkpoints the same call resumes from.
+#[pyfunction]
+#[pyo3(signature = (variant = None, *, remoteness = true, save = None, memory = None, progress = None, quiet = false))]
+fn solve(
+    py: Python<'_>,
+    variant: Option<&Bound<'_, PyAny>>,
+    remoteness: bool,
+    save: Option<PathBuf>,
+    memory: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
+    quiet: bool,
+) -> PyResult<PySolution> {
+    let rules = ruleset_of(variant)?;
+    let memory = memory_arg(memory)?;
     let mut request = SolveRequest::new(rules);
     request.save = save;
     request.memory = memory;
     request.no_remoteness = !remoteness;
-    let events = Progress {
-        shown: progress,
-        quiet,
-    };
-    let solved = py.detach(|| -> Result<Solved, Failure> {
+    let events = Progress::new(progress, quiet)?;
+    let solved = interruptible(py, &events, || -> Result<Solved, Failure> {
         let _scratch = scratch_lock();
         if let Some(path) = &request.save {
             chopsticks_files::check_writable(path)
@@ -1485,11 +2038,14 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRuleset>()?;
     m.add_class::<PySolution>()?;
     m.add_class::<PyAtlas>()?;
+    m.add_class::<PyChunks>()?;
+    m.add_class::<PyPosition>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(moves, m)?)?;
     m.add_function(wrap_pyfunction!(value, m)?)?;
     m.add("OUTCOMES", OUTCOME_CODES.to_vec())?;
+    m.add("VALUES", vec!["win", "lose", "draw"])?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("COMMAND_LINE_VERSION", chopsticks_toolkit::VERSION)?;
     m.add_function(wrap_pyfunction!(run_command_line, m)?)?;

@@ -343,6 +343,8 @@ def test_the_notebook_example_runs(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "atlas.png").stat().st_size > 10_000
+    assert (tmp_path / "table.png").stat().st_size > 10_000
+    assert "Player 1: win in 23" in (tmp_path / "start.svg").read_text()
     assert "win in 23" in out.stdout
 
 
@@ -384,3 +386,172 @@ def test_a_puzzle_is_followed_by_the_moves_played(standard):
     assert wrong["verdict"] == "wrong" and wrong["end"] == {"kind": "failed"}
     with pytest.raises(ct.RulesError, match="not a legal move"):
         standard.puzzle("1_2312", played=["t99"])
+
+
+# Whole tables as arrays and DataFrames, row for row the command line's export.
+def export_rows(*args):
+    out = subprocess.run(
+        [binary(), "export", *args, "--quiet"], capture_output=True, text=True, check=True
+    )
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_to_numpy_is_the_export_row_for_row(standard):
+    np = pytest.importorskip("numpy")
+    a = standard.to_numpy()
+    rows = export_rows()
+    n = standard.positions
+    assert len(rows) == n
+    assert set(a) == {"index", "player", "value", "remoteness", "hands"}
+    assert a["index"].dtype == np.uint64 and (a["index"] == np.arange(n)).all()
+    assert a["hands"].shape == (n, 4) and a["hands"].dtype == np.uint8
+    for i, row in enumerate(rows):
+        assert ct.VALUES[a["value"][i]] == row["value"], (i, row)
+        assert a["remoteness"][i] == (-1 if row["remoteness"] is None else row["remoteness"])
+    # A row's position, as every other call reads and writes it.
+    i = standard.index_of("1111")
+    assert standard.position_at(i) == "1_1111"
+    assert ct.VALUES[a["value"][i]] == "win" and a["remoteness"][i] == 23
+    assert list(a["hands"][i]) == [1, 1, 1, 1] and a["player"][i] == 1
+    for j in (0, 7, n - 1):
+        q = standard.outcome(standard.position_at(j))
+        assert (q["value"], q["remoteness"] if q["remoteness"] is not None else -1) == (
+            ct.VALUES[a["value"][j]],
+            a["remoteness"][j],
+        )
+    # A range, and its bounds checked.
+    part = standard.to_numpy(10, 20)
+    assert (part["value"] == a["value"][10:20]).all()
+    with pytest.raises(ct.RulesError, match="stop"):
+        standard.to_numpy(0, n + 1)
+    with pytest.raises(ct.RulesError, match="start"):
+        standard.to_numpy(30, 20)
+    with pytest.raises(ct.RulesError, match="index"):
+        standard.position_at(n)
+
+
+def test_to_pandas_with_three_players_has_every_players_value():
+    pd = pytest.importorskip("pandas")
+    solution = ct.solve("rollover.p3")
+    df = solution.to_pandas()
+    rows = export_rows("--players", "3", "--preset", "rollover")
+    assert len(df) == len(rows) == solution.positions
+    assert list(df.columns) == [
+        "position", "player", "value", "remoteness",
+        "player_1_value", "player_2_value", "player_3_value",
+    ]
+    assert df.index.name == "index"
+    assert list(df["value"].cat.categories) == ["win", "lose", "draw"]
+    assert str(df["remoteness"].dtype) == "Int32"
+    for i, row in enumerate(rows):
+        r = df.iloc[i]
+        assert r["value"] == row["value"]
+        # The export counts from the mover; the frame by player number.
+        turn = r["player"] - 1
+        for k, seat in enumerate(row["by_turn"]):
+            assert r[f"player_{(turn + k) % 3 + 1}_value"] == seat["value"], (i, row)
+        assert r[f"player_{r['player']}_value"] == r["value"]
+        if row["remoteness"] is None:
+            assert r["remoteness"] is pd.NA
+        else:
+            assert r["remoteness"] == row["remoteness"]
+    assert solution.to_numpy()["values"].shape == (solution.positions, 3)
+
+
+def test_chunks_stream_the_table_in_order(standard):
+    pd = pytest.importorskip("pandas")
+    whole = standard.to_pandas()
+    chunks = standard.chunks(50, kind="pandas")
+    assert len(chunks) == -(-standard.positions // 50)
+    joined = pd.concat(list(chunks))
+    assert joined.equals(whole)
+    arrays = list(standard.chunks(100, start=5, stop=230 if standard.positions > 230 else None))
+    assert arrays[0]["index"][0] == 5
+    with pytest.raises(ct.RulesError, match="kind"):
+        standard.chunks(10, kind="arrow")
+
+
+def test_more_rows_than_the_memory_allows_are_refused_with_chunks_offered(standard):
+    with pytest.raises(ct.TooLargeError, match=r"225 rows take about .* chunks\(rows\)"):
+        standard.to_numpy(memory="1K")
+    with pytest.raises(ct.TooLargeError, match="a DataFrame"):
+        standard.to_pandas(memory=4096)
+    # A chunk that fits is given.
+    assert len(next(iter(standard.chunks(10, memory="1K")))["index"]) == 10
+    with pytest.raises(ct.RulesError, match="rows"):
+        standard.chunks(0)
+
+
+# Positions drawn inline in a notebook.
+def test_positions_are_drawn_as_svg(standard):
+    p = ct.Position("2_1213")
+    assert (p.id, p.player, p.hands, p.terminal) == ("2_1213", 2, [[1, 2], [1, 3]], False)
+    svg = p._repr_svg_()
+    assert svg.startswith("<svg") and "Player 2 ▶" in svg and "2_1213" in svg
+    assert ct.Position("1213") == standard.ruleset.at("1_1213")
+    assert p.play("t12").id == standard.ruleset.play("2_1213", "t12")
+    assert p.moves() == standard.ruleset.moves("2_1213")
+    board = standard.board()
+    assert board.caption == "Player 1: win in 23" and "win in 23" in board.svg()
+    assert repr(p) == 'chopsticks_toolkit.Position("2_1213", "standard")'
+    with pytest.raises(ct.RulesError):
+        ct.Position("9999")
+
+
+# Progress to a callable, and a solve stopped by Ctrl-C.
+def test_progress_goes_to_a_callable():
+    events = []
+    ct.solve("standard.h3", progress=events.append, quiet=True)
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and "advance" in kinds
+    done = [e["done"] for e in events if e["event"] == "advance"]
+    assert done == sorted(done) and done[-1] > 0
+    assert all(set(e) == {"event", "phase", "done", "total", "message"} for e in events)
+
+    def refuse(event):
+        if event["event"] == "advance":
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        ct.solve("standard.h3", progress=refuse, quiet=True)
+
+
+INTERRUPTED = r"""
+import os, signal, sys, time
+import chopsticks_toolkit as ct
+seen = []
+def progress(event):
+    if event["event"] == "announce":
+        print("announced:", event["message"])
+    if event["event"] == "advance" and not seen:
+        seen.append(time.perf_counter())
+        print("scratch while solving:", len(os.listdir(os.environ["TMPDIR"])))
+        os.kill(os.getpid(), signal.SIGINT)
+try:
+    ct.solve(sys.argv[1], memory=sys.argv[2], progress=progress, quiet=True)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print(f"interrupted after {time.perf_counter() - seen[0]:.2f} s")
+    after = ct.solve("standard").query()["remoteness"]
+    print("then solved again:", after)
+"""
+
+
+@pytest.mark.parametrize("memory", [None, "48M"])
+def test_ctrl_c_stops_a_solve_and_leaves_nothing(tmp_path, memory):
+    variant = "standard.h6.f10"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch))
+    args = [sys.executable, "-c", INTERRUPTED, variant, memory or "16G"]
+    out = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "interrupted after" in out.stdout, out.stdout + out.stderr
+    seconds = float(out.stdout.split("interrupted after ")[1].split()[0])
+    assert seconds < 10, out.stdout
+    assert "then solved again: 23" in out.stdout
+    if memory:
+        # Out of core: its parts were on disk in the temporary folder, and are gone.
+        assert "announced: solving out of core" in out.stdout, out.stdout
+        assert "scratch while solving: 0" not in out.stdout, out.stdout
+    assert list(scratch.iterdir()) == []

@@ -240,6 +240,7 @@ pub fn solve_values(
             total: n,
             part: None,
         });
+        crate::stop::check()?;
         let period = graph.index().period();
         let mut last_checkpoint = Instant::now();
         loop {
@@ -313,6 +314,7 @@ pub fn solve_values(
                 total: n,
                 part: None,
             });
+            crate::stop::check()?;
             if found == 0 {
                 break;
             }

@@ -20,6 +20,7 @@ pub mod paged;
 pub mod parts;
 pub mod retrograde;
 mod solved;
+pub mod stop;
 pub mod strategy;
 mod table;
 pub mod update;
@@ -89,6 +90,9 @@ pub enum SolveError {
     Save(#[from] chopsticks_files::WriteError),
     #[error("{0}")]
     Io(String),
+    /// A stop was asked for ([`stop::request`]) while solving.
+    #[error("the solve was stopped before it finished")]
+    Stopped,
     /// A checkpoint that cannot be resumed from.
     #[error("checkpoint: {0}")]
     Checkpoint(String),

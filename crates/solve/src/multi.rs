@@ -400,6 +400,7 @@ fn run<C: Cells>(
         total,
         part: None,
     });
+    crate::stop::check()?;
     let candidates = Candidates::new(n);
     let mut level = 0u32;
     loop {
@@ -535,6 +536,7 @@ fn run<C: Cells>(
             total,
             part: None,
         });
+        crate::stop::check()?;
         level = next;
     }
     // Positions whose mover is out while the game goes on: the values of the

@@ -586,6 +586,7 @@ pub fn solve_to_file(
                         total: n,
                         part: (!in_memory).then_some((part + 1, k)),
                     });
+                    crate::stop::check()?;
                 }
                 if !in_memory {
                     commit(&work, &state, 0, &part_files, &spool_lens)?;
@@ -655,6 +656,7 @@ pub fn solve_to_file(
                     total: n,
                     part: (!in_memory).then_some((part + 1, k)),
                 });
+                crate::stop::check()?;
             }
             for s in later.iter() {
                 s.lock().expect("spool").flush()?;
@@ -681,6 +683,7 @@ pub fn solve_to_file(
                 total: n,
                 part: None,
             });
+            crate::stop::check()?;
             if found == 0 {
                 break;
             }

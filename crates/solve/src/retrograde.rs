@@ -172,6 +172,7 @@ pub fn solve(
         total: n,
         part: None,
     });
+    crate::stop::check()?;
     // The last level at which each tile had a position resolved (level 0: all).
     let marks: Vec<AtomicU32> = (0..tiles.len()).map(|_| AtomicU32::new(0)).collect();
     let period = graph.index().period();
@@ -239,6 +240,7 @@ pub fn solve(
             total: n,
             part: None,
         });
+        crate::stop::check()?;
         if found == 0 {
             break;
         }

@@ -6,9 +6,11 @@ notation the toolkit reads; players are numbered from 1.
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Any, Callable, Dict, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, Union
 
 OUTCOMES: List[str]
+VALUES: List[str]
+"""The values in the order of ``to_numpy()``'s codes: win, lose, draw."""
 __version__: str
 COMMAND_LINE_VERSION: str
 
@@ -128,11 +130,55 @@ class Ruleset:
         """The legal moves and where they lead (``chopsticks moves --json``)."""
     def play(self, position: str, move_text: str, *, notation: Optional[Notation] = None) -> str:
         """The position after a move (``"tap 1→2"``, ``"t12"``, ``"split 13→22"``)."""
+    def at(self, position: Optional[str] = None) -> "Position":
+        """A position (the start when None) as a ``Position``, drawn by a notebook."""
     @staticmethod
     def presets() -> List[Dict[str, Any]]:
         """Every preset: ``[{"variant", "description", "ruleset"}]``."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+class Position:
+    """One position of a ruleset; Jupyter draws it (``_repr_svg_``)."""
+
+    def __init__(self, position: Optional[str] = None, variant: Optional[Variant] = None) -> None: ...
+    @property
+    def id(self) -> str:
+        """Its seated id (``2_1312``)."""
+    @property
+    def player(self) -> int:
+        """The player to move, from 1."""
+    @property
+    def hands(self) -> List[List[int]]:
+        """Every player's hands, Player 1's first."""
+    @property
+    def terminal(self) -> bool: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def caption(self) -> Optional[str]:
+        """The caption under the board (``Solution.board``'s value), or None."""
+    def play(self, move_text: str) -> "Position": ...
+    def moves(self) -> Moves: ...
+    def svg(self) -> str:
+        """The board as an SVG document."""
+    def _repr_svg_(self) -> str: ...
+
+class Progress(TypedDict):
+    """An event of ``solve(progress=f)``."""
+
+    event: Literal["begin", "advance", "end", "announce"]
+    phase: str
+    done: Optional[int]
+    total: Optional[int]
+    message: Optional[str]
+
+class Chunks:
+    """The chunks of ``Solution.chunks``: each a dict of arrays or a DataFrame."""
+
+    def __iter__(self) -> "Chunks": ...
+    def __next__(self) -> Any: ...
+    def __len__(self) -> int: ...
 
 class Solution:
     """A solved table: every position's value with its remoteness."""
@@ -159,6 +205,28 @@ class Solution:
         """A position's value and every move's value, best first (``chopsticks query --json``)."""
     def outcome(self, position: Optional[str] = None) -> PositionOutcome:
         """The value of a position for the player to move, without its moves."""
+    def board(self, position: Optional[str] = None) -> Position:
+        """A position captioned with its value (``Player 1: win in 23``)."""
+    def position_at(self, index: int) -> str:
+        """The seated id of the position with this index (a row of ``to_numpy()``)."""
+    def index_of(self, position: str) -> int:
+        """The index of a position (its row in ``to_numpy()`` and ``to_pandas()``)."""
+    def to_numpy(self, start: Optional[int] = None, stop: Optional[int] = None) -> Dict[str, Any]:
+        """Rows ``start:stop`` as numpy arrays: ``index``, ``player`` (to move,
+        from 1), ``value`` (a code into ``VALUES``), ``remoteness`` (-1: none),
+        ``hands`` (Player 1's first), and with three or more players ``values``."""
+    def to_pandas(self, start: Optional[int] = None, stop: Optional[int] = None) -> Any:
+        """Rows ``start:stop`` as a DataFrame: position, player, value (categorical),
+        remoteness (nullable), and ``player_K_value`` with three or more players."""
+    def chunks(
+        self,
+        rows: Optional[int] = None,
+        *,
+        start: Optional[int] = None,
+        stop: Optional[int] = None,
+        kind: Literal["numpy", "pandas"] = "numpy",
+    ) -> Chunks:
+        """The rows in chunks of ``rows`` (2**20 by default), a table larger than memory."""
     def game(self, history: Sequence[str], *, repetitions: Union[int, str, None] = None) -> Dict[str, Any]:
         """The values of a game in progress (its positions so far, oldest first),
         its repetitions counted (``query P --history … --json``)."""
@@ -213,11 +281,12 @@ def solve(
     remoteness: bool = True,
     save: Union[None, str, PathLike] = None,
     memory: Union[None, int, str] = None,
-    progress: bool = False,
+    progress: Union[bool, Callable[[Progress], Any]] = False,
     quiet: bool = False,
 ) -> Solution:
     """Solves a ruleset (the standard game by default). ``memory``: bytes, or a
-    size such as ``"512M"``, ``"2G"``."""
+    size such as ``"512M"``, ``"2G"``. ``progress``: True for stderr, or a
+    callable given each event. Ctrl-C stops the solve (``KeyboardInterrupt``)."""
 
 def load(path: Union[str, PathLike]) -> Solution:
     """Opens a saved solution, read in place and checked around what is shown."""
