@@ -10,7 +10,10 @@
 //! `import chopsticks_toolkit` and its `__version__`, the wheel's `chopsticks`
 //! command (`--version`, every subcommand's `--help`, a solve, the page served
 //! over a real socket), then pytest, whose comparisons with the command line's
-//! `--json` use the wheel's `chopsticks` (`CHOPSTICKS_BIN`).
+//! `--json` use the wheel's `chopsticks` (`CHOPSTICKS_BIN`). Last, `maturin
+//! sdist` makes the source distribution, which `pip install` builds (with
+//! Rust, as a source distribution needs) and installs in another fresh
+//! environment.
 //!
 //! Needs `python3` with its `venv` module and access to PyPI. Without them the
 //! test fails when the environment variable `CI` is set (`.ci/run` installs
@@ -62,7 +65,13 @@ fn python_with_venv() -> bool {
 /// `pip install ARGS` with `python`: `false` (and a message) when the package
 /// index cannot be reached outside CI, a panic for any other failure.
 fn pip_install(python: &Path, args: &[&str]) -> bool {
+    pip_install_with(python, args, &[])
+}
+
+/// [`pip_install`] with more environment variables.
+fn pip_install_with(python: &Path, args: &[&str], env: &[(&str, &Path)]) -> bool {
     let out = Command::new(python)
+        .envs(env.iter().copied())
         .args([
             "-m",
             "pip",
@@ -313,6 +322,64 @@ fn the_wheel_installs_without_rust_and_passes_the_packages_tests() {
         .arg(root.join("crates").join("python").join("tests"))
         .env("CHOPSTICKS_BIN", &chopsticks);
     run(pytest, "pytest crates/python/tests");
+
+    the_source_distribution_installs_with_pip(&tools, &target);
+}
+
+/// `maturin sdist`, then `pip install` of it in a fresh environment: pip
+/// builds it with maturin from PyPI and this machine's Rust (in this
+/// checkout's target folder, so the registry's crates already built are
+/// reused), and the package and its command line work from there.
+fn the_source_distribution_installs_with_pip(tools: &Path, target: &Path) {
+    let root = root();
+    let out = tempfile::tempdir().unwrap();
+    let mut sdist = Command::new(tools.with_file_name("maturin"));
+    sdist
+        .args(["sdist", "--manifest-path"])
+        .arg(root.join("crates/python/Cargo.toml"))
+        .arg("--out")
+        .arg(out.path())
+        .current_dir(&root);
+    run(sdist, "maturin sdist");
+    let archive = std::fs::read_dir(out.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("maturin wrote a source distribution");
+    let name = archive.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(
+        name,
+        format!("chopsticks_toolkit-{}.tar.gz", env!("CARGO_PKG_VERSION"))
+    );
+    let env_dir = target.join("sdist-venv");
+    let python = venv(&env_dir, true);
+    let clock = std::time::Instant::now();
+    let archive_arg = archive.display().to_string();
+    if !pip_install_with(&python, &[&archive_arg], &[("CARGO_TARGET_DIR", target)]) {
+        return;
+    }
+    eprintln!(
+        "the source distribution built and installed in {:.0} s",
+        clock.elapsed().as_secs_f64()
+    );
+    let mut check = Command::new(&python);
+    check.args([
+        "-c",
+        "import chopsticks_toolkit as ct; print(ct.__version__, ct.solve('standard').query()['remoteness'])",
+    ]);
+    let said = String::from_utf8_lossy(&run(check, "import from the sdist").stdout).into_owned();
+    assert_eq!(said.trim(), format!("{} 23", env!("CARGO_PKG_VERSION")));
+    let mut version = Command::new(env_dir.join("bin").join("chopsticks"));
+    version.arg("--version");
+    let said = String::from_utf8_lossy(&run(version, "the sdist's chopsticks").stdout).into_owned();
+    assert!(
+        said.starts_with(&format!(
+            "chopsticks {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{said}"
+    );
 }
 
 /// `scripts/release` with this build's binary and the wheel: the archive and

@@ -63,10 +63,10 @@ pub fn board_svg(rules: &Ruleset, seated: &SeatedPosition, caption: Option<&str>
     let id = seated.to_text(rules).unwrap_or_default();
     let mut foot = id;
     if over {
-        foot.push_str("  game over");
+        foot.push_str(" · game over");
     }
     if let Some(c) = caption {
-        foot.push_str("  ");
+        foot.push_str(" · ");
         foot.push_str(c);
     }
     s.push_str(&format!(
@@ -90,7 +90,7 @@ mod tests {
         assert!(svg.starts_with("<svg"), "{svg}");
         assert!(svg.contains("Player 2 ▶"), "{svg}");
         assert!(svg.contains(">Player 1<"), "{svg}");
-        assert!(svg.contains("2_1213  win in 5"), "{svg}");
+        assert!(svg.contains("2_1213 · win in 5"), "{svg}");
         // Four palms, each with its number.
         for n in ["1", "2", "3"] {
             assert!(svg.contains(&format!(">{n}</text>")), "{svg}");

@@ -15,7 +15,7 @@
 
 use rayon::prelude::*;
 
-use chopsticks_rules::{Ruleset, SeatedPosition};
+use chopsticks_rules::{PositionIndex, Ruleset, SeatedPosition, MAX_HANDS, MAX_PLAYERS};
 use chopsticks_solve::{Solution, SolveError, Value};
 
 /// The code of a value in `VALUES`.
@@ -42,8 +42,11 @@ pub struct Columns {
     pub player: Vec<u8>,
     pub value: Vec<u8>,
     pub remoteness: Vec<i32>,
-    /// Every hand of every row, Player 1's first: `hands` a row.
-    pub hands: Vec<u32>,
+    /// Every hand of every row, Player 1's first, `hands` a row: one byte a
+    /// hand up to 256 fingers (then `wide_hands` is empty)…
+    pub hands: Vec<u8>,
+    /// …four past them (then `hands` is empty).
+    pub wide_hands: Vec<u32>,
     /// Every player's value of every row by player number (three or more
     /// players, else empty): `players` a row.
     pub values: Vec<u8>,
@@ -52,71 +55,142 @@ pub struct Columns {
 }
 
 /// Rows computed by one thread at a time.
-const BLOCK: u64 = 1 << 14;
+const BLOCK: usize = 1 << 14;
+
+/// One block's share of every column.
+struct Block<'a> {
+    first: u64,
+    index: &'a mut [u64],
+    player: &'a mut [u8],
+    value: &'a mut [u8],
+    remoteness: &'a mut [i32],
+    hands: &'a mut [u8],
+    wide_hands: &'a mut [u32],
+    values: &'a mut [u8],
+}
+
+/// `v` cut into `n` pieces of `per` (the last shorter), or `n` empty ones
+/// when `v` is empty.
+fn pieces<T>(v: &mut [T], per: usize, n: usize) -> std::collections::VecDeque<&mut [T]> {
+    if v.is_empty() {
+        (0..n).map(|_| <&mut [T]>::default()).collect()
+    } else {
+        v.chunks_mut(per).collect()
+    }
+}
 
 impl Columns {
     /// The rows `start..stop` of `solution`, with their seated ids when
-    /// `positions`. Fails only for a table read from a damaged file.
+    /// `positions`: the columns allocated once, each block of rows written in
+    /// place by a thread of its own. Fails only for a table read from a
+    /// damaged file.
     pub fn of(
         solution: &Solution,
         start: u64,
         stop: u64,
         positions: bool,
     ) -> Result<Columns, SolveError> {
-        let blocks: Vec<u64> = (start..stop).step_by(BLOCK as usize).collect();
-        let parts: Vec<Columns> = blocks
+        let rules = solution.rules();
+        let rows = (stop - start) as usize;
+        let per_row: usize = rules.hands.iter().sum();
+        let players = rules.players();
+        let small = rules.fingers <= 256;
+        let mut c = Columns {
+            index: vec![0; rows],
+            player: vec![0; rows],
+            value: vec![0; rows],
+            remoteness: vec![0; rows],
+            hands: vec![0; if small { rows * per_row } else { 0 }],
+            wide_hands: vec![0; if small { 0 } else { rows * per_row }],
+            values: vec![0; if players > 2 { rows * players } else { 0 }],
+            positions: Vec::new(),
+        };
+        let n = rows.div_ceil(BLOCK);
+        let mut index = pieces(&mut c.index, BLOCK, n);
+        let mut player = pieces(&mut c.player, BLOCK, n);
+        let mut value = pieces(&mut c.value, BLOCK, n);
+        let mut remoteness = pieces(&mut c.remoteness, BLOCK, n);
+        let mut hands = pieces(&mut c.hands, BLOCK * per_row, n);
+        let mut wide_hands = pieces(&mut c.wide_hands, BLOCK * per_row, n);
+        let mut values = pieces(&mut c.values, BLOCK * players, n);
+        let blocks: Vec<Block> = (0..n)
+            .map(|k| Block {
+                first: start + (k * BLOCK) as u64,
+                index: index.pop_front().unwrap_or_default(),
+                player: player.pop_front().unwrap_or_default(),
+                value: value.pop_front().unwrap_or_default(),
+                remoteness: remoteness.pop_front().unwrap_or_default(),
+                hands: hands.pop_front().unwrap_or_default(),
+                wide_hands: wide_hands.pop_front().unwrap_or_default(),
+                values: values.pop_front().unwrap_or_default(),
+            })
+            .collect();
+        blocks
             .into_par_iter()
-            .map(|first| Columns::block(solution, first, (first + BLOCK).min(stop), positions))
-            .collect::<Result<_, _>>()?;
-        let mut all = Columns::default();
-        for part in parts {
-            all.index.extend(part.index);
-            all.player.extend(part.player);
-            all.value.extend(part.value);
-            all.remoteness.extend(part.remoteness);
-            all.hands.extend(part.hands);
-            all.values.extend(part.values);
-            all.positions.extend(part.positions);
+            .try_for_each(|block| Columns::fill(solution, block))?;
+        if positions {
+            let texts: Vec<Vec<String>> = (0..n)
+                .into_par_iter()
+                .map(|k| {
+                    let first = start + (k * BLOCK) as u64;
+                    let last = (first + BLOCK as u64).min(stop);
+                    let index = PositionIndex::new(rules)?;
+                    (first..last)
+                        .map(|i| {
+                            let position = index.unrank(i);
+                            let seated = SeatedPosition::new(rules, position.seat(), position)?;
+                            Ok(seated.to_text(rules)?)
+                        })
+                        .collect::<Result<Vec<String>, SolveError>>()
+                })
+                .collect::<Result<_, _>>()?;
+            c.positions = texts.into_iter().flatten().collect();
         }
-        Ok(all)
+        Ok(c)
     }
 
-    fn block(
-        solution: &Solution,
-        start: u64,
-        stop: u64,
-        positions: bool,
-    ) -> Result<Columns, SolveError> {
+    /// Writes one block's rows.
+    fn fill(solution: &Solution, b: Block<'_>) -> Result<(), SolveError> {
         let rules = solution.rules();
-        let index = chopsticks_rules::PositionIndex::new(rules)?;
+        let index = PositionIndex::new(rules)?;
         let players = rules.players();
-        let mut c = Columns::default();
-        for i in start..stop {
-            let position = index.unrank(i);
-            let turn = position.seat();
-            let seated = SeatedPosition::new(rules, turn, position)?;
+        let per_row: usize = rules.hands.iter().sum();
+        // Each player's multiset rank, mover first, then their hands: the
+        // index split without building a position.
+        let mut ranks = [0u64; MAX_PLAYERS];
+        let mut row = [0u32; MAX_PLAYERS * MAX_HANDS];
+        for r in 0..b.index.len() {
+            let i = b.first + r as u64;
+            let turn = index.split(i, &mut ranks[..players]);
             let outcome = solution.outcome_at(i)?;
-            c.index.push(i);
-            c.player.push(turn as u8 + 1);
-            c.value.push(value_code(outcome.value));
-            c.remoteness
-                .push(outcome.remoteness.map_or(-1, |r| r as i32));
-            for hands in seated.hands_by_seat() {
-                c.hands.extend(hands.iter().copied());
+            b.index[r] = i;
+            b.player[r] = turn as u8 + 1;
+            b.value[r] = value_code(outcome.value);
+            b.remoteness[r] = outcome.remoteness.map_or(-1, |x| x as i32);
+            // Player 1 first: player `a` is `(a - turn) mod players` after the mover.
+            let mut at = 0;
+            for a in 0..players {
+                let k = (a + players - turn) % players;
+                let multiset = index.multiset(index.hands_of(turn, k));
+                multiset.unrank(ranks[k], &mut row[at..at + multiset.size()]);
+                at += multiset.size();
+            }
+            if b.hands.is_empty() {
+                b.wide_hands[r * per_row..(r + 1) * per_row].copy_from_slice(&row[..per_row]);
+            } else {
+                for (out, &h) in b.hands[r * per_row..(r + 1) * per_row].iter_mut().zip(&row) {
+                    *out = h as u8;
+                }
             }
             if players > 2 {
                 let seats = solution.seat_outcomes_at(i)?;
-                // Mover first in `seats`: player `turn + k` is seat `k`.
-                for player in 0..players {
-                    let k = (player + players - turn) % players;
-                    c.values.push(value_code(seats[k].value));
+                for a in 0..players {
+                    let k = (a + players - turn) % players;
+                    b.values[r * players + a] = value_code(seats[k].value);
                 }
             }
-            if positions {
-                c.positions.push(seated.to_text(rules)?);
-            }
         }
-        Ok(c)
+        Ok(())
     }
 }
 

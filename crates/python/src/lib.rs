@@ -1486,12 +1486,14 @@ fn numpy_columns<'py>(
     d.set_item("value", PyArray1::from_vec(py, c.value))?;
     d.set_item("remoteness", PyArray1::from_vec(py, c.remoteness))?;
     if rules.fingers <= 256 {
-        let small: Vec<u8> = c.hands.into_iter().map(|h| h as u8).collect();
-        d.set_item("hands", PyArray1::from_vec(py, small).reshape([n, hands])?)?;
-    } else {
         d.set_item(
             "hands",
             PyArray1::from_vec(py, c.hands).reshape([n, hands])?,
+        )?;
+    } else {
+        d.set_item(
+            "hands",
+            PyArray1::from_vec(py, c.wide_hands).reshape([n, hands])?,
         )?;
     }
     if players > 2 {

@@ -428,6 +428,11 @@ def test_to_numpy_is_the_export_row_for_row(standard):
         standard.to_numpy(30, 20)
     with pytest.raises(ct.RulesError, match="index"):
         standard.position_at(n)
+    # Past 256 fingers a hand takes four bytes.
+    wide = ct.solve("standard.f300.h1")
+    hands = wide.to_numpy(wide.positions - 1)["hands"]
+    assert hands.dtype == np.uint32 and hands.tolist() == [[299, 299]]
+    assert wide.position_at(wide.positions - 1) == "1_299-299"
 
 
 def test_to_pandas_with_three_players_has_every_players_value():
