@@ -2,6 +2,7 @@
 
     python crates/python/bench.py solve --variant standard.h8.f8 --runs 3
     python crates/python/bench.py query --db FILE --positions 200
+    python crates/python/bench.py table --variant standard.h6.f10 --runs 3
 
 `solve` times the same solve from Python (`ct.solve`, a new process per
 run) and from the command line (`chopsticks solve --no-reachable`, which adds
@@ -9,7 +10,11 @@ the summary's start and counts over the index), interleaved, and compares the
 solve phase each reports (`solve_seconds`) and the whole call. `query` opens a
 saved file once and times `Solution.query` on positions spread over the index:
 the first query of each position (its blocks read from the page cache and
-checked), then the same queries again (warm). Prints JSON.
+checked), then the same queries again (warm). `table` solves once and
+times the whole table as arrays (`to_numpy()`), in chunks of 2^20 rows
+(`chunks()`), the first 2^22 rows as a DataFrame (`to_pandas()`), and the
+chunks of the same table saved and read in place (`ct.load`), in rows a
+second, each run in turn. Prints JSON.
 """
 
 import argparse
@@ -109,6 +114,44 @@ def bench_query(db, count, seed):
     }
 
 
+def bench_table(variant, runs):
+    import tempfile
+
+    import chopsticks_toolkit as ct
+
+    s = ct.solve(variant, quiet=True)
+    n = s.positions
+    path = os.path.join(tempfile.mkdtemp(), "table.sol")
+    s.save(path)
+    loaded = ct.load(path)
+    rows = min(n, 1 << 22)
+
+    def rate(count, f):
+        t = time.perf_counter()
+        f()
+        return count / (time.perf_counter() - t)
+
+    kinds = {
+        "to_numpy": (n, lambda: s.to_numpy()),
+        "chunks": (n, lambda: sum(len(c["index"]) for c in s.chunks(1 << 20))),
+        "to_pandas": (rows, lambda: s.to_pandas(0, rows)),
+        "loaded_chunks": (n, lambda: sum(len(c["index"]) for c in loaded.chunks(1 << 20))),
+    }
+    runs_of = {k: [] for k in kinds}
+    for _ in range(runs):
+        for k, (count, f) in kinds.items():
+            runs_of[k].append(rate(count, f))
+    os.remove(path)
+    return {
+        "variant": variant,
+        "positions": n,
+        "rows_per_second": {
+            k: {"runs": [round(r) for r in v], "median": round(statistics.median(v))}
+            for k, v in runs_of.items()
+        },
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -119,9 +162,14 @@ def main():
     q.add_argument("--db", required=True)
     q.add_argument("--positions", type=int, default=200)
     q.add_argument("--seed", type=int, default=1)
+    t = sub.add_parser("table")
+    t.add_argument("--variant", default="standard.h6.f10")
+    t.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     if args.what == "solve":
         print(json.dumps(bench_solve(args.variant, args.runs), indent=2))
+    elif args.what == "table":
+        print(json.dumps(bench_table(args.variant, args.runs), indent=2))
     else:
         print(json.dumps(bench_query(args.db, args.positions, args.seed), indent=2))
 

@@ -98,14 +98,10 @@ pub fn plan_solve(
         }
         // The move tables are counted once the graph is built
         // (`out_of_core_memory` again, in the solve): here, what the budget
-        // must hold whatever they take.
-        // `--part-size` is held to what the budget leaves once the tables are
-        // known (in the solve); here only to its least, a row of tiles.
+        // must hold whatever they take, and a `--part-size` that cannot fit
+        // even beside no tables is refused before the graph is built.
         let memory = out_of_core_memory(rules, count, budget, 0)?;
-        let cell_bytes = match part_bytes {
-            Some(part) => parts_within(&memory, Some(part.min(memory.cells)), budget)?.max(part),
-            None => memory.cells,
-        };
+        let cell_bytes = parts_within(&memory, part_bytes, budget)?;
         SolveMode::OutOfCore { cell_bytes }
     };
     Ok(SolvePlan {
@@ -173,7 +169,7 @@ pub fn out_of_core_memory(
     // The reachable set is explored in memory when that fits, else on disk
     // (chunks of its snapshots beside one bit a position): the lesser.
     let explore = explore_bytes(count).min(explore_on_disk_bytes(count));
-    let summary = explore + chopsticks_solve::SUMMARY_SLICE_BYTES.min(4 * count);
+    let summary = explore + chopsticks_solve::slice_bytes(count);
     // A part is at least one row of tiles: 64 multisets of the mover (or all
     // of them, when fewer).
     let row = (0..index.period())

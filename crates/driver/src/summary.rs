@@ -134,7 +134,7 @@ pub fn summarise(
             // What the exploration may take: the budget, less what is held
             // (the table read in place holds a slice of itself at a time).
             let slice = match solution.table().is_paged() {
-                true => chopsticks_solve::SUMMARY_SLICE_BYTES.min(4 * graph.count()),
+                true => chopsticks_solve::slice_bytes(graph.count()),
                 false => 0,
             };
             let table = solution.table().resident_bytes() + slice;

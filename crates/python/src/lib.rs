@@ -1,7 +1,7 @@
-//! The Python package `chopsticks`: the toolkit's library crates called from
-//! Python through PyO3, with no second implementation.
+//! The Python package `chopsticks_toolkit`: the toolkit's library crates called
+//! from Python through PyO3, with no second implementation.
 //!
-//! The model: Python holds three kinds of objects, each wrapping one value of a
+//! The model: Python holds a few kinds of objects, each wrapping one value of a
 //! library crate, and every answer is a `dict` (or a list of them) built by
 //! `chopsticks-report`, the crate that builds the command line's `--json`
 //! documents, converted key for key. So a field has the same name and meaning in
@@ -11,20 +11,25 @@
 //! notation) and written as seated ids unless a notation is asked for; players
 //! are numbered from 1.
 //!
-//! - `PyRuleset` (`chopsticks_toolkit.Ruleset`): a ruleset read from a variant id;
-//!   positions, moves and their notations, without solving.
+//! - `PyRuleset` (`chopsticks_toolkit.Ruleset`): a ruleset read from a variant
+//!   id or keywords; positions, moves and their notations, without solving.
+//! - `PyPosition` (`chopsticks_toolkit.Position`): one position, which Jupyter
+//!   draws inline (`chopsticks_learn::board`).
 //! - `PySolution` (`chopsticks_toolkit.Solution`): a solved table, solved here
-//!   (`chopsticks_toolkit.solve`) or opened from a saved file (`chopsticks_toolkit.load`, read
-//!   in place and checked around every position shown, as the command line
-//!   does); queries, lines, reviews, puzzles, the summary.
+//!   (`chopsticks_toolkit.solve`) or opened from a saved file
+//!   (`chopsticks_toolkit.load`, read in place and checked around every
+//!   position shown, as the command line does); queries, lines, reviews,
+//!   puzzles, the summary; the whole table as numpy arrays or DataFrames
+//!   (`frames`), at once or in `PyChunks`.
 //! - `PyAtlas` (`chopsticks_toolkit.Atlas`): the outcome class of every Simple
 //!   Chopsticks position up to a number of hands a side, as records or as a
 //!   flat array of outcome codes.
 //!
-//! Errors are Python exceptions, defined in `chopsticks/_errors.py` so that
-//! they can also be Python's own kinds (`RulesError` is a `ValueError`); each
-//! carries the message the command line prints. Long work (solves, atlases,
-//! puzzle searches) releases the interpreter lock while it runs.
+//! Errors are Python exceptions, defined in `chopsticks_toolkit/_errors.py` so
+//! that they can also be Python's own kinds (`RulesError` is a `ValueError`);
+//! each carries the message the command line prints. Long work (solves,
+//! atlases, puzzle searches) releases the interpreter lock while it runs; a
+//! solve can be stopped with Ctrl-C (`interruptible`).
 
 mod frames;
 

@@ -320,15 +320,21 @@ impl Solution {
     }
 }
 
-/// Words of the reachable set a summary of a table read in place reads before it
-/// empties its cache of blocks (2^15 words: 2 Mi positions, a slice of at
-/// most 4 MiB of the file read into memory, and as much again decoded).
-const SUMMARY_SLICE_WORDS: usize = 1 << 15;
+/// Positions of a table read in place that are read at once before its cache
+/// of blocks is emptied, by a summary and by [`Table::without_remoteness`]: a
+/// slice (2 Mi positions, at most 4 MiB of the file read into memory, and as
+/// much again decoded).
+pub const SLICE_POSITIONS: u64 = 1 << 21;
 
-/// The most memory a [`Summary`] of a table read in place holds at once for
-/// its slice of the table: the bytes read and the table they decode to, at two
-/// bytes a position (a plan counts it beside the reachable set).
-pub const SUMMARY_SLICE_BYTES: u64 = SUMMARY_SLICE_WORDS as u64 * 64 * 2 * 2;
+/// Words of the reachable set a summary walks for one slice.
+const SUMMARY_SLICE_WORDS: usize = (SLICE_POSITIONS / 64) as usize;
+
+/// The most memory one slice of a table of `count` positions read in place
+/// holds: the bytes read and the table they decode to, at two bytes a
+/// position each (a plan counts it beside the reachable set).
+pub fn slice_bytes(count: u64) -> u64 {
+    4 * SLICE_POSITIONS.min(count)
+}
 
 /// Win, loss and draw counts for one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

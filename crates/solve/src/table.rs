@@ -433,7 +433,7 @@ impl Table {
             // Read in place: a slice of the file at a time, its cache emptied
             // after each, so that the values take what they take and no more
             // (not the whole table, nor the cache at its fullest).
-            const STEP: u64 = 1 << 21;
+            const STEP: u64 = crate::SLICE_POSITIONS;
             let mut packed = Vec::with_capacity(len.div_ceil(4) as usize);
             let mut first = 0;
             while first < len {
