@@ -21,6 +21,7 @@ macro_rules! eprintln {
 mod bench;
 mod cluster;
 mod commands;
+mod errors;
 mod interrupt;
 mod memory;
 mod progress;
@@ -28,7 +29,7 @@ mod rules_args;
 mod text;
 mod workload;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// The version `--version` prints: the package's, and the commit it was built
 /// from where the build could ask git (`build.rs`).
@@ -235,6 +236,20 @@ fn remove_temporary_files_on_interrupt() {
 /// Prints what clap answers instead of a command (help, the version, a usage
 /// error) and exits with its status; help or a version that cannot be written
 /// (`--help > /dev/full`) is an error, not a success.
+/// A usage error's message without clap's `error: ` and its advice on
+/// `--help`: what is wrong, then the usage line.
+fn usage_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let text = text.trim_end();
+    let text = text.strip_prefix("error: ").unwrap_or(text);
+    text.lines()
+        .filter(|l| !l.starts_with("For more information, try"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string()
+}
+
 fn exit_with_usage(e: clap::Error) -> ! {
     use std::io::Write;
     let printed = e.print().and_then(|()| std::io::stdout().flush());
@@ -270,8 +285,17 @@ pub fn run_as(
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> ! {
     return_large_blocks_at_once();
     exit_quietly_on_broken_pipe();
-    let cli = match Cli::try_parse_from(join_option_values(args)) {
-        Ok(cli) => cli,
+    let args = join_option_values(args);
+    let parsed = Cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, errors::wants_json(&m))));
+    let (cli, json) = match parsed {
+        Ok(parsed) => parsed,
+        // Help and the version are answers, not errors: as they are.
+        Err(e) if errors::asks_for_json(&args) && e.use_stderr() => {
+            errors::print_json("usage", &usage_message(&e), e.exit_code());
+            std::process::exit(e.exit_code())
+        }
         Err(e) => exit_with_usage(e),
     };
     if !matches!(cli.command, Command::Serve(_)) {
@@ -320,7 +344,13 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> ! {
             .map(chopsticks_rules::escape_controls)
             .collect::<Vec<_>>()
             .join("\n");
-        eprintln!("error: {shown}");
+        if json {
+            if error.downcast_ref::<errors::Reported>().is_none() {
+                errors::print_json(errors::kind(&error), &shown, 1);
+            }
+        } else {
+            eprintln!("error: {shown}");
+        }
         std::process::exit(1);
     }
     std::process::exit(0)

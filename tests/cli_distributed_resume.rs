@@ -148,11 +148,7 @@ fn uninterrupted(dir: &Path) -> Vec<u8> {
     args.extend(RULES);
     args.extend(["--save", text(&save), "-q", "--no-reachable"]);
     let out = finish(start(&args), Duration::from_secs(300), "the solve");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", common::said(&out));
     std::fs::read(&save).unwrap()
 }
 
@@ -177,7 +173,7 @@ fn solve_workers_resumes_after_a_worker_is_killed() {
     // The others end promptly, and the message says what to run.
     let out = finish(solving, Duration::from_secs(30), "the interrupted solve");
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::said(&out);
     assert!(err.contains("worker process 1"), "{err}");
     assert!(err.contains("run the same command again"), "{err}");
     assert!(err.contains("resumes from level"), "{err}");
@@ -185,11 +181,7 @@ fn solve_workers_resumes_after_a_worker_is_killed() {
     assert!(!save.exists());
     // Again, the same command: it resumes, and the file is the same.
     let out = finish(start(&args), Duration::from_secs(300), "the resumed solve");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", common::said(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let resumed = v["resumed_from"].as_u64().expect("resumed");
     assert!(resumed >= u64::from(level), "{v}");
@@ -239,7 +231,7 @@ fn cluster_workers_resume_after_one_is_killed() {
         let Some(w) = w else { continue };
         let out = finish(w, Duration::from_secs(30), "a worker that lost its peer");
         assert!(!out.status.success(), "worker {k} succeeded");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = common::said(&out);
         assert!(
             err.contains("start every worker again"),
             "worker {k}: {err}"
@@ -249,11 +241,7 @@ fn cluster_workers_resume_after_one_is_killed() {
     let workers: Vec<Child> = (0..3).map(launch).collect();
     for (k, w) in workers.into_iter().enumerate() {
         let out = finish(w, Duration::from_secs(300), "a resumed worker");
-        assert!(
-            out.status.success(),
-            "worker {k}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "worker {k}: {}", common::said(&out));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert!(v["workers"][0]["resumed_from"].as_u64().is_some(), "{v}");
     }
@@ -262,11 +250,7 @@ fn cluster_workers_resume_after_one_is_killed() {
     args.extend(RULES);
     args.extend(["--dir", text(&cells), "--save", text(&save)]);
     let out = finish(start(&args), Duration::from_secs(120), "assemble");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", common::said(&out));
     assert_eq!(std::fs::read(&save).unwrap(), want);
 }
 
@@ -307,7 +291,7 @@ fn the_workers_end_with_the_solve_that_started_them() {
         Duration::from_secs(300),
         "the solve with 2 workers",
     );
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::said(&out);
     assert!(out.status.success(), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["resumed_from"].is_null(), "{v}");
@@ -345,7 +329,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
     std::fs::write(cells.join("checkpoint-8-03.bin"), "").unwrap();
     let args = ["solve", "--workers", "2", "--save", text(&save), "--json"];
     let out = finish(start(&args), Duration::from_secs(60), "the solve");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::said(&out);
     assert!(out.status.success(), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let ignored: Vec<&str> = v["ignored_checkpoints"]
@@ -385,7 +369,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
     std::fs::write(&cells, "not a directory").unwrap();
     let out = finish(start(&args), Duration::from_secs(60), "the solve");
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::said(&out);
     assert!(err.contains("exists and is not a directory"), "{err}");
     std::fs::remove_file(&cells).unwrap();
     // One worker process alone: its last progress line counts every position
@@ -406,7 +390,7 @@ fn checkpoints_not_resumed_from_are_named_and_progress_is_counted() {
         "-q",
     ];
     let out = finish(start(&args), Duration::from_secs(60), "the worker");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::said(&out);
     assert!(out.status.success(), "{err}");
     let last = err
         .lines()
@@ -460,7 +444,7 @@ fn workers_with_different_rules_refuse_together() {
     for (k, w) in workers.into_iter().enumerate() {
         let out = finish(w, Duration::from_secs(60), "a worker of other rules");
         assert_eq!(out.status.code(), Some(1), "worker {k}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = common::said(&out);
         assert!(
             err.contains("do not all solve the same rules"),
             "worker {k}: {err}"

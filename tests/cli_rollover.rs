@@ -40,7 +40,7 @@ fn value_of_loopy_positions_and_games() {
         (v["left_first"].as_str(), v["right_first"].as_str()),
         (Some("left"), Some("right"))
     );
-    fails_with(&["value", "{pass|", "--json"], "error");
+    fails_with(&["value", "{pass|", "--json"], "cannot read");
     fails_with(
         &[
             "value",

@@ -290,6 +290,8 @@ struct Invocation {
 /// first).
 fn invocations(dir: &Path) -> Vec<Invocation> {
     let runs: &[(&'static str, &str)] = &[
+        ("error", "query 9999"),
+        ("error", "solve --bogus"),
         ("solve", "solve"),
         ("solve", "solve --players 3 --hands 1"),
         ("solve", "solve --players 4 --hands 1 --teams"),
@@ -518,8 +520,9 @@ fn every_command_json_is_what_docs_json_md_says() {
         let args: Vec<&str> = run.args.iter().map(String::as_str).collect();
         let command = shown(&run.args, dir.path());
         let out = common::run(&args);
-        let failing_on_purpose =
-            command.contains("script-errors.txt") && out.status.code() == Some(1);
+        let failing_on_purpose = (command.contains("script-errors.txt")
+            && out.status.code() == Some(1))
+            || (run.section == "error" && !out.status.success());
         if !out.status.success() && !failing_on_purpose {
             problems.push(format!(
                 "`{command}` failed: {}",
@@ -701,4 +704,156 @@ fn the_reference_format_is_read_as_documented() {
             "[].e:number"
         ]
     );
+}
+
+/// Under `--json` an error is one JSON object on stdout, the same for every
+/// command: `{"error": {"kind", "message", "status"}}`, nothing on stderr, the
+/// exit status the same as without `--json`. One bad invocation for every
+/// command (and subcommand) whose help offers `--json`; the list is checked
+/// against `--help` so that a new command cannot be left out.
+#[test]
+fn every_command_answers_an_error_in_json() {
+    let bad: &[(&str, &str)] = &[
+        ("solve", "solve --variant nonsense"),
+        ("query", "query 9999"),
+        ("strategy", "strategy --variant nonsense"),
+        ("review", "review /nonexistent/game.txt"),
+        ("puzzles", "puzzles --position 9999"),
+        ("survey", "survey --variant nonsense"),
+        ("stats", "stats --variant nonsense"),
+        ("moves", "moves 9999"),
+        ("export", "export --variant nonsense"),
+        ("rules", "rules --variant nonsense"),
+        ("bench", "bench query"),
+        ("value", "value (("),
+        ("verify", "verify --only nonsense"),
+        ("check", "check /nonexistent.sol"),
+        ("table one-hand", "table one-hand --n 0"),
+        ("table grid", "table grid --n 0"),
+        ("table outcomes", "table outcomes --n 0"),
+        ("table two-hands", "table two-hands --n 0"),
+        (
+            "cluster worker",
+            "cluster worker --hostfile /nonexistent --process 0 --dir /nonexistent",
+        ),
+        (
+            "cluster assemble",
+            "cluster assemble --dir /nonexistent --save /nonexistent/x.sol",
+        ),
+        // Usage errors, status 2.
+        ("usage", "solve --bogus"),
+        ("usage", "table grid --n"),
+    ];
+    let kinds = ["usage", "rules", "refused", "file", "error"];
+    let mut problems = Vec::new();
+    // Every command whose help offers --json has a bad invocation here.
+    let help = common::stdout(&["--help"]);
+    let mut commands: Vec<String> = Vec::new();
+    for name in help
+        .split("Commands:")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|c| *c != "help")
+    {
+        let sub = common::stdout(&[name, "--help"]);
+        match sub.split("Commands:").nth(1) {
+            Some(list) => {
+                for inner in list
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+                    .filter(|c| *c != "help")
+                {
+                    let inner_help = common::stdout(&[name, inner, "--help"]);
+                    if inner_help.contains("--json") {
+                        commands.push(format!("{name} {inner}"));
+                    }
+                }
+            }
+            None if sub.contains("--json") => commands.push(name.to_string()),
+            None => {}
+        }
+    }
+    for command in &commands {
+        if !bad.iter().any(|(c, _)| c == command) {
+            problems.push(format!("`{command}` has --json but no bad invocation here"));
+        }
+    }
+    for (command, line) in bad {
+        let mut args: Vec<&str> = line.split(' ').collect();
+        let plain = common::run(&args);
+        args.push("--json");
+        let out = common::run(&args);
+        let shown = args.join(" ");
+        let status = out.status.code();
+        if out.status.success() {
+            problems.push(format!(
+                "`{shown}` succeeded: pick an invocation that fails"
+            ));
+            continue;
+        }
+        if status != plain.status.code() {
+            problems.push(format!(
+                "`{shown}` exits with {status:?}, without --json {:?}",
+                plain.status.code()
+            ));
+        }
+        let expected = if *command == "usage" {
+            Some(2)
+        } else {
+            Some(1)
+        };
+        if status != expected {
+            problems.push(format!("`{shown}` exits with {status:?}, not {expected:?}"));
+        }
+        if !out.stderr.is_empty() {
+            problems.push(format!(
+                "`{shown}` wrote to stderr: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+        let Some(last) = lines.last() else {
+            problems.push(format!("`{shown}` printed nothing on stdout"));
+            continue;
+        };
+        match serde_json::from_str::<Value>(last) {
+            Ok(v) => {
+                let e = &v["error"];
+                let keys: BTreeSet<&str> = e
+                    .as_object()
+                    .map(|o| o.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                if keys != BTreeSet::from(["kind", "message", "status"]) {
+                    problems.push(format!("`{shown}`: not an error document: {v}"));
+                    continue;
+                }
+                let kind = e["kind"].as_str().unwrap_or("");
+                if !kinds.contains(&kind) || (*command == "usage") != (kind == "usage") {
+                    problems.push(format!("`{shown}`: kind `{kind}`"));
+                }
+                if e["status"].as_i64().map(|s| s as i32) != status {
+                    problems.push(format!(
+                        "`{shown}`: status {} but exits {status:?}",
+                        e["status"]
+                    ));
+                }
+                let message = e["message"].as_str().unwrap_or("");
+                let plain_text = String::from_utf8_lossy(&plain.stderr);
+                if message.is_empty() || !plain_text.contains(message.lines().next().unwrap_or(""))
+                {
+                    problems.push(format!(
+                        "`{shown}`: message {message:?} is not what the plain error says: {plain_text:?}"
+                    ));
+                }
+            }
+            Err(e) => problems.push(format!(
+                "`{shown}`: its last line is not JSON ({e}): {last}"
+            )),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

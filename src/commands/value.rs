@@ -241,13 +241,15 @@ fn batch(args: &ValueArgs, mut input: impl std::io::BufRead, name: &str) -> Resu
     }
     if !failed.is_empty() {
         let lines: Vec<String> = failed.iter().map(usize::to_string).collect();
-        bail!(
+        // Under --json each failed line has said so in its own document.
+        return Err(crate::errors::Reported(format!(
             "{} of {count} expression{} failed (line{} {} of {name})",
             failed.len(),
             if count == 1 { "" } else { "s" },
             if failed.len() == 1 { "" } else { "s" },
             lines.join(", ")
-        );
+        ))
+        .into());
     }
     Ok(())
 }
@@ -574,15 +576,21 @@ fn evaluate(args: &ValueArgs, expression: &str) -> Result<Reply> {
     Ok(Reply::Text(text_of(&document, alone, args)))
 }
 
+/// A limit passed: refused work (`chopsticks_driver::DriverError::Refused`,
+/// the kind `refused` under `--json`), its message with the flag that sets it.
+fn refused(message: String) -> anyhow::Error {
+    chopsticks_driver::DriverError::Refused(message).into()
+}
+
 /// A short evaluation's error, with the flag that sets a bound.
 fn short_error(e: ValueError) -> anyhow::Error {
     match e {
-        ValueError::Work(_) => anyhow!("{e}; --max-work sets the limit"),
+        ValueError::Work(_) => refused(format!("{e}; --max-work sets the limit")),
         ValueError::Parse { ref error, .. } if error.work_limit.is_some() => {
-            anyhow!("{e}; --max-work sets the limit")
+            refused(format!("{e}; --max-work sets the limit"))
         }
         ValueError::TooLarge { .. } | ValueError::Estimated { .. } => {
-            anyhow!("{e}; --max-positions sets the limit")
+            refused(format!("{e}; --max-positions sets the limit"))
         }
         e => anyhow!(e),
     }
@@ -591,10 +599,10 @@ fn short_error(e: ValueError) -> anyhow::Error {
 /// A loopy evaluation's error, with the flag that sets a bound.
 fn loopy_error(e: ValueError) -> anyhow::Error {
     match e {
-        ValueError::TooLarge { .. } => anyhow!("{e}; --max-vertices sets the limit"),
-        ValueError::Loopy(chopsticks_loopy::LoopyError::Work { .. }) => {
-            anyhow!("{e}: this value is too large to compute within the limit; --max-work sets it")
-        }
+        ValueError::TooLarge { .. } => refused(format!("{e}; --max-vertices sets the limit")),
+        ValueError::Loopy(chopsticks_loopy::LoopyError::Work { .. }) => refused(format!(
+            "{e}: this value is too large to compute within the limit; --max-work sets it"
+        )),
         e => anyhow!(e),
     }
 }

@@ -44,7 +44,8 @@ pub fn fails_with(args: &[&str], needle: &str) {
     let out = run(args);
     let shown: Vec<String> = args.iter().map(|a| a.chars().take(60).collect()).collect();
     assert!(!out.status.success(), "{shown:?} should fail");
-    let err = String::from_utf8_lossy(&out.stderr);
+    // Under --json the message is in the error document on stdout.
+    let err = said(&out);
     assert!(err.contains(needle), "{shown:?}: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
@@ -82,4 +83,19 @@ pub fn run_with_input(args: &[&str], input: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// What a command said about its error: its stderr, and under `--json` the
+/// `error.message` of the error document on its stdout.
+pub fn said(out: &Output) -> String {
+    let mut text = String::from_utf8_lossy(&out.stderr).into_owned();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+            if let Some(m) = v["error"]["message"].as_str() {
+                text.push_str(m);
+                text.push('\n');
+            }
+        }
+    }
+    text
 }

@@ -447,22 +447,19 @@ pub enum ReadError {
         limit: u64,
         what: &'static str,
     },
-    /// The operating system refused.
-    #[error("{path}: cannot read: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    /// The operating system refused. (Its reason is in the message, not a
+    /// source of its own: a chain printed whole would say it twice.)
+    #[error("{path}: cannot read: {error}")]
+    Io { path: String, error: io::Error },
 }
 
 /// Whether `path` (symbolic links followed) is a regular file; the kind of thing it
 /// is otherwise. Checked before opening, so that a FIFO is never opened (opening
 /// one for reading blocks until a writer comes).
 pub fn check_regular(path: &Path) -> Result<(), ReadError> {
-    let metadata = fs::metadata(path).map_err(|source| ReadError::Io {
+    let metadata = fs::metadata(path).map_err(|error| ReadError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     if metadata.is_file() {
         Ok(())
@@ -480,9 +477,9 @@ pub fn check_regular(path: &Path) -> Result<(), ReadError> {
 pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     check_regular(path)?;
-    let io = |source| ReadError::Io {
+    let io = |error| ReadError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let file = fs::File::open(path).map_err(io)?;
     let too_large = |size| ReadError::TooLarge {
@@ -513,7 +510,7 @@ impl ReadError {
             ReadError::TooLarge {
                 size, limit, what, ..
             } => format!("{size} bytes, more than the {limit} bytes read for {what}"),
-            ReadError::Io { source, .. } => format!("cannot read: {source}"),
+            ReadError::Io { error, .. } => format!("cannot read: {error}"),
         }
     }
 }

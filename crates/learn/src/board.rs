@@ -22,14 +22,24 @@ const EDGE: [u8; 3] = [0xb8, 0xbc, 0xc4];
 pub fn board_svg(rules: &Ruleset, seated: &SeatedPosition, caption: Option<&str>) -> String {
     let hands = seated.hands_by_seat();
     let widest = hands.iter().map(Vec::len).max().unwrap_or(0);
-    let w = 2 * PAD + LABEL_W + widest * HAND_W;
+    let over = seated.position().is_terminal(rules);
+    let mut foot = seated.to_text(rules).unwrap_or_default();
+    if over {
+        foot.push_str(" · game over");
+    }
+    if let Some(c) = caption {
+        foot.push_str(" · ");
+        foot.push_str(c);
+    }
+    // Wide enough for the hands and for the caption (11 px monospace: about
+    // 7 px a character).
+    let w = (2 * PAD + LABEL_W + widest * HAND_W).max(2 * PAD + 7 * foot.chars().count());
     let h = 2 * PAD + hands.len() * ROW_H + FOOT_H;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" role=\"img\">\n<rect width=\"{w}\" height=\"{h}\" rx=\"8\" fill=\"#ffffff\" stroke=\"{}\"/>\n",
         hex(EDGE)
     );
     let turn = seated.turn();
-    let over = seated.position().is_terminal(rules);
     for (seat, row) in hands.iter().enumerate() {
         let y = PAD + seat * ROW_H;
         let mover = seat == turn && !over;
@@ -60,15 +70,6 @@ pub fn board_svg(rules: &Ruleset, seated: &SeatedPosition, caption: Option<&str>
             }
         }
     }
-    let id = seated.to_text(rules).unwrap_or_default();
-    let mut foot = id;
-    if over {
-        foot.push_str(" · game over");
-    }
-    if let Some(c) = caption {
-        foot.push_str(" · ");
-        foot.push_str(c);
-    }
     s.push_str(&format!(
         "<text x=\"{PAD}\" y=\"{}\" font-size=\"11\" fill=\"{}\">{}</text>\n</svg>\n",
         h - PAD,
@@ -96,8 +97,22 @@ mod tests {
             assert!(svg.contains(&format!(">{n}</text>")), "{svg}");
         }
         let over = SeatedPosition::parse("1_0012", &rules).unwrap();
-        let svg = board_svg(&rules, &over, None);
-        assert!(svg.contains("game over"), "{svg}");
+        let svg = board_svg(&rules, &over, Some("Player 1: has lost"));
+        assert!(svg.contains("game over · Player 1: has lost"), "{svg}");
+        // Wide enough for its caption.
+        let width: usize = svg
+            .split("width=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            width >= 7 * "1_0012 · game over · Player 1: has lost".chars().count(),
+            "{width}"
+        );
         assert!(!svg.contains("▶"), "{svg}");
     }
 }

@@ -125,13 +125,20 @@ impl Columns {
                 values: values.pop_front().unwrap_or_default(),
             })
             .collect();
+        // A stop asked for (Ctrl-C from Python) ends the work at the next
+        // block.
+        let stopped = || match chopsticks_solve::stop::requested() {
+            true => Err(SolveError::Stopped),
+            false => Ok(()),
+        };
         blocks
             .into_par_iter()
-            .try_for_each(|block| Columns::fill(solution, block))?;
+            .try_for_each(|block| stopped().and_then(|()| Columns::fill(solution, block)))?;
         if positions {
             let texts: Vec<Vec<String>> = (0..n)
                 .into_par_iter()
                 .map(|k| {
+                    stopped()?;
                     let first = start + (k * BLOCK) as u64;
                     let last = (first + BLOCK as u64).min(stop);
                     let index = PositionIndex::new(rules)?;

@@ -221,11 +221,26 @@ fn whole(arg: &Bound<'_, PyAny>, name: &str, low: i128, high: i128) -> PyResult<
             "`{name}` is a whole number, not a bool"
         )));
     }
-    let Ok(n) = arg.cast::<pyo3::types::PyInt>() else {
-        return Err(PyTypeError::new_err(format!(
-            "`{name}` is a whole number (int), not {}",
-            arg.get_type().name()?
-        )));
+    // An int, or any integer Python's `operator.index` takes (numpy's).
+    let index;
+    let n = match arg.cast::<pyo3::types::PyInt>() {
+        Ok(n) => n,
+        Err(_) => {
+            index = arg
+                .py()
+                .import("operator")?
+                .call_method1("index", (arg,))
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "`{name}` is a whole number (int), not {}",
+                        arg.get_type()
+                            .name()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default()
+                    ))
+                })?;
+            index.cast::<pyo3::types::PyInt>()?
+        }
     };
     match n.extract::<i128>() {
         Ok(v) if (low..=high).contains(&v) => Ok(v),
@@ -256,6 +271,34 @@ fn hand_list(arg: &Bound<'_, PyAny>, name: &str, high: i128) -> PyResult<Vec<u32
 }
 
 /// The position named by a Python argument (the start when `None`).
+/// A position given from Python: its text in any notation, or a `Position`.
+#[derive(FromPyObject)]
+enum PositionArg {
+    Text(String),
+    Position(PyPosition),
+}
+
+impl PositionArg {
+    /// The position's text, for `rules`: a `Position` of other rules is
+    /// refused.
+    fn text(&self, rules: &Ruleset) -> PyResult<&str> {
+        match self {
+            PositionArg::Text(t) => Ok(t),
+            PositionArg::Position(p) if &p.rules == rules => Ok(&p.id),
+            PositionArg::Position(p) => Err(Failure(
+                Kind::Rules,
+                format!(
+                    "the position {} is of the variant {}, not {}",
+                    p.id,
+                    p.rules.variant_id(),
+                    rules.variant_id()
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
 fn seated_of(rules: &Ruleset, text: Option<&str>) -> Result<SeatedPosition, Failure> {
     match text {
         None => Ok(SeatedPosition::start(rules)),
@@ -469,8 +512,9 @@ impl PyRuleset {
     fn position<'py>(
         &self,
         py: Python<'py>,
-        position: Option<&str>,
+        position: Option<PositionArg>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position.as_ref().map(|p| p.text(&self.rules)).transpose()?;
         let seated = seated_of(&self.rules, position)?;
         let mut notations = serde_json::Map::new();
         notations.insert(
@@ -499,9 +543,10 @@ impl PyRuleset {
     fn moves<'py>(
         &self,
         py: Python<'py>,
-        position: Option<&str>,
+        position: Option<PositionArg>,
         notation: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position.as_ref().map(|p| p.text(&self.rules)).transpose()?;
         let printed = printed(&self.rules, notation)?;
         let seated = seated_of(&self.rules, position)?;
         let value =
@@ -512,7 +557,13 @@ impl PyRuleset {
     /// The position after a move (`"tap 1→2"`, `"t12"`, `"split 13→22"`, …),
     /// as a seated id (or in `notation`).
     #[pyo3(signature = (position, move_text, *, notation = None))]
-    fn play(&self, position: &str, move_text: &str, notation: Option<&str>) -> PyResult<String> {
+    fn play(
+        &self,
+        position: PositionArg,
+        move_text: &str,
+        notation: Option<&str>,
+    ) -> PyResult<String> {
+        let position = position.text(&self.rules)?;
         let printed = printed(&self.rules, notation)?;
         let seated = seated_of(&self.rules, Some(position))?;
         let (_, after) = seated
@@ -524,12 +575,9 @@ impl PyRuleset {
     /// A position (any notation; the start when `None`) as a `Position`,
     /// which a notebook draws.
     #[pyo3(signature = (position = None))]
-    fn at(&self, position: Option<&str>) -> PyResult<PyPosition> {
-        Ok(PyPosition {
-            rules: self.rules.clone(),
-            seated: seated_of(&self.rules, position)?,
-            caption: None,
-        })
+    fn at(&self, position: Option<PositionArg>) -> PyResult<PyPosition> {
+        let position = position.as_ref().map(|p| p.text(&self.rules)).transpose()?;
+        PyPosition::of(self.rules.clone(), seated_of(&self.rules, position)?, None)
     }
 
     /// Every preset: `[{"variant", "description", "ruleset"}]`.
@@ -562,12 +610,24 @@ impl PyRuleset {
 struct PyPosition {
     rules: Ruleset,
     seated: SeatedPosition,
+    /// Its seated id.
+    id: String,
     caption: Option<String>,
 }
 
 impl PyPosition {
+    fn of(rules: Ruleset, seated: SeatedPosition, caption: Option<String>) -> PyResult<PyPosition> {
+        let id = seated.to_text(&rules).map_err(rules_failure)?;
+        Ok(PyPosition {
+            rules,
+            seated,
+            id,
+            caption,
+        })
+    }
+
     fn id(&self) -> PyResult<String> {
-        Ok(self.seated.to_text(&self.rules).map_err(rules_failure)?)
+        Ok(self.id.clone())
     }
 }
 
@@ -577,14 +637,20 @@ impl PyPosition {
     /// (a variant id or a `Ruleset`; the standard game when `None`).
     #[new]
     #[pyo3(signature = (position = None, variant = None))]
-    fn new(position: Option<&str>, variant: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
+    fn new(
+        position: Option<PositionArg>,
+        variant: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPosition> {
+        if let (Some(PositionArg::Position(p)), None) = (&position, variant) {
+            return Ok(PyPosition {
+                caption: None,
+                ..p.clone()
+            });
+        }
         let rules = ruleset_of(variant)?;
+        let position = position.as_ref().map(|p| p.text(&rules)).transpose()?;
         let seated = seated_of(&rules, position)?;
-        Ok(PyPosition {
-            rules,
-            seated,
-            caption: None,
-        })
+        PyPosition::of(rules, seated, None)
     }
 
     /// Its seated id (`2_1312`).
@@ -631,11 +697,7 @@ impl PyPosition {
             .seated
             .find_move(&self.rules, move_text)
             .map_err(rules_failure)?;
-        Ok(PyPosition {
-            rules: self.rules.clone(),
-            seated: after,
-            caption: None,
-        })
+        PyPosition::of(self.rules.clone(), after, None)
     }
 
     /// Its legal moves and where they lead: `chopsticks moves --json`.
@@ -715,7 +777,13 @@ impl Progress {
         let (shown, callback) = match progress {
             None => (false, None),
             Some(p) if p.is_callable() => (false, Some(p.clone().unbind())),
-            Some(p) => (p.is_truthy()?, None),
+            Some(p) if p.is_instance_of::<pyo3::types::PyBool>() => (p.is_truthy()?, None),
+            Some(p) => {
+                return Err(PyTypeError::new_err(format!(
+                    "`progress` is True, False, None or a callable, not {}",
+                    p.get_type().name()?
+                )))
+            }
         };
         Ok(Progress {
             shown,
@@ -748,7 +816,7 @@ impl Progress {
             let result = (|| -> PyResult<()> {
                 let event = PyDict::new(py);
                 event.set_item("event", kind)?;
-                event.set_item("phase", phase)?;
+                event.set_item("phase", (!phase.is_empty()).then_some(phase))?;
                 event.set_item("done", done)?;
                 event.set_item("total", total)?;
                 event.set_item("message", message)?;
@@ -773,6 +841,14 @@ impl Progress {
 
 impl Events for Progress {
     fn announce(&self, text: &str) {
+        // The command line's words for its options, as this call spells them.
+        let text = &text
+            .replace("without --save FILE", "without save=")
+            .replace("--save FILE", "save=");
+        if self.callback.is_some() {
+            self.event("announce", None, Some(text));
+            return;
+        }
         if !self.quiet {
             let how = if self.shown || self.callback.is_some() {
                 "progress follows"
@@ -784,7 +860,6 @@ impl Events for Progress {
                 text.replace("progress follows on stderr (--quiet hides it)", how)
             );
         }
-        self.event("announce", None, Some(text));
     }
     fn begin(&self, what: &str, total: Option<u64>) {
         if self.shown {
@@ -922,11 +997,14 @@ impl PySolution {
         stop: u64,
         positions: bool,
         memory: Option<u64>,
-    ) -> Result<frames::Columns, Failure> {
+    ) -> PyResult<frames::Columns> {
         self.unchanged()?;
         self.refuse_beyond_memory(stop - start, positions, memory)?;
-        py.detach(|| frames::Columns::of(&self.solved.solution, start, stop, positions))
-            .map_err(solve_failure)
+        numpy_ready(py)?;
+        let solution = &self.solved.solution;
+        interruptible(py, &Progress::quiet(), || {
+            frames::Columns::of(solution, start, stop, positions).map_err(solve_failure)
+        })
     }
 
     fn unchanged(&self) -> Result<(), Failure> {
@@ -1002,10 +1080,14 @@ impl PySolution {
     fn query<'py>(
         &self,
         py: Python<'py>,
-        position: Option<&str>,
+        position: Option<PositionArg>,
         lines: bool,
         notation: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position
+            .as_ref()
+            .map(|p| p.text(&self.solved.rules))
+            .transpose()?;
         let printed = printed(&self.solved.rules, notation)?;
         let seated = self.seated(position)?;
         let value = py
@@ -1017,7 +1099,15 @@ impl PySolution {
     /// The value of a position for the player to move, without its moves:
     /// `{"position", "player", "value", "remoteness"}`.
     #[pyo3(signature = (position = None))]
-    fn outcome<'py>(&self, py: Python<'py>, position: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<PositionArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position
+            .as_ref()
+            .map(|p| p.text(&self.solved.rules))
+            .transpose()?;
         let seated = self.seated(position)?;
         let value = py.detach(|| -> Result<Value, Failure> {
             self.solved
@@ -1102,7 +1192,15 @@ impl PySolution {
     /// playing their best: to the end of the game, or for a draw to the first
     /// position met again.
     #[pyo3(signature = (position = None))]
-    fn line<'py>(&self, py: Python<'py>, position: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    fn line<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<PositionArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position
+            .as_ref()
+            .map(|p| p.text(&self.solved.rules))
+            .transpose()?;
         let seated = self.seated(position)?;
         let value = py
             .detach(|| chopsticks_report::line(&self.solved, &seated))
@@ -1221,10 +1319,11 @@ impl PySolution {
     fn puzzle<'py>(
         &self,
         py: Python<'py>,
-        position: &str,
+        position: PositionArg,
         hide_answers: bool,
         played: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let position = position.text(&self.solved.rules)?;
         let seated = self.seated(Some(position))?;
         let value = py
             .detach(|| {
@@ -1325,7 +1424,11 @@ impl PySolution {
     /// value for the player to move (`Player 1: win in 23`), which a notebook
     /// draws.
     #[pyo3(signature = (position = None))]
-    fn board(&self, py: Python<'_>, position: Option<&str>) -> PyResult<PyPosition> {
+    fn board(&self, py: Python<'_>, position: Option<PositionArg>) -> PyResult<PyPosition> {
+        let position = position
+            .as_ref()
+            .map(|p| p.text(&self.solved.rules))
+            .transpose()?;
         let seated = self.seated(position)?;
         let outcome = py.detach(|| -> Result<chopsticks_solve::Outcome, Failure> {
             self.solved
@@ -1336,15 +1439,17 @@ impl PySolution {
                 .outcome(seated.position())
                 .map_err(solve_failure)
         })?;
-        let value = match outcome.remoteness {
-            Some(r) => format!("{} in {r}", outcome.value.name()),
-            None => outcome.value.name().to_string(),
+        // A finished game has been won or lost; a game on is won or lost in
+        // so many plies.
+        let over = seated.position().is_terminal(&self.solved.rules);
+        let value = match (outcome.value, outcome.remoteness, over) {
+            (chopsticks_solve::Value::Win, _, true) => "has won".to_string(),
+            (chopsticks_solve::Value::Lose, _, true) => "has lost".to_string(),
+            (v, Some(r), _) => format!("{} in {r}", v.name()),
+            (v, None, _) => v.name().to_string(),
         };
-        Ok(PyPosition {
-            rules: self.solved.rules.clone(),
-            caption: Some(format!("Player {}: {value}", seated.mover().number())),
-            seated,
-        })
+        let caption = format!("Player {}: {value}", seated.mover().number());
+        PyPosition::of(self.solved.rules.clone(), seated, Some(caption))
     }
 
     /// The seated id of the position with this index in the ruleset's
@@ -1361,10 +1466,15 @@ impl PySolution {
             .map_err(rules_failure)?)
     }
 
-    /// The index of a position (any notation) in the ruleset's dense index:
-    /// its row in `to_numpy()` and `to_pandas()`.
-    fn index_of(&self, position: &str) -> PyResult<u64> {
-        let seated = seated_of(&self.solved.rules, Some(position))?;
+    /// The index of a position (any notation; the start when `None`) in the
+    /// ruleset's dense index: its row in `to_numpy()` and `to_pandas()`.
+    #[pyo3(signature = (position = None))]
+    fn index_of(&self, position: Option<PositionArg>) -> PyResult<u64> {
+        let position = position
+            .as_ref()
+            .map(|p| p.text(&self.solved.rules))
+            .transpose()?;
+        let seated = seated_of(&self.solved.rules, position)?;
         Ok(self.solved.solution.rank(seated.position()))
     }
 
@@ -1473,6 +1583,30 @@ impl PySolution {
             ),
         }
     }
+}
+
+/// Loads numpy's C-API before the long work, where an error is an
+/// exception: `rust-numpy` loads it at the first array made and panics when
+/// that fails, as it does when an interrupt is pending while numpy's modules
+/// are imported. numpy missing is an `ImportError` that says what to install.
+fn numpy_ready(py: Python<'_>) -> PyResult<()> {
+    py.check_signals()?;
+    py.import("numpy").map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyImportError>(py) {
+            pyo3::exceptions::PyImportError::new_err(
+                "whole tables need numpy: pip install 'chopsticks-toolkit[notebook]'",
+            )
+        } else {
+            e
+        }
+    })?;
+    // numpy 2 keeps its C-API in `numpy._core`, numpy 1 in `numpy.core`.
+    if py.import("numpy._core.multiarray").is_err() {
+        py.import("numpy.core.multiarray")?;
+    }
+    py.check_signals()?;
+    let _ = numpy::PyArray1::<u8>::zeros(py, 0, false);
+    Ok(())
 }
 
 /// The arrays of `Solution.to_numpy`, handed to numpy without a copy.
@@ -1694,7 +1828,7 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<PySolution> {
 #[pyo3(signature = (position = None, variant = None, *, notation = None))]
 fn moves<'py>(
     py: Python<'py>,
-    position: Option<&str>,
+    position: Option<PositionArg>,
     variant: Option<&Bound<'py, PyAny>>,
     notation: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {

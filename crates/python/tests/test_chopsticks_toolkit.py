@@ -428,6 +428,10 @@ def test_to_numpy_is_the_export_row_for_row(standard):
         standard.to_numpy(30, 20)
     with pytest.raises(ct.RulesError, match="index"):
         standard.position_at(n)
+    # numpy's integers go where an int does, the table's own among them.
+    assert standard.position_at(a["index"][i]) == "1_1111"
+    assert (standard.to_numpy(np.int64(3), np.uint64(5))["index"] == [3, 4]).all()
+    assert standard.index_of() == i  # the start
     # Past 256 fingers a hand takes four bytes.
     wide = ct.solve("standard.f300.h1")
     hands = wide.to_numpy(wide.positions - 1)["hands"]
@@ -498,6 +502,17 @@ def test_positions_are_drawn_as_svg(standard):
     assert p.moves() == standard.ruleset.moves("2_1213")
     board = standard.board()
     assert board.caption == "Player 1: win in 23" and "win in 23" in board.svg()
+    # A finished game has been won or lost, and its board is as wide as its caption.
+    over = standard.board("1_0011")
+    assert over.caption == "Player 1: has lost"
+    width = int(over.svg().split('width="')[1].split('"')[0])
+    assert width >= 7 * len("1_0011 · game over · Player 1: has lost")
+    # A Position goes wherever a position does; one of other rules is refused.
+    assert standard.outcome(p) == standard.outcome("2_1213")
+    assert standard.index_of(p) == standard.index_of("2_1213")
+    assert ct.Position(p) == p and standard.board(p).id == "2_1213"
+    with pytest.raises(ct.RulesError, match="of the variant rollover"):
+        standard.outcome(ct.Position("1111", "rollover"))
     assert repr(p) == 'chopsticks_toolkit.Position("2_1213", "standard")'
     with pytest.raises(ct.RulesError):
         ct.Position("9999")
@@ -519,6 +534,9 @@ def test_progress_goes_to_a_callable():
 
     with pytest.raises(RuntimeError, match="enough"):
         ct.solve("standard.h3", progress=refuse, quiet=True)
+    for wrong in (5, "yes", 1.0):
+        with pytest.raises(TypeError, match="progress"):
+            ct.solve("standard", progress=wrong)
 
 
 INTERRUPTED = r"""
@@ -540,6 +558,36 @@ except KeyboardInterrupt:
     after = ct.solve("standard").query()["remoteness"]
     print("then solved again:", after)
 """
+
+
+INTERRUPTED_ROWS = r"""
+import os, signal, threading, time
+import chopsticks_toolkit as ct
+s = ct.solve("standard.h6.f10", quiet=True)
+for call in (lambda: s.to_numpy(), lambda: s.to_pandas(), lambda: list(s.chunks(1 << 22))):
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        call()
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print(f"interrupted after {time.perf_counter() - start - 0.2:.2f} s")
+    timer.join()
+print("rows after:", len(s.to_numpy(0, 10)["index"]))
+"""
+
+
+def test_ctrl_c_stops_whole_tables_too():
+    out = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_ROWS], capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    assert "PanicException" not in out.stderr, out.stderr
+    lines = [l for l in out.stdout.splitlines() if l.startswith("interrupted after")]
+    assert len(lines) == 3, out.stdout + out.stderr
+    assert all(float(l.split()[2]) < 5 for l in lines), out.stdout
+    assert "rows after: 10" in out.stdout
 
 
 @pytest.mark.parametrize("memory", [None, "48M"])
