@@ -238,6 +238,15 @@ fn messages_say_what_is_true() {
         "`expert` is not a level: perfect, strong, casual or random",
     );
     fails_with(&["bench", "--runs", "0"], "0 is not in 1..");
+    // An option of another workload is refused, not ignored.
+    fails_with(
+        &["bench", "explore", "--variant", "standard"],
+        "--variant is for the serve and scaling",
+    );
+    fails_with(
+        &["bench", "solve", "--db", "x.sol"],
+        "--db is for the query workload",
+    );
 }
 
 #[test]

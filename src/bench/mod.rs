@@ -141,6 +141,13 @@ pub fn large_variant() -> Ruleset {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    // An option no workload but another reads is refused, not ignored.
+    if args.variant.is_some() && !matches!(args.workload, Workload::Serve | Workload::Scaling) {
+        anyhow::bail!("--variant is for the serve and scaling workloads; the others measure variants of their own");
+    }
+    if args.db.is_some() && !matches!(args.workload, Workload::Query) {
+        anyhow::bail!("--db is for the query workload");
+    }
     match args.workload {
         Workload::Explore => explore(args),
         Workload::Solve => solve(args),

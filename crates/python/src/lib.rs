@@ -989,6 +989,20 @@ impl PySolution {
         Ok(())
     }
 
+    /// The rows asked for by `start`, `stop` and `memory` as given from
+    /// Python (`to_numpy`, `to_pandas`: with the positions' texts).
+    fn rows_asked(
+        &self,
+        py: Python<'_>,
+        start: Option<&Bound<'_, PyAny>>,
+        stop: Option<&Bound<'_, PyAny>>,
+        memory: Option<&Bound<'_, PyAny>>,
+        positions: bool,
+    ) -> PyResult<frames::Columns> {
+        let (start, stop) = self.rows(start, stop)?;
+        self.columns(py, start, stop, positions, memory_arg(memory)?)
+    }
+
     /// The rows `start..stop`, computed without the interpreter lock.
     fn columns(
         &self,
@@ -1499,8 +1513,7 @@ impl PySolution {
         stop: Option<&Bound<'py, PyAny>>,
         memory: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let (start, stop) = self.rows(start, stop)?;
-        let columns = self.columns(py, start, stop, false, memory_arg(memory)?)?;
+        let columns = self.rows_asked(py, start, stop, memory, false)?;
         numpy_columns(py, &self.solved.rules, columns)
     }
 
@@ -1521,8 +1534,7 @@ impl PySolution {
         stop: Option<&Bound<'py, PyAny>>,
         memory: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (start, stop) = self.rows(start, stop)?;
-        let columns = self.columns(py, start, stop, true, memory_arg(memory)?)?;
+        let columns = self.rows_asked(py, start, stop, memory, true)?;
         pandas_frame(py, &self.solved.rules, columns)
     }
 
