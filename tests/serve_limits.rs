@@ -826,4 +826,24 @@ fn computations_run_below_the_requests() {
         work.iter().chain(&solver).all(|&n| n == lower),
         "{threads:?}"
     );
+    // Answers' work (here a game's values, with its history) runs on a pool
+    // made once: as many threads as cores, at nice + 3, kept after the answer.
+    for _ in 0..2 {
+        let (status, body) = server
+            .get("/api/v1/chopsticks/standard/positions/?p=2_1112&history=1_1111")
+            .unwrap();
+        assert!(status.contains(" 200 "), "{status} {body}");
+    }
+    let answers: Vec<i32> = threads_and_nice(server.child.id())
+        .iter()
+        // Linux keeps 15 bytes of a thread's name: "chopsticks-answ".
+        .filter(|(name, _)| name.starts_with("chopsticks-answ"))
+        .map(|&(_, nice)| nice)
+        .collect();
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(answers.len(), cores, "{answers:?}");
+    assert!(
+        answers.iter().all(|&n| n == (base + 3).min(19)),
+        "{answers:?}"
+    );
 }

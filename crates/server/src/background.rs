@@ -5,8 +5,9 @@
 //! read requests and write answers (`/healthz`, a position's answer, the chunks
 //! of a streamed strategy); they must never wait for a core. The work of one
 //! answer that takes milliseconds to seconds (a review, a line, a worksheet, a
-//! puzzle, a game value) runs on a thread of its own at [`Priority::Answer`];
-//! the computations of the cache that take seconds to minutes (a solve, a
+//! puzzle, a game value) runs on one of a pool of threads at
+//! [`Priority::Answer`], as many as there are cores; the computations of the
+//! cache that take seconds to minutes (a solve, a
 //! strategy, a variant's puzzles, a saved table's whole check, a sheet's
 //! drawing) at [`Priority::Computation`], and the solver's parallel loops in
 //! a pool of threads at the same priority ([`init`]). Each such thread raises
@@ -14,8 +15,8 @@
 //! scheduler then gives the runtime's threads the cores first, answers most of
 //! the rest, and computations what is left, while every core still works when
 //! the others leave it idle. Answers' work takes turns, as many at once as there
-//! are cores, in the order asked. Computations take a thread each, where a pool
-//! of a fixed size would queue a small computation behind a long one; how many
+//! are cores (and threads in the pool), in the order asked. Computations take
+//! a thread each, where a pool of a fixed size would queue a small computation behind a long one; how many
 //! run at once is bounded by the memory budget, which each reserves before it
 //! starts (`crate::cache`).
 //!
@@ -66,10 +67,12 @@ pub fn init() {
 fn answer_turns() -> &'static std::sync::Arc<tokio::sync::Semaphore> {
     static TURNS: std::sync::OnceLock<std::sync::Arc<tokio::sync::Semaphore>> =
         std::sync::OnceLock::new();
-    TURNS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        std::sync::Arc::new(tokio::sync::Semaphore::new(cores))
-    })
+    TURNS.get_or_init(|| std::sync::Arc::new(tokio::sync::Semaphore::new(cores())))
+}
+
+/// The cores this process may use: the answers' turns and threads.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Lowers the calling thread's priority to `priority`'s (see
@@ -137,30 +140,90 @@ pub async fn run_admitted<A: Send + 'static, T: Send + 'static>(
     };
     let admitted = admit()?;
     let (tx, rx) = tokio::sync::oneshot::channel();
-    let name = match priority {
-        Priority::Answer => "chopsticks-answer",
-        Priority::Computation => "chopsticks-work",
-    };
+    let job: Job = Box::new(move || {
+        let _turn = turn;
+        let result = catch_unwind(AssertUnwindSafe(|| work(admitted))).unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(ApiError::internal(format!("the work stopped: {why}")))
+        });
+        // Nobody waits any more when the server is stopping: nothing to send.
+        let _ = tx.send(result);
+    });
+    match priority {
+        Priority::Answer => answer_pool().run(job)?,
+        Priority::Computation => spawn_at(Priority::Computation, "chopsticks-work", job)?,
+    }
+    rx.await
+        .unwrap_or_else(|_| Err(ApiError::internal("the work stopped before it ended")))
+}
+
+/// A piece of work as the threads take it.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// Runs `job` on a new thread named `name` at `priority`.
+fn spawn_at(priority: Priority, name: &str, job: Job) -> Result<(), ApiError> {
     std::thread::Builder::new()
         .name(name.into())
         .spawn(move || {
-            let _turn = turn;
             lower_priority(priority);
-            let result =
-                catch_unwind(AssertUnwindSafe(|| work(admitted))).unwrap_or_else(|panic| {
-                    let why = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".to_string());
-                    Err(ApiError::internal(format!("the work stopped: {why}")))
-                });
-            // Nobody waits any more when the server is stopping: nothing to send.
-            let _ = tx.send(result);
+            job();
         })
-        .map_err(|e| ApiError::unavailable(format!("no thread for the work: {e}")))?;
-    rx.await
-        .unwrap_or_else(|_| Err(ApiError::internal("the work stopped before it ended")))
+        .map(drop)
+        .map_err(|e| ApiError::unavailable(format!("no thread for the work: {e}")))
+}
+
+/// The threads that run answers' work: as many as there are turns
+/// ([`answer_turns`]), made once at [`Priority::Answer`] and kept, so an
+/// answer does not pay for a thread of its own (about 70 µs to start and join
+/// one on the 2-core machine, beside a position's line checks of about half a
+/// millisecond). A job is taken only with a turn, so one of these threads is
+/// always free for it; jobs queue in the order sent.
+struct AnswerPool {
+    jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl AnswerPool {
+    /// Hands `job` to a thread of the pool, or, where the pool has none (no
+    /// thread could be made), to a thread of its own.
+    fn run(&self, job: Job) -> Result<(), ApiError> {
+        match self.jobs.send(job) {
+            Ok(()) => Ok(()),
+            Err(std::sync::mpsc::SendError(job)) => {
+                spawn_at(Priority::Answer, "chopsticks-answer", job)
+            }
+        }
+    }
+}
+
+fn answer_pool() -> &'static AnswerPool {
+    static POOL: std::sync::OnceLock<AnswerPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let (jobs, taken) = std::sync::mpsc::channel::<Job>();
+        let taken = std::sync::Arc::new(std::sync::Mutex::new(taken));
+        for i in 0..cores() {
+            let taken = std::sync::Arc::clone(&taken);
+            // A thread that cannot be made leaves the others; with none, the
+            // receiver is dropped and every job gets a thread of its own.
+            let _ = std::thread::Builder::new()
+                .name(format!("chopsticks-answer-{i}"))
+                .spawn(move || {
+                    lower_priority(Priority::Answer);
+                    loop {
+                        // The lock is held only to take the next job, not to run it.
+                        let job = taken.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    }
+                });
+        }
+        AnswerPool { jobs }
+    })
 }
 
 /// Drops `value` on a thread of its own at [`Priority::Computation`]: what the
