@@ -1,9 +1,15 @@
-//! Two things:
+//! Three things:
 //!
 //! - `cfg(gamesmanuni_dist)` when the environment names a build of the
 //!   GamesmanUni client (`GAMESMANUNI_DIST`, its `dist` folder), so that
 //!   `tests/gamesmanuni.rs` runs then and is reported ignored otherwise (in CI
 //!   too: no client is kept with this project);
+//! - the programs some tests need, probed (`chopsticks-probe`):
+//!   `cfg(browser)` with Chromium and its driver (`tests/browser.rs`,
+//!   `tests/gamesmanuni.rs`), `cfg(python3)` with `python3`
+//!   (`tests/gamesmanuni.rs`, which serves the client with it),
+//!   `cfg(python_venv)` with `python3` able to make a virtual environment
+//!   (`tests/python.rs`); each test without them is reported ignored;
 //! - the commit the command line is built from, for `--version`
 //!   (`CHOPSTICKS_COMMIT`): given in the environment (a release or a source
 //!   archive without git), else asked of git, else `unknown`.
@@ -16,6 +22,13 @@ fn main() {
     println!("cargo:rerun-if-env-changed=GAMESMANUNI_DIST");
     if std::env::var_os("GAMESMANUNI_DIST").is_some_and(|d| !d.is_empty()) {
         println!("cargo:rustc-cfg=gamesmanuni_dist");
+    }
+    let mut probe = chopsticks_probe::Probe::new();
+    probe.programs("browser", &["chromium", "chromedriver"]);
+    probe.programs("python3", &["python3"]);
+    probe.python_venv("python_venv");
+    for line in probe.lines() {
+        println!("{line}");
     }
     println!("cargo:rerun-if-env-changed=CHOPSTICKS_COMMIT");
     let commit = std::env::var("CHOPSTICKS_COMMIT")

@@ -1,6 +1,8 @@
 //! ARCHITECTURE.md stays true to the tree: every crate of the workspace is in
 //! its map, every file and folder it names exists, and it says where to start.
 //! (A renamed file or a new crate fails here, not in a newcomer's first hour.)
+//! And the tests stay honest: none skips at run time, every ignored one says
+//! why.
 
 use std::path::{Path, PathBuf};
 
@@ -92,4 +94,56 @@ fn architecture_names_every_crate_and_only_files_that_exist() {
         problems.push("no \"Where to start\" section".into());
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every Rust file of the workspace's tests (`tests/` and `crates/*/tests`).
+fn test_sources() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = root();
+    let mut out = Vec::new();
+    walk(&root.join("tests"), &mut out);
+    for krate in std::fs::read_dir(root.join("crates")).unwrap().flatten() {
+        walk(&krate.path().join("tests"), &mut out);
+    }
+    out
+}
+
+/// No test passes by not running: none asks whether it runs in CI, none
+/// announces a skip and returns, and every ignored test says why (the
+/// programs it needs are probed by build scripts, and a test without them is
+/// reported ignored with a reason that starts `needs`).
+#[test]
+fn no_test_passes_by_not_running() {
+    // Written in pieces, so that this file does not match itself.
+    let ci = ["var_os(\"", "CI\")"].concat();
+    let skipped = ["eprintln!(\"", "skipped"].concat();
+    let bare_ignore = ["#[", "ignore]"].concat();
+    let files = test_sources();
+    assert!(files.len() > 40, "{} test files found", files.len());
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if [&ci, &skipped, &bare_ignore]
+                .iter()
+                .any(|bad| line.contains(bad.as_str()))
+            {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "tests that skip at run time or are ignored without a reason:\n{}",
+        found.join("\n")
+    );
 }

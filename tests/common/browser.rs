@@ -17,6 +17,21 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Chromium and chromedriver, which `build.rs` found when the tests were built
+/// (the tests that call this are ignored otherwise): a panic, not a skip, when
+/// one has gone since.
+pub fn browser_programs() -> (PathBuf, PathBuf) {
+    let find = |name: &str| {
+        on_path(name).unwrap_or_else(|| {
+            panic!(
+                "{name} was on the PATH when the tests were built and is not now \
+                 (apt-get install chromium chromium-driver, then build again)"
+            )
+        })
+    };
+    (find("chromium"), find("chromedriver"))
+}
+
 /// One browser test at a time: each starts its own `chromedriver` on a port the
 /// system said was free, and two started at once could meet on one port (a test
 /// then talks to the other's driver, which goes away when that test ends).

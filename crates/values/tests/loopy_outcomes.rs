@@ -258,7 +258,7 @@ fn outcomes_under_splits_and_revivals_agree_with_direct_search() {
 /// (38,416 sums), outcome from the sides against direct search. About a
 /// minute and a half on two cores; run with `--ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow: about a minute and a half on two cores; run with --ignored"]
 fn every_sum_of_two_rollover_positions_at_n_4() {
     let (all, values, graphs) = rollover_positions(4);
     let drawn: usize = (0..all.len())
