@@ -2,7 +2,8 @@
 
 pub use chopsticks_space::human_bytes;
 
-pub use chopsticks_driver::{available_bytes, ensure_fits};
+pub use chopsticks_driver::ensure_fits;
+pub use chopsticks_driver::estimate::default_budget;
 
 /// Peak resident memory of this process so far (`VmHWM`), in bytes.
 pub fn peak_resident_bytes() -> Option<u64> {

@@ -147,3 +147,75 @@ fn no_test_passes_by_not_running() {
         found.join("\n")
     );
 }
+
+/// Each package's integration tests are one binary (ripgrep's layout): its
+/// `Cargo.toml` turns off Cargo's one-binary-a-file (`autotests = false`) and
+/// names `tests/tests.rs`, which declares every other file of `tests/` as a
+/// module. A file it forgot would never be built, so never run: a test that
+/// passes by not running, which this refuses.
+#[test]
+fn integration_tests_are_one_binary_a_package_and_none_is_left_out() {
+    let root = root();
+    let mut packages = vec![root.clone()];
+    for krate in std::fs::read_dir(root.join("crates")).unwrap().flatten() {
+        packages.push(krate.path());
+    }
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for package in packages {
+        let tests = package.join("tests");
+        let files: Vec<String> = std::fs::read_dir(&tests)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let module = name.strip_suffix(".rs").map(str::to_string);
+                match module {
+                    Some(m) => Some(m),
+                    // A folder with a `mod.rs` is a module too.
+                    None if e.path().join("mod.rs").is_file() => Some(name),
+                    None => None,
+                }
+            })
+            .filter(|m| m != "tests")
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        checked += 1;
+        let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap();
+        let shown = package
+            .strip_prefix(&root)
+            .unwrap_or(&package)
+            .display()
+            .to_string();
+        if !manifest.lines().any(|l| l.trim() == "autotests = false") {
+            problems.push(format!("{shown}/Cargo.toml: no `autotests = false`"));
+        }
+        if manifest.matches("[[test]]").count() != 1
+            || !manifest.contains("path = \"tests/tests.rs\"")
+        {
+            problems.push(format!(
+                "{shown}/Cargo.toml: not one [[test]] at tests/tests.rs"
+            ));
+        }
+        let main = std::fs::read_to_string(tests.join("tests.rs")).unwrap_or_default();
+        let declared: Vec<&str> = main
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';'))
+            .collect();
+        for m in &files {
+            if !declared.contains(&m.as_str()) {
+                problems.push(format!(
+                    "{shown}/tests/{m}: not a module of tests/tests.rs, so never run"
+                ));
+            }
+        }
+    }
+    assert!(
+        checked >= 13,
+        "{checked} packages with integration tests found"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -13,7 +13,7 @@
 //! built, `cargo test` reports each test here ignored, the programs named
 //! (`build.rs` probes them); `.ci/run`, which installs them, fails on that.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

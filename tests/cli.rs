@@ -1,6 +1,6 @@
 //! End-to-end tests of the `chopsticks` binary.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run};
 

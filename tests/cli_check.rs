@@ -3,7 +3,7 @@
 //! that a forged header or a forged value with recomputed checksums is refused,
 //! naming the position where the contradiction shows.
 
-mod common;
+use crate::common;
 
 use chopsticks_rules::Preset;
 use common::forge::{along_the_line, edit_header, set_value};
@@ -130,8 +130,9 @@ fn an_honest_file_checks_and_is_proven() {
     assert!(stdout(&["check", text(&db)]).contains("does not prove it right"));
 }
 
-/// Read in place, the check holds at most `--memory` of the table: a budget
-/// below the least it needs is refused before any work, with that least.
+/// Read in place, the check holds at most what `--memory` leaves beside the
+/// move graph's tables: a budget below the least it needs is refused before
+/// any work, with that least.
 #[test]
 fn a_memory_budget_too_small_for_checking_in_place_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -139,7 +140,7 @@ fn a_memory_budget_too_small_for_checking_in_place_is_refused() {
     stdout(&["solve", "--save", text(&db), "--quiet"]);
     fails_with(
         &["check", text(&db), "--in-place", "--memory", "1K"],
-        "more than the 1.0 KiB it may use (--memory); give --memory",
+        "that --memory 1.0 KiB leaves beside the move graph's tables",
     );
     fails_with(&["check", text(&db), "--memory", "lots"], "--memory");
     let v = json(&[

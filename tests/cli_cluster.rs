@@ -2,7 +2,7 @@
 //! the one-process solver's file, byte for byte; `cluster worker` and `cluster
 //! assemble` do the same by hand from a hostfile. Every run is bounded in time.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

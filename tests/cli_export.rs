@@ -1,7 +1,7 @@
 //! End-to-end tests of `chopsticks export`: every line agrees with `query`, the
 //! counts with `solve`, both formats, files written atomically, bad input refused.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run, stdout};
 

@@ -2,7 +2,7 @@
 //! files written over pipes, devices and links; forged solution files; contradicting
 //! rule switches; runaway inputs; messages.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;
@@ -754,7 +754,7 @@ fn an_out_of_core_solve_without_save_keeps_its_word_when_stopped() {
 /// before it starts, with the estimate and what is free (a 1 MiB tmpfs as the
 /// temporary directory; mounting one needs root).
 #[test]
-#[ignore = "needs root to mount a 1 MiB tmpfs; run `cargo test --release --test cli_hardening -- --ignored` as root"]
+#[ignore = "needs root to mount a 1 MiB tmpfs; run `cargo test --release --test tests cli_hardening:: -- --ignored` as root"]
 fn an_out_of_core_solve_that_cannot_fit_on_its_disk_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let mounted = Command::new("mount")

@@ -6,7 +6,7 @@
 //! The findings of the issue that asked for this are tests here, each of which
 //! failed before.
 
-mod common;
+use crate::common;
 
 use common::server::{encode, Server};
 use common::{fails_with, json, run, stdout};
@@ -432,4 +432,33 @@ fn second_review_findings() {
     fails_with(&["query", "13|12"], "did you mean `(1,3|1,2)_4`");
     // 5. A seated id inside a sum gets the hint too.
     fails_with(&["value", "2_1312 + (1|1)_4"], "`(1,3|1,2)_4`");
+}
+
+/// One default memory budget, said alike by every command that takes
+/// `--memory` (docs/RELIABILITY.md, "The memory budget").
+#[test]
+fn every_memory_option_has_the_one_default() {
+    let help = stdout(&["--help"]);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    let mut with_memory = Vec::new();
+    for command in commands {
+        let text = stdout(&[command, "--help"]);
+        if !text.contains("--memory <SIZE>") {
+            continue;
+        }
+        let said: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains("Default: three quarters of the memory available, as for every command (docs/RELIABILITY.md)"),
+            "{command} --help: {text}"
+        );
+        with_memory.push(command);
+    }
+    assert_eq!(with_memory, ["solve", "serve", "check"]);
 }

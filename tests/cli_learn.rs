@@ -3,7 +3,7 @@
 //! and standard input, bad records, puzzles played through standard input, a
 //! saved solution forged under a review.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run, run_with_input, stdout, text};
 

@@ -1,7 +1,7 @@
 //! `chopsticks table outcomes` and the `--n` spelling of every `table` subcommand,
 //! through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run, stdout};
 

@@ -1,7 +1,7 @@
 //! End-to-end tests of three or more players: coalition values and team play in
 //! `solve`, `query`, `play`, and the errors of bad input.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run_with_input};
 

@@ -2,7 +2,7 @@
 //! the same command resumes from its checkpoint and saves the same file as a
 //! solve that was never interrupted; out of core and in memory.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! Loopy values through the real binary: `value` under rollover and other rules
 //! whose play can cycle, and the rollover analogues of Tables 1 and 2.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, stdout};
 

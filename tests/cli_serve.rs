@@ -1,7 +1,7 @@
 //! `chopsticks serve` over a real socket: the API's values equal `query --json`'s for
 //! every reachable position of three presets; bad input gets a 4xx; Ctrl-C stops it.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::Command;

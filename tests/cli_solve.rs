@@ -1,6 +1,6 @@
 //! End-to-end tests of `solve`, `query`, `play` and `strategy`.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run, run_with_input};
 

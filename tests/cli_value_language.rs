@@ -3,7 +3,7 @@
 //! characters and name the fix, numbers that are also positions, scripts of
 //! expressions, and the help's headings.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, run_input, run_with_input, stdout};
 

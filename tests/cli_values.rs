@@ -1,6 +1,6 @@
 //! End-to-end tests of `chopsticks value` and `chopsticks table`.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, stdout};
 

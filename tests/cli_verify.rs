@@ -1,6 +1,6 @@
 //! `chopsticks verify` through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{fails_with, json, stdout};
 

@@ -17,7 +17,7 @@
 //! `chromium` and `chromium-driver` and `python3`, and is reported ignored
 //! without them, the programs named (`build.rs` probes them).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -24,7 +24,7 @@
 //! Every problem is listed at once, naming the section, the key path, the
 //! invocation and what is wrong.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -21,7 +21,7 @@
 //! which installs it, fails on that. Without PyPI the test fails, saying that
 //! the index could not be reached (a mirror can be named by `PIP_INDEX_URL`).
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! 1,100 slow connections with a 1,024-descriptor limit, normal clients are
 //! answered again soon after the header timeout.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

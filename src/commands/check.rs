@@ -17,7 +17,7 @@ use chopsticks_solve::file;
 use clap::Args;
 use serde_json::json;
 
-use crate::memory::{available_bytes, human_bytes};
+use crate::memory::{default_budget, human_bytes};
 use crate::progress;
 use crate::workload::graph_for_checking;
 
@@ -41,18 +41,20 @@ pub struct CheckArgs {
     /// --memory.
     #[arg(long)]
     in_place: bool,
-    /// The most memory the check may hold of the table (e.g. 512M, 4G): a
-    /// table of half this size or less is read whole, a larger one (or any
-    /// with --in-place) of two players in ranges of rows as wide as this
-    /// allows (three or more players: through a bounded cache of blocks).
-    /// Default: three quarters of the memory available, less the move
-    /// graph's tables.
+    /// The most memory the check may use (e.g. 512M, 4G), the move graph's
+    /// tables counted within it: a table of half of what they leave or less is
+    /// read whole, a larger one (or any with --in-place) of two players in
+    /// ranges of rows as wide as that allows (three or more players: through a
+    /// bounded cache of blocks). Default: three quarters of the memory
+    /// available, as for every command (docs/RELIABILITY.md).
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     memory: Option<u64>,
 }
 
 pub fn run(args: &CheckArgs) -> Result<()> {
     let clock = Instant::now();
+    // Asked before the move graph is built, which then counts within it.
+    let allowed = args.memory.unwrap_or_else(default_budget);
     let opened = file::open(&args.file)?;
     let rules = opened.rules().clone();
     let graph = graph_for_checking(&opened, args.quiet)?;
@@ -64,10 +66,8 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         .encoding()
         .bytes_for(opened.table().len())
         .unwrap_or(u64::MAX);
-    let budget = args
-        .memory
-        .or_else(|| available_bytes().map(|a| (a / 4 * 3).saturating_sub(graph.table_bytes())));
-    let in_memory = !args.in_place && budget.is_some_and(|b| table_bytes.saturating_mul(2) <= b);
+    let budget = allowed.saturating_sub(graph.table_bytes());
+    let in_memory = !args.in_place && table_bytes.saturating_mul(2) <= budget;
     let solution = if in_memory && opened.table().is_paged() {
         file::load(&args.file)?
     } else {
@@ -81,21 +81,23 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     // In place, a two-player table is checked a range of rows at a time,
     // as wide as the budget allows; one that needs more than it is refused
     // before any work.
-    let source = match (args.memory, budget) {
-        (Some(_), _) => "--memory",
-        (None, Some(_)) => "three quarters of the memory available, less the move graph",
-        (None, None) => "the default, as the available memory is unknown",
+    let source = match args.memory {
+        Some(_) => format!("--memory {}", human_bytes(allowed)),
+        None => format!(
+            "the default budget, three quarters of the memory available ({})",
+            human_bytes(allowed)
+        ),
     };
-    let budget = budget.unwrap_or(chopsticks_solve::DEFAULT_IN_PLACE_BYTES);
     let in_place_bytes = match solution.in_place_check_bytes(&graph, budget) {
         Some((least, _)) if least > budget => bail!(
             "checking {} in place holds at least {} of its table (its widest row of \
-             tiles with their columns), more than the {} it may use ({source}); \
-             give --memory {} or more where the machine has it",
+             tiles with their columns), more than the {} that {source} leaves beside \
+             the move graph's tables ({}); give --memory {} or more where the machine has it",
             args.file.display(),
             human_bytes(least),
             human_bytes(budget),
-            human_bytes(least),
+            human_bytes(graph.table_bytes()),
+            human_bytes(least.saturating_add(graph.table_bytes())),
         ),
         Some((_, used)) => Some(used),
         None => None,

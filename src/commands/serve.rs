@@ -14,8 +14,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     port: u16,
     /// Memory for cached solutions and the documents computed from them
-    /// (strategies, puzzles), as `solve --memory` takes it: 512M, 2G, 1.5GiB
-    /// (default: a quarter of the machine's).
+    /// (strategies, puzzles), as `solve --memory` takes it: 512M, 2G, 1.5GiB.
+    /// Default: three quarters of the memory available, as for every command
+    /// (docs/RELIABILITY.md), asked when the server starts.
     #[arg(long, value_name = "SIZE", value_parser = budget)]
     memory: Option<u64>,
     /// Serve a saved solution (written by `solve --save`) for its variant instead
@@ -98,22 +99,11 @@ fn budget(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-/// A quarter of the machine's memory (`MemTotal`), or 1 GiB where it cannot be read.
-fn default_budget() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map_or(1 << 30, |kib| kib * 1024 / 4)
-}
-
 pub fn run(args: &ServeArgs) -> Result<()> {
     // Before any parallel loop (a saved table's check below): the solver's
     // threads then run below the threads that answer requests.
     chopsticks_server::background::init();
-    let budget = args.memory.unwrap_or_else(default_budget);
+    let budget = args.memory.unwrap_or_else(crate::memory::default_budget);
     let descriptors = raise_descriptor_limit();
     let max_connections = args
         .max_connections

@@ -38,10 +38,11 @@ pub struct SolveArgs {
     #[arg(long)]
     #[arg(help_heading = "Solving")]
     no_remoteness: bool,
-    /// Memory allowed (`512M`, `2G`; default: three quarters of what is
-    /// available). A solve that does not fit is done out of core, in parts of
-    /// the index kept on disk (two players). Not with `--workers`: the worker
-    /// processes are not bounded by it.
+    /// Memory allowed (`512M`, `2G`), the program and its move tables counted
+    /// within it. Default: three quarters of the memory available, as for
+    /// every command (docs/RELIABILITY.md). A solve that does not fit is done
+    /// out of core, in parts of the index kept on disk (two players). Not with
+    /// `--workers`: the worker processes are not bounded by it.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     #[arg(help_heading = "Solving", conflicts_with = "workers")]
     memory: Option<u64>,

@@ -3,7 +3,7 @@
 //! the `k = 1` and `k = 2` games are also proved for all counts by the SMT
 //! solvers z3 and cvc5, as the `n = 5` closed form is (`five_fingers_proof.rs`).
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 

@@ -22,7 +22,7 @@
 //! them the test fails when the environment variable `CI` is set (`.ci/run`
 //! installs them) and is skipped with a message otherwise.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

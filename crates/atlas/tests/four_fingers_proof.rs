@@ -21,7 +21,7 @@
 //! A pair is written `[a, b, c, d, p, q, r, s]`: the mover holds `1^a 2^b 3^c 4^d`,
 //! the opponent `1^p 2^q 3^r 4^s`, with `a + b + c + d = p + q + r + s`.
 
-mod common;
+use crate::common;
 
 use chopsticks_atlas::equal_hands::level_recursion;
 use chopsticks_atlas::four::{closed_form, loses_moving_first, Counts4};

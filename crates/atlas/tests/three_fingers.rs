@@ -6,7 +6,7 @@
 //! hand counts satisfies the level recursion for all counts, as for `n = 5`
 //! (`five_fingers_proof.rs`).
 
-mod common;
+use crate::common;
 
 use chopsticks_atlas::smt::level_recursion_query;
 use chopsticks_atlas::three::{closed_form, left_wins_moving_first, outcome, Counts3};

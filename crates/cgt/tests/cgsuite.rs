@@ -3,7 +3,7 @@
 //! *Winning Ways* / Siegel's *Combinatorial Game Theory*), never copied from its
 //! code. Where this project deliberately differs, the test says so.
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::notation::MAX_WORK;
 use chopsticks_cgt::{Answer, Expression, GameId, GameStore};

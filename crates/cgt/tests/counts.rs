@@ -1,6 +1,6 @@
 //! Number of distinct games born by day n: 1, 4, 22, 1474 (a classic count).
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::{GameId, GameStore};
 use common::next_day as next_day_by_all_subsets;

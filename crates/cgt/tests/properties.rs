@@ -1,6 +1,6 @@
 //! Property tests over random games born by day 3.
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::{Dyadic, GameId, GameStore, Outcome};
 use common::next_day;

@@ -145,10 +145,18 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// The memory a job may use by default: three quarters of what is available
-/// (the rest is kept for everything else); unbounded where that is not known.
+/// The budget where the machine does not say what it has available.
+pub const UNKNOWN_BUDGET: u64 = 1 << 30;
+
+/// The one default memory budget, of every command that takes `--memory`
+/// (`solve`, `check`, `serve`) and of Python's `memory=`: three quarters of
+/// the memory available to this process when it is asked ([`available_bytes`]:
+/// the kernel's estimate, less under an address-space or control-group limit),
+/// the rest kept for everything else; [`UNKNOWN_BUDGET`] where that is not
+/// known. What a command already holds (its move tables) is counted within
+/// it. Documented once, in docs/RELIABILITY.md ("The memory budget").
 pub fn default_budget() -> u64 {
-    available_bytes().map_or(u64::MAX, |a| a / 4 * 3)
+    available_bytes().map_or(UNKNOWN_BUDGET, |a| a / 4 * 3)
 }
 
 /// Refuses a job that needs `needed` bytes when the machine has fewer available

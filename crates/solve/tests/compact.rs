@@ -8,41 +8,21 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 use chopsticks_rules::{Preset, Ruleset};
+
+use crate::common;
 use chopsticks_solve::compact::{self, Checkpoints, CHECKPOINT};
 use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
 
 fn rulesets() -> Vec<Ruleset> {
-    let mut out = Vec::new();
-    for preset in [
-        Preset::Standard,
-        Preset::Rollover,
-        Preset::Rahman,
-        Preset::Simple,
-    ] {
-        for (hands, fingers) in [
-            (vec![2, 2], 5),
-            (vec![3, 3], 5),
-            (vec![2, 3], 6),
-            (vec![4, 4], 6),
-            (vec![3, 5], 6),
-            (vec![4, 4], 8),
-        ] {
-            let mut rules = Ruleset {
-                hands,
-                fingers,
-                ..preset.ruleset()
-            };
-            if rules.validate().is_ok() {
-                out.push(rules.clone());
-                rules.misere = true;
-                if rules.validate().is_ok() {
-                    out.push(rules);
-                }
-            }
-        }
-    }
-    out
+    common::rulesets(&[
+        (&[2, 2], 5),
+        (&[3, 3], 5),
+        (&[2, 3], 6),
+        (&[4, 4], 6),
+        (&[3, 5], 6),
+        (&[4, 4], 8),
+    ])
 }
 
 #[test]

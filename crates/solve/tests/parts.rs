@@ -7,40 +7,20 @@ use std::path::Path;
 use std::time::Duration;
 
 use chopsticks_rules::{Preset, Ruleset};
+
+use crate::common;
 use chopsticks_solve::parts::{solve_to_file, DiskPlan};
 use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
 
 fn rulesets() -> Vec<Ruleset> {
-    let mut out = Vec::new();
-    for preset in [
-        Preset::Standard,
-        Preset::Rollover,
-        Preset::Rahman,
-        Preset::Simple,
-    ] {
-        for (hands, fingers) in [
-            (vec![2, 2], 5),
-            (vec![3, 3], 5),
-            (vec![2, 3], 6),
-            (vec![4, 4], 6),
-            (vec![3, 5], 6),
-        ] {
-            let mut rules = Ruleset {
-                hands,
-                fingers,
-                ..preset.ruleset()
-            };
-            if rules.validate().is_ok() {
-                out.push(rules.clone());
-                rules.misere = true;
-                if rules.validate().is_ok() {
-                    out.push(rules);
-                }
-            }
-        }
-    }
-    out
+    common::rulesets(&[
+        (&[2, 2], 5),
+        (&[3, 3], 5),
+        (&[2, 3], 6),
+        (&[4, 4], 6),
+        (&[3, 5], 6),
+    ])
 }
 
 fn plan(dir: &Path, cell_bytes: u64, every: Option<Duration>) -> DiskPlan {

@@ -1,7 +1,7 @@
 //! The evaluators agree with each other, outcomes from canonical values agree
 //! with a direct win/lose search, loops and impossible requests are refused.
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_rules::{Overflow, Preset, Ruleset};

@@ -2,7 +2,7 @@
 //! checked against canonical values where the game is loop-free, and on rollover,
 //! where play can go on for ever.
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_rules::{Overflow, Preset, Ruleset};

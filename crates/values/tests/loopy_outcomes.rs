@@ -9,7 +9,7 @@
 //! the components' sides (the upsum of the onsides, the downsum of the
 //! offsides), and compared with the direct search of the product graph.
 
-mod common;
+use crate::common;
 
 use chopsticks_loopy::{Game, Player, Value};
 use chopsticks_values::{

@@ -2,7 +2,7 @@
 //! small sizes: outcomes from canonical values (and, for Theorem 4 and Lemma 1,
 //! from a direct search that also names the winning moves).
 
-mod common;
+use crate::common;
 
 use chopsticks_cgt::{GameStore, Outcome};
 use chopsticks_rules::Preset;

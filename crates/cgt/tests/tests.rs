@@ -1,0 +1,12 @@
+//! chopsticks-cgt's integration tests, linked as one binary (ripgrep's layout):
+//! each file beside this one is a module of it, and a file not named here
+//! is not built (`autotests = false`; `tests/architecture.rs` checks the list).
+
+mod common;
+
+mod cgsuite;
+mod counts;
+mod identities;
+mod limits;
+mod one_hand;
+mod properties;

@@ -1,0 +1,7 @@
+//! chopsticks-learn's integration tests, linked as one binary (ripgrep's layout):
+//! each file beside this one is a module of it, and a file not named here
+//! is not built (`autotests = false`; `tests/architecture.rs` checks the list).
+
+mod against_search;
+mod history_search;
+mod levels;

@@ -1,0 +1,6 @@
+//! chopsticks-rules's integration tests, linked as one binary (ripgrep's layout):
+//! each file beside this one is a module of it, and a file not named here
+//! is not built (`autotests = false`; `tests/architecture.rs` checks the list).
+
+mod properties;
+mod variant_ids;
