@@ -12,6 +12,7 @@ use serde_json::json;
 use chopsticks_solve::Solution;
 
 mod cluster;
+mod estimates;
 mod learn;
 mod query;
 mod scaling;
@@ -73,6 +74,11 @@ pub enum Workload {
     /// thread, the table checked the same at every count (`--values-only`:
     /// the one-byte solver).
     Scaling,
+    /// What a solve, an exploration and a check announce (time, memory)
+    /// against what they take, each a new process, over a sample of every
+    /// family: cutoff, rollover, Rahman's, Simple, misère, values alone and
+    /// three players (issue 62: within a factor of 2).
+    Estimates,
 }
 
 #[derive(Args, Debug)]
@@ -179,6 +185,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             args.runs,
             args.json,
         ),
+        Workload::Estimates => estimates::run(args.json),
         Workload::Whole => whole::run(args.hands, args.values_only, args.runs, args.json),
         Workload::Query => match &args.db {
             Some(db) => query::run(db, args.runs, args.cold, args.json),

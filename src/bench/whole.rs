@@ -25,15 +25,23 @@ struct Run {
 /// Runs `chopsticks solve` with `args`, returning its JSON, its wall time and
 /// its peak resident memory.
 fn solve_child(args: &[String]) -> Result<(Value, f64, u64)> {
+    let all: Vec<String> = std::iter::once("solve".to_string())
+        .chain(args.iter().cloned())
+        .collect();
+    command_child(&all)
+}
+
+/// Runs `chopsticks` with `args` (the subcommand first, `--json` among them),
+/// returning its JSON, its wall time and its peak resident memory.
+pub(super) fn command_child(args: &[String]) -> Result<(Value, f64, u64)> {
     let exe = chopsticks_driver::loopback::this_program()?;
     let clock = std::time::Instant::now();
     let child = Command::new(exe)
-        .arg("solve")
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .context("starting `chopsticks solve`")?;
+        .with_context(|| format!("starting `chopsticks {}`", args.join(" ")))?;
     let pid = child.id() as libc::pid_t;
     let mut stdout = child.stdout.context("the child's output")?;
     let mut text = String::new();
@@ -47,14 +55,16 @@ fn solve_child(args: &[String]) -> Result<(Value, f64, u64)> {
     let wall = clock.elapsed().as_secs_f64();
     if waited != pid {
         bail!(
-            "waiting for `chopsticks solve`: {}",
+            "waiting for `chopsticks {}`: {}",
+            args.join(" "),
             std::io::Error::last_os_error()
         );
     }
     if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-        bail!("`chopsticks solve {}` failed", args.join(" "));
+        bail!("`chopsticks {}` failed", args.join(" "));
     }
-    let report: Value = serde_json::from_str(&text).context("reading solve's JSON")?;
+    let report: Value = serde_json::from_str(&text)
+        .with_context(|| format!("reading the JSON of `chopsticks {}`", args.join(" ")))?;
     // ru_maxrss is in KiB on Linux.
     Ok((report, wall, usage.ru_maxrss as u64 * 1024))
 }

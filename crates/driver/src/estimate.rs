@@ -1,9 +1,20 @@
 //! Estimates of memory and time, made before work starts: the memory a job
-//! needs against what this machine has, and how long it will take from the
-//! rates measured on the reference machine (docs/PERFORMANCE.md).
+//! needs against what this machine has, and how long it will take.
+//!
+//! A solve's time and resident memory depend on its family far more than on
+//! its size: a rollover table, nearly all draws, solves thirty times faster
+//! per position than a cutoff one and leaves most of its zeroed cells
+//! untouched (never resident). So a large solve is estimated from a *pilot*:
+//! the same ruleset with fewer hands, at most [`PILOT_POSITIONS`] positions,
+//! solved on this machine first (a fraction of a second): its rate of positions
+//! a second is the estimate's, and its share of decided positions says how much
+//! of the cells will be touched. The rates of the reference machine
+//! (docs/PERFORMANCE.md) serve where no pilot runs: small jobs, and rulesets
+//! with one hand a player. `chopsticks bench estimates` prints what is
+//! announced against what is measured over a sample of every family.
 
 use chopsticks_rules::text::{count as counted_text, human_bytes};
-use chopsticks_rules::Ruleset;
+use chopsticks_rules::{PositionIndex, Ruleset};
 use chopsticks_solve::{Concept, Solution};
 use chopsticks_space::Graph;
 
@@ -34,6 +45,94 @@ const MULTI_CHECK_CHILD_RATE: f64 = 1.5e7;
 /// Work expected to take longer than this many seconds is announced before it
 /// starts.
 pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
+/// The largest index solved as a pilot (a fraction of a second, a few MiB).
+pub const PILOT_POSITIONS: u64 = 4_100_000;
+/// Solves of at most this many positions take the reference rates: they are
+/// quick whatever their family, and a pilot would cost a share of them.
+const PILOT_ABOVE: u64 = 8_000_000;
+
+/// What a pilot solve measured on this machine: see the module's documentation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pilot {
+    /// Positions of the pilot's index.
+    pub positions: u64,
+    /// Its positions solved a second, on this machine's threads.
+    pub positions_per_second: f64,
+    /// The share of its positions won or lost (two players; `None` for more).
+    pub decided: Option<f64>,
+}
+
+/// The same ruleset with fewer hands (the widest players' one fewer at a
+/// time) until its index holds at most [`PILOT_POSITIONS`]; `None` when
+/// `rules` is that small already or cannot be made so.
+pub fn pilot_ruleset(rules: &Ruleset) -> Option<Ruleset> {
+    let mut small = rules.clone();
+    loop {
+        let count = PositionIndex::new(&small).ok()?.count();
+        if count <= PILOT_POSITIONS {
+            return (small != *rules).then_some(small);
+        }
+        let widest = small.hands.iter().copied().max()?;
+        if widest <= 1 {
+            return None;
+        }
+        for hands in small.hands.iter_mut().filter(|h| **h == widest) {
+            *hands -= 1;
+        }
+        small.validate().ok()?;
+    }
+}
+
+/// The pilot of `rules` (solved once a process, then remembered), or `None`
+/// where the job is small enough for the reference rates or no smaller member
+/// of its family exists.
+pub fn pilot(rules: &Ruleset) -> Option<Pilot> {
+    use std::sync::Mutex;
+    static SEEN: Mutex<Vec<(Ruleset, Option<Pilot>)>> = Mutex::new(Vec::new());
+    if PositionIndex::new(rules).ok()?.count() <= PILOT_ABOVE {
+        return None;
+    }
+    if let Some((_, seen)) = SEEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(r, _)| r == rules)
+    {
+        return *seen;
+    }
+    let measured = pilot_ruleset(rules).and_then(|small| {
+        let graph = Graph::new(&small).ok()?;
+        let clock = std::time::Instant::now();
+        let solution = Solution::solve(&graph, &|_| {}).ok()?;
+        let seconds = clock.elapsed().as_secs_f64().max(1e-4);
+        Some(Pilot {
+            positions: graph.count(),
+            positions_per_second: graph.count() as f64 / seconds,
+            decided: decided_share(&solution),
+        })
+    });
+    // A stopped pilot is not remembered: the solve after it stops too.
+    if !chopsticks_solve::stop::requested() {
+        SEEN.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((rules.clone(), measured));
+    }
+    measured
+}
+
+/// The resident memory a solve of `rules` is expected to reach, of the
+/// `bytes` it may take at most ([`solving_bytes`]): a two-player solve's cells
+/// start zeroed and untouched, and a table mostly of draws leaves most of them
+/// so (measured: four tenths of them resident for a rollover table with one
+/// position in a thousand decided, all of them from a quarter decided on; the
+/// share from the pilot). The program's own memory on top.
+pub fn expected_resident_bytes(rules: &Ruleset, bytes: u64) -> u64 {
+    let share = match pilot(rules).and_then(|p| p.decided) {
+        Some(decided) => 0.4 + 0.6 * (4.0 * decided).min(1.0),
+        None => 1.0,
+    };
+    (bytes as f64 * share) as u64 + crate::plan::program_bytes()
+}
 
 /// Bytes of memory available to this process: what the kernel estimates
 /// (`MemAvailable`), less where the process is held to less, by its address
@@ -204,16 +303,25 @@ pub fn announce_if_long(what: &str, bytes: u64, seconds: f64, events: &dyn Event
 }
 
 /// The time left of work estimated to take `estimate` seconds, `elapsed` into
-/// it, for a progress message: `about 40 s left (estimated)`, or once past the
-/// estimate `longer than estimated` (solves do not know their number of levels
-/// in advance, so the estimate is the measured rate's, not the work's).
+/// it, for a progress message. Solves do not know their number of levels in
+/// advance, so the estimate is a rate's, not the work's; the estimates are held
+/// within a factor of two (`chopsticks bench estimates`), so what is shown is
+/// the most that may be left, from twice the estimate: `at most about 40 s
+/// left (estimated)`, which does not run out before the end; once past it,
+/// `longer than estimated`.
 pub fn time_left(estimate: f64, elapsed: f64) -> String {
-    let left = estimate - elapsed;
+    let left = 2.0 * estimate - elapsed;
     if left >= 1.0 {
-        format!("about {left:.0} s left (estimated)")
+        format!("at most about {left:.0} s left (estimated)")
     } else {
         "longer than estimated".to_string()
     }
+}
+
+/// The memory an exploration of `count` positions from a start reaches: its
+/// three bits a position and the program itself.
+pub fn exploring_resident_bytes(count: u64) -> u64 {
+    chopsticks_space::explore_bytes(count) + crate::plan::program_bytes()
 }
 
 /// Seconds to explore `count` positions from a start.
@@ -244,21 +352,40 @@ pub fn values_solving_bytes(count: u64) -> u64 {
 }
 
 /// Seconds to solve (only) the `count` positions of `rules` in memory,
-/// estimated from the rates measured on the reference machine.
+/// estimated from its [`pilot`] where one runs, else from the rates measured
+/// on the reference machine.
 pub fn solve_seconds_estimate(rules: &Ruleset, count: u64) -> f64 {
+    match pilot(rules) {
+        Some(pilot) => {
+            let seconds = count as f64 / pilot.positions_per_second;
+            match Concept::of(rules) {
+                // A larger two-player table has fewer decided positions a
+                // position: no slower, measured (docs/PERFORMANCE.md).
+                Concept::TwoPlayer => seconds,
+                // Three or more players' states leave the caches sooner: the
+                // rate falls by the tenth power of the growth (measured at 64×:
+                // 1.5 times slower).
+                _ => seconds * (count as f64 / pilot.positions as f64).max(1.0).powf(0.1),
+            }
+        }
+        None => reference_solve_seconds(rules, count),
+    }
+}
+
+/// [`solve_seconds_estimate`] from the reference machine's rates alone, no
+/// pilot (an out-of-core solve, whose memory is held to its budget, runs none).
+pub fn reference_solve_seconds(rules: &Ruleset, count: u64) -> f64 {
     match Concept::of(rules) {
         Concept::TwoPlayer => count as f64 / scaled(SOLVE_RATE),
         concept => count as f64 * concept.width(rules.players()) as f64 / scaled(MULTI_SOLVE_RATE),
     }
 }
 
-/// Seconds to solve and explore `count` positions of `rules`, estimated.
+/// Seconds to solve `count` positions of `rules`, estimated: the solve
+/// alone ([`solve_seconds_estimate`]); an exploration after it is work of its
+/// own, announced by itself when long.
 pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
-    let states = count as f64 * Concept::of(rules).width(rules.players()) as f64;
-    match Concept::of(rules) {
-        Concept::TwoPlayer => solving_seconds(count),
-        _ => states / scaled(MULTI_SOLVE_RATE) + exploring_seconds(count),
-    }
+    solve_seconds_estimate(rules, count)
 }
 
 /// Seconds to check every position of a saved solution of `graph`'s ruleset
@@ -338,8 +465,8 @@ mod tests {
         assert_eq!(human_duration(40.0), "40 s");
         assert_eq!(human_duration(1020.0), "17 min");
         assert_eq!(human_duration(3.2 * 3600.0), "3.2 h");
-        assert_eq!(time_left(50.0, 10.0), "about 40 s left (estimated)");
-        assert_eq!(time_left(50.0, 60.0), "longer than estimated");
+        assert_eq!(time_left(25.0, 10.0), "at most about 40 s left (estimated)");
+        assert_eq!(time_left(25.0, 60.0), "longer than estimated");
     }
 
     #[test]
@@ -352,6 +479,42 @@ mod tests {
         assert!(text.starts_with("solving everything needs about"), "{text}");
         assert!(text.contains("available"), "{text}");
         assert!(ensure_fits(1, "nothing").is_ok());
+    }
+
+    #[test]
+    fn a_pilot_is_a_smaller_member_of_the_same_family() {
+        let large = Ruleset {
+            hands: vec![8, 7],
+            fingers: 10,
+            ..chopsticks_rules::Preset::Rollover.ruleset()
+        };
+        let small = pilot_ruleset(&large).unwrap();
+        let count = |r: &Ruleset| PositionIndex::new(r).unwrap().count();
+        assert!(count(&small) <= PILOT_POSITIONS, "{small:?}");
+        // One fewer hand at a time, the widest first: not smaller than needed.
+        assert_eq!(small.hands, vec![5, 5]);
+        assert_eq!(
+            Ruleset {
+                hands: small.hands.clone(),
+                ..large.clone()
+            },
+            small
+        );
+        // Small jobs run none and keep the reference rates.
+        assert_eq!(pilot_ruleset(&Ruleset::default()), None);
+        assert_eq!(pilot(&Ruleset::default()), None);
+        let measured = pilot(&large).unwrap();
+        assert_eq!(measured.positions, count(&small));
+        assert!(measured.positions_per_second > 0.0);
+        let decided = measured.decided.unwrap();
+        assert!((0.0..=1.0).contains(&decided));
+        // Remembered: the same pilot, not solved again.
+        assert_eq!(pilot(&large), Some(measured));
+        // The resident memory expected is between four tenths of the cells
+        // and all of them, the program on top.
+        let bytes = solving_bytes(&large, count(&large));
+        let resident = expected_resident_bytes(&large, bytes);
+        assert!(resident >= bytes / 10 * 4 && resident <= bytes + crate::plan::program_bytes());
     }
 
     #[test]

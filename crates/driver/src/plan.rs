@@ -7,7 +7,8 @@ use chopsticks_space::{explore_bytes, explore_on_disk_bytes, Graph};
 
 use crate::estimate::{
     announce_if_long, checking_seconds, decided_share, default_budget, ensure_fits,
-    exploring_seconds, positions, solving_bytes, solving_seconds_for, values_solving_bytes,
+    expected_resident_bytes, exploring_seconds, positions, solving_bytes, solving_seconds_for,
+    values_solving_bytes,
 };
 use crate::{DriverError, Events};
 
@@ -283,9 +284,9 @@ pub fn parts_within(
     }
 }
 
-/// The move graph of `rules` for a job (`what`, in words) that needs `bytes`
-/// and about `seconds`: refused when the memory is not there, announced when
-/// long, then built.
+/// The move graph of `rules` for a job (`what`, in words) that may take up
+/// to `bytes` and about `seconds`: refused when the memory is not there,
+/// announced when long, then built.
 pub fn graph_within(
     rules: &Ruleset,
     what: &str,
@@ -298,15 +299,24 @@ pub fn graph_within(
     Ok(Graph::new(rules)?)
 }
 
-/// The move graph for a solve planned by [`plan_solve`]: checked against the
-/// memory the plan will really use, and announced when long.
-pub fn graph_for_plan(
-    rules: &Ruleset,
-    plan: &SolvePlan,
-    events: &dyn Events,
-) -> Result<Graph, DriverError> {
+/// What a job announces before it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Announcement {
+    /// The job, in words (`solving 1,234 positions`).
+    pub what: String,
+    /// The most memory it may take: refused where the machine lacks it.
+    pub at_most: u64,
+    /// The resident memory it is expected to reach: what is announced.
+    pub bytes: u64,
+    /// The seconds it is expected to take: what is announced.
+    pub seconds: f64,
+}
+
+/// What a solve planned by [`plan_solve`] announces: the memory the plan
+/// will really use and its expected resident share, and its time.
+pub fn solve_announcement(rules: &Ruleset, plan: &SolvePlan) -> Result<Announcement, DriverError> {
     let count = PositionIndex::new(rules)?.count();
-    let (bytes, what) = match plan.mode {
+    let (at_most, what) = match plan.mode {
         // Out of core: what the plan holds at once, within the budget (the
         // move tables are not built yet). Not the budget itself: a default
         // budget is what was available a moment ago, a given one may be more
@@ -317,38 +327,57 @@ pub fn graph_for_plan(
         ),
         _ => (plan.in_memory_bytes, positions("solving", count)),
     };
-    graph_within(
-        rules,
-        &what,
+    let bytes = match plan.mode {
+        // Out of core, the parts' cells are written whole.
+        SolveMode::OutOfCore { .. } => at_most,
+        _ => expected_resident_bytes(rules, at_most).min(at_most + program_bytes()),
+    };
+    let seconds = match plan.mode {
+        SolveMode::OutOfCore { .. } => crate::estimate::reference_solve_seconds(rules, count),
+        _ => solving_seconds_for(rules, count),
+    };
+    Ok(Announcement {
+        what,
+        at_most,
         bytes,
-        solving_seconds_for(rules, count),
-        events,
-    )
+        seconds,
+    })
+}
+
+/// The move graph for a solve planned by [`plan_solve`]: checked against the
+/// memory the plan will really use, and announced when long
+/// ([`solve_announcement`]).
+pub fn graph_for_plan(
+    rules: &Ruleset,
+    plan: &SolvePlan,
+    events: &dyn Events,
+) -> Result<Graph, DriverError> {
+    let said = solve_announcement(rules, plan)?;
+    ensure_fits(said.at_most, &said.what)?;
+    announce_if_long(&said.what, said.bytes, said.seconds, events);
+    Ok(Graph::new(rules)?)
 }
 
 /// The move graph of a ruleset to explore (`stats`, a solve's summary,
 /// benchmarks).
 pub fn graph_for_exploring(rules: &Ruleset, events: &dyn Events) -> Result<Graph, DriverError> {
     let count = PositionIndex::new(rules)?.count();
-    graph_within(
-        rules,
-        &positions("exploring", count),
-        explore_bytes(count),
-        exploring_seconds(count),
-        events,
-    )
+    let what = positions("exploring", count);
+    ensure_fits(explore_bytes(count), &what)?;
+    let bytes = crate::estimate::exploring_resident_bytes(count);
+    announce_if_long(&what, bytes, exploring_seconds(count), events);
+    Ok(Graph::new(rules)?)
 }
 
-/// The move graph of a ruleset to solve in memory and then explore.
+/// The move graph of a ruleset to solve in memory.
 pub fn graph_for_solving(rules: &Ruleset, events: &dyn Events) -> Result<Graph, DriverError> {
     let count = PositionIndex::new(rules)?.count();
-    graph_within(
-        rules,
-        &positions("solving", count),
-        solving_bytes(rules, count),
-        solving_seconds_for(rules, count),
-        events,
-    )
+    let what = positions("solving", count);
+    let at_most = solving_bytes(rules, count);
+    ensure_fits(at_most, &what)?;
+    let bytes = expected_resident_bytes(rules, at_most).min(at_most + program_bytes());
+    announce_if_long(&what, bytes, solving_seconds_for(rules, count), events);
+    Ok(Graph::new(rules)?)
 }
 
 /// The move graph of the ruleset of a saved solution to check against the
@@ -359,12 +388,34 @@ pub fn graph_for_checking(solution: &Solution, events: &dyn Events) -> Result<Gr
     let rules = solution.rules();
     let count = PositionIndex::new(rules)?.count();
     let what = positions("checking", count);
-    let bytes = explore_bytes(count);
-    ensure_fits(bytes, &what)?;
+    ensure_fits(explore_bytes(count), &what)?;
     let graph = Graph::new(rules)?;
-    let seconds = checking_seconds(&graph, decided_share(solution));
-    announce_if_long(&what, bytes, seconds, events);
+    let said = check_announcement(solution, &graph);
+    announce_if_long(&said.what, said.bytes, said.seconds, events);
     Ok(graph)
+}
+
+/// What a check of `solution` against the rules announces: its time from the
+/// branching of a sample of positions and the share the table decides; its
+/// memory the program, the marks of its passes and the table read whole (a
+/// table read in place, larger than memory, takes less).
+pub fn check_announcement(solution: &Solution, graph: &Graph) -> Announcement {
+    let count = graph.count();
+    let table = solution
+        .table()
+        .encoding()
+        .bytes_for(solution.table().len())
+        .unwrap_or(u64::MAX);
+    let bytes = explore_bytes(count)
+        .saturating_add(program_bytes())
+        .saturating_add(graph.table_bytes())
+        .saturating_add(table);
+    Announcement {
+        what: positions("checking", count),
+        at_most: bytes,
+        bytes,
+        seconds: checking_seconds(graph, decided_share(solution)),
+    }
 }
 
 #[cfg(test)]

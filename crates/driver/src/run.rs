@@ -356,9 +356,14 @@ fn solve_by_parts(
     } else {
         "a killed solve resumes from there"
     };
+    // Out of core, held to its budget, no pilot solve runs first.
+    let estimate = match plan.mode {
+        SolveMode::OutOfCore { .. } => crate::estimate::reference_solve_seconds(rules, count),
+        _ => solve_seconds_estimate(rules, count),
+    };
     // Out of core is always said; checkpoints only for solves long enough to
     // write one.
-    let long = solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
+    let long = estimate > checkpoint_every.as_secs_f64();
     match plan.mode {
         SolveMode::OutOfCore { .. } => {
             let disk = out_of_core_disk(count, cell_bytes);
@@ -389,7 +394,6 @@ fn solve_by_parts(
         _ => {}
     }
     events.begin("solving: setting up (finished positions)", None);
-    let estimate = solve_seconds_estimate(rules, count);
     let started = Instant::now();
     // The start of the pass under way, for the time left in it.
     let pass = std::sync::Mutex::new((u32::MAX, Instant::now()));

@@ -65,6 +65,12 @@ pub fn reachable_set(
 ) -> Result<(BitSet, bool), DriverError> {
     let count = graph.count();
     if !on_disk && explore_bytes(count) <= memory {
+        crate::estimate::announce_if_long(
+            &positions("exploring", count),
+            explore_bytes(count),
+            crate::estimate::exploring_seconds(count),
+            events,
+        );
         return Ok((explore(graph, start, events).exploration.reached, false));
     }
     ensure_fits(
