@@ -2,6 +2,15 @@
 
 use chopsticks_rules::{Preset, Ruleset};
 
+/// The shapes (hands, fingers) the solvers' tests compare at.
+pub const SHAPES: &[(&[usize], u32)] = &[
+    (&[2, 2], 5),
+    (&[3, 3], 5),
+    (&[2, 3], 6),
+    (&[4, 4], 6),
+    (&[3, 5], 6),
+];
+
 /// Every valid ruleset of the four presets at these shapes (hands, fingers),
 /// in normal play and misère.
 pub fn rulesets(shapes: &[(&[usize], u32)]) -> Vec<Ruleset> {

@@ -15,14 +15,9 @@ use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
 
 fn rulesets() -> Vec<Ruleset> {
-    common::rulesets(&[
-        (&[2, 2], 5),
-        (&[3, 3], 5),
-        (&[2, 3], 6),
-        (&[4, 4], 6),
-        (&[3, 5], 6),
-        (&[4, 4], 8),
-    ])
+    let mut shapes = common::SHAPES.to_vec();
+    shapes.push((&[4, 4], 8));
+    common::rulesets(&shapes)
 }
 
 #[test]

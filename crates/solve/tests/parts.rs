@@ -14,13 +14,7 @@ use chopsticks_solve::{file, Solution};
 use chopsticks_space::Graph;
 
 fn rulesets() -> Vec<Ruleset> {
-    common::rulesets(&[
-        (&[2, 2], 5),
-        (&[3, 3], 5),
-        (&[2, 3], 6),
-        (&[4, 4], 6),
-        (&[3, 5], 6),
-    ])
+    common::rulesets(common::SHAPES)
 }
 
 fn plan(dir: &Path, cell_bytes: u64, every: Option<Duration>) -> DiskPlan {
