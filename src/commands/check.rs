@@ -84,7 +84,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let source = match args.memory {
         Some(_) => format!("--memory {}", human_bytes(allowed)),
         None => format!(
-            "the default budget, three quarters of the memory available ({})",
+            "the default budget of {} (docs/RELIABILITY.md)",
             human_bytes(allowed)
         ),
     };

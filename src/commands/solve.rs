@@ -38,8 +38,8 @@ pub struct SolveArgs {
     #[arg(long)]
     #[arg(help_heading = "Solving")]
     no_remoteness: bool,
-    /// Memory allowed (`512M`, `2G`), the program and its move tables counted
-    /// within it. Default: three quarters of the memory available, as for
+    /// Memory allowed (`512M`, `2G`), the program counted within it (out of
+    /// core, its move tables and buffers too). Default: three quarters of the memory available, as for
     /// every command (docs/RELIABILITY.md). A solve that does not fit is done
     /// out of core, in parts of the index kept on disk (two players). Not with
     /// `--workers`: the worker processes are not bounded by it.

@@ -45,7 +45,9 @@ const MULTI_CHECK_CHILD_RATE: f64 = 1.5e7;
 /// Work expected to take longer than this many seconds is announced before it
 /// starts.
 pub const ANNOUNCE_AFTER_SECONDS: f64 = 10.0;
-/// The largest index solved as a pilot (a fraction of a second, a few MiB).
+/// The largest index solved as a pilot (a fraction of a second, a few MiB);
+/// for three or more players, a quarter of it in states (positions times
+/// the players whose values are kept), their solver being slower.
 pub const PILOT_POSITIONS: u64 = 4_100_000;
 /// Solves of at most this many positions take the reference rates: they are
 /// quick whatever their family, and a pilot would cost a share of them.
@@ -67,9 +69,13 @@ pub struct Pilot {
 /// `rules` is that small already or cannot be made so.
 pub fn pilot_ruleset(rules: &Ruleset) -> Option<Ruleset> {
     let mut small = rules.clone();
+    let (width, limit) = match Concept::of(rules) {
+        Concept::TwoPlayer => (1, PILOT_POSITIONS),
+        concept => (concept.width(rules.players()) as u64, PILOT_POSITIONS / 4),
+    };
     loop {
         let count = PositionIndex::new(&small).ok()?.count();
-        if count <= PILOT_POSITIONS {
+        if count.saturating_mul(width) <= limit {
             return (small != *rules).then_some(small);
         }
         let widest = small.hands.iter().copied().max()?;

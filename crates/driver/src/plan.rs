@@ -316,17 +316,7 @@ pub struct Announcement {
 /// will really use and its expected resident share, and its time.
 pub fn solve_announcement(rules: &Ruleset, plan: &SolvePlan) -> Result<Announcement, DriverError> {
     let count = PositionIndex::new(rules)?.count();
-    let (at_most, what) = match plan.mode {
-        // Out of core: what the plan holds at once, within the budget (the
-        // move tables are not built yet). Not the budget itself: a default
-        // budget is what was available a moment ago, a given one may be more
-        // than the solve takes.
-        SolveMode::OutOfCore { cell_bytes } => (
-            out_of_core_memory(rules, count, plan.budget, 0)?.needed(cell_bytes),
-            format!("{} out of core", positions("solving", count)),
-        ),
-        _ => (plan.in_memory_bytes, positions("solving", count)),
-    };
+    let (at_most, what) = solve_at_most(rules, plan, count)?;
     let bytes = match plan.mode {
         // Out of core, the parts' cells are written whole.
         SolveMode::OutOfCore { .. } => at_most,
@@ -344,6 +334,26 @@ pub fn solve_announcement(rules: &Ruleset, plan: &SolvePlan) -> Result<Announcem
     })
 }
 
+/// The most memory a planned solve may take, and the job in words: what it
+/// is refused on, before any pilot runs.
+fn solve_at_most(
+    rules: &Ruleset,
+    plan: &SolvePlan,
+    count: u64,
+) -> Result<(u64, String), DriverError> {
+    Ok(match plan.mode {
+        // Out of core: what the plan holds at once, within the budget (the
+        // move tables are not built yet). Not the budget itself: a default
+        // budget is what was available a moment ago, a given one may be more
+        // than the solve takes.
+        SolveMode::OutOfCore { cell_bytes } => (
+            out_of_core_memory(rules, count, plan.budget, 0)?.needed(cell_bytes),
+            format!("{} out of core", positions("solving", count)),
+        ),
+        _ => (plan.in_memory_bytes, positions("solving", count)),
+    })
+}
+
 /// The move graph for a solve planned by [`plan_solve`]: checked against the
 /// memory the plan will really use, and announced when long
 /// ([`solve_announcement`]).
@@ -352,8 +362,10 @@ pub fn graph_for_plan(
     plan: &SolvePlan,
     events: &dyn Events,
 ) -> Result<Graph, DriverError> {
+    let count = PositionIndex::new(rules)?.count();
+    let (at_most, what) = solve_at_most(rules, plan, count)?;
+    ensure_fits(at_most, &what)?;
     let said = solve_announcement(rules, plan)?;
-    ensure_fits(said.at_most, &said.what)?;
     announce_if_long(&said.what, said.bytes, said.seconds, events);
     Ok(Graph::new(rules)?)
 }

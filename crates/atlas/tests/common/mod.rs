@@ -1,4 +1,5 @@
-//! Helpers shared by the proof tests. Each test binary uses a part of them.
+//! Helpers shared by the proof tests (modules of the one test binary, each
+//! using a part of them).
 #![allow(dead_code)]
 
 pub mod smt;
