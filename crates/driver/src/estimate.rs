@@ -359,7 +359,8 @@ pub fn values_solving_bytes(count: u64) -> u64 {
 
 /// Seconds to solve (only) the `count` positions of `rules` in memory,
 /// estimated from its [`pilot`] where one runs, else from the rates measured
-/// on the reference machine.
+/// on the reference machine. An exploration after the solve is work of its
+/// own, announced by itself when long.
 pub fn solve_seconds_estimate(rules: &Ruleset, count: u64) -> f64 {
     match pilot(rules) {
         Some(pilot) => {
@@ -385,13 +386,6 @@ pub fn reference_solve_seconds(rules: &Ruleset, count: u64) -> f64 {
         Concept::TwoPlayer => count as f64 / scaled(SOLVE_RATE),
         concept => count as f64 * concept.width(rules.players()) as f64 / scaled(MULTI_SOLVE_RATE),
     }
-}
-
-/// Seconds to solve `count` positions of `rules`, estimated: the solve
-/// alone ([`solve_seconds_estimate`]); an exploration after it is work of its
-/// own, announced by itself when long.
-pub fn solving_seconds_for(rules: &Ruleset, count: u64) -> f64 {
-    solve_seconds_estimate(rules, count)
 }
 
 /// Seconds to check every position of a saved solution of `graph`'s ruleset
@@ -528,7 +522,7 @@ mod tests {
         let rules = Ruleset::default();
         assert!(solving_bytes(&rules, 2_000) > solving_bytes(&rules, 1_000));
         assert!(values_solving_bytes(1_000) < solving_bytes(&rules, 1_000));
-        assert!(solving_seconds_for(&rules, 2_000) > solving_seconds_for(&rules, 1_000));
+        assert!(solve_seconds_estimate(&rules, 2_000) > solve_seconds_estimate(&rules, 1_000));
         let graph = Graph::new(&rules).unwrap();
         assert!(checking_seconds(&graph, None) > 0.0);
         // A drawn table checks faster than a decided one of the same rules.

@@ -41,7 +41,7 @@ pub use error::DriverError;
 pub use estimate::{available_bytes, ensure_fits};
 pub use plan::{
     check_announcement, graph_for_checking, graph_for_exploring, graph_for_plan, graph_for_solving,
-    graph_within, out_of_core_memory, plan_solve, program_bytes, solve_announcement, Announcement,
+    out_of_core_memory, plan_solve, program_bytes, solve_announcement, Announcement,
     OutOfCoreMemory, SolveMode, SolvePlan,
 };
 pub use run::{

@@ -7,7 +7,7 @@ use chopsticks_space::{explore_bytes, explore_on_disk_bytes, Graph};
 
 use crate::estimate::{
     announce_if_long, checking_seconds, decided_share, default_budget, ensure_fits,
-    expected_resident_bytes, exploring_seconds, positions, solving_bytes, solving_seconds_for,
+    expected_resident_bytes, exploring_seconds, positions, solve_seconds_estimate, solving_bytes,
     values_solving_bytes,
 };
 use crate::{DriverError, Events};
@@ -284,21 +284,6 @@ pub fn parts_within(
     }
 }
 
-/// The move graph of `rules` for a job (`what`, in words) that may take up
-/// to `bytes` and about `seconds`: refused when the memory is not there,
-/// announced when long, then built.
-pub fn graph_within(
-    rules: &Ruleset,
-    what: &str,
-    bytes: u64,
-    seconds: f64,
-    events: &dyn Events,
-) -> Result<Graph, DriverError> {
-    ensure_fits(bytes, what)?;
-    announce_if_long(what, bytes, seconds, events);
-    Ok(Graph::new(rules)?)
-}
-
 /// What a job announces before it starts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Announcement {
@@ -317,21 +302,36 @@ pub struct Announcement {
 pub fn solve_announcement(rules: &Ruleset, plan: &SolvePlan) -> Result<Announcement, DriverError> {
     let count = PositionIndex::new(rules)?.count();
     let (at_most, what) = solve_at_most(rules, plan, count)?;
-    let bytes = match plan.mode {
-        // Out of core, the parts' cells are written whole.
-        SolveMode::OutOfCore { .. } => at_most,
-        _ => expected_resident_bytes(rules, at_most).min(at_most + program_bytes()),
+    Ok(announced(rules, plan, count, at_most, what))
+}
+
+/// [`solve_announcement`] once its bound is known (and, in a solve, has
+/// been found to fit: the pilot runs here).
+fn announced(
+    rules: &Ruleset,
+    plan: &SolvePlan,
+    count: u64,
+    at_most: u64,
+    what: String,
+) -> Announcement {
+    let (bytes, seconds) = match plan.mode {
+        // Out of core, the parts' cells are written whole, and no pilot runs
+        // beside a solve held to its budget.
+        SolveMode::OutOfCore { .. } => (
+            at_most,
+            crate::estimate::reference_solve_seconds(rules, count),
+        ),
+        _ => (
+            expected_resident_bytes(rules, at_most),
+            solve_seconds_estimate(rules, count),
+        ),
     };
-    let seconds = match plan.mode {
-        SolveMode::OutOfCore { .. } => crate::estimate::reference_solve_seconds(rules, count),
-        _ => solving_seconds_for(rules, count),
-    };
-    Ok(Announcement {
+    Announcement {
         what,
         at_most,
         bytes,
         seconds,
-    })
+    }
 }
 
 /// The most memory a planned solve may take, and the job in words: what it
@@ -365,7 +365,7 @@ pub fn graph_for_plan(
     let count = PositionIndex::new(rules)?.count();
     let (at_most, what) = solve_at_most(rules, plan, count)?;
     ensure_fits(at_most, &what)?;
-    let said = solve_announcement(rules, plan)?;
+    let said = announced(rules, plan, count, at_most, what);
     announce_if_long(&said.what, said.bytes, said.seconds, events);
     Ok(Graph::new(rules)?)
 }
@@ -387,8 +387,8 @@ pub fn graph_for_solving(rules: &Ruleset, events: &dyn Events) -> Result<Graph, 
     let what = positions("solving", count);
     let at_most = solving_bytes(rules, count);
     ensure_fits(at_most, &what)?;
-    let bytes = expected_resident_bytes(rules, at_most).min(at_most + program_bytes());
-    announce_if_long(&what, bytes, solving_seconds_for(rules, count), events);
+    let bytes = expected_resident_bytes(rules, at_most);
+    announce_if_long(&what, bytes, solve_seconds_estimate(rules, count), events);
     Ok(Graph::new(rules)?)
 }
 

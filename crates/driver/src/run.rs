@@ -10,9 +10,7 @@ use chopsticks_solve::parts::{self, DiskPlan, DiskReport};
 use chopsticks_solve::{file, Solution, Solved};
 use chopsticks_space::Graph;
 
-use crate::estimate::{
-    ensure_fits, positions, solve_seconds_estimate, solving_seconds_for, time_left,
-};
+use crate::estimate::{ensure_fits, positions, solve_seconds_estimate, time_left};
 use crate::loopback::{solve_on_loopback, Loopback};
 use crate::plan::{
     graph_for_exploring, graph_for_plan, out_of_core_memory, parts_within, plan_solve, SolveMode,
@@ -466,7 +464,7 @@ fn solve_values_only(
         every: checkpoint_every,
     });
     let count = graph.count();
-    let long = solving_seconds_for(rules, count) > checkpoint_every.as_secs_f64();
+    let long = solve_seconds_estimate(rules, count) > checkpoint_every.as_secs_f64();
     if let (Some(c), true) = (&checkpoints, long) {
         events.announce(&format!(
             "solving the values alone in memory, one byte a position ({}), checkpoints {} in {} (a killed solve resumes from there)",

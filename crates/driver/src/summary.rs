@@ -67,7 +67,7 @@ pub fn reachable_set(
     if !on_disk && explore_bytes(count) <= memory {
         crate::estimate::announce_if_long(
             &positions("exploring", count),
-            explore_bytes(count),
+            crate::estimate::exploring_resident_bytes(count),
             crate::estimate::exploring_seconds(count),
             events,
         );
